@@ -1,0 +1,1 @@
+"""The sensor board: wire protocol, firmware, emulator and the host link."""

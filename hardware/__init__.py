@@ -1,0 +1,1 @@
+"""Devices on the Pi's pins (LED timer, buttons, buzzer, displays), each behind a factory with a mock backend."""

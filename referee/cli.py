@@ -1,0 +1,51 @@
+"""The `referee` console script.
+
+Each subcommand lives in its own module under `referee/commands/` and exposes
+`register(subparsers)`. Discovery keeps this file from becoming the place where every
+issue's work collides, and keeps start-up cheap: a command module imports its heavy
+dependencies (OpenCV, pyserial) inside its handler, not at import time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from referee import __version__
+from referee import commands as commands_pkg
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="referee",
+        description="SCRABBLE table referee: sensors, camera, clocks, rules engine and scoreboard.",
+    )
+    parser.add_argument("--version", action="version", version=f"referee {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands_pkg.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{commands_pkg.__name__}.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        result = handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `referee ... | head` must not end in a traceback.
+        sys.stderr.close()
+        return 0
+    return int(result or 0)

@@ -1,0 +1,1 @@
+"""Subcommands of the `referee` console script; each module exposes `register(subparsers)`."""

@@ -1,0 +1,1 @@
+"""The camera path: frames in, square observations (letter, confidence) out. OpenCV is imported lazily."""
