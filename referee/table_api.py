@@ -1,0 +1,109 @@
+"""The contract between the table service and its views: the scoreboard page, the terminal, MQTT.
+
+The service owns the game; a view only reads snapshots and asks for control actions. Keeping this
+contract in one small module lets the web page, the terminal view and the tournament reporter be
+built and tested against a fake table, and lets the service change inside without breaking them.
+
+A snapshot is a JSON-ready dict (schema below, `Snapshot`). Squares are named column letter then
+row number, as on the board's edges: `H8` is the centre of the 15x15 board. Board rows are strings
+of the board's width: `.` an empty square, an uppercase letter a tile, a lowercase letter a blank
+tile standing for that letter, `?` a tile whose letter is not known yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, Protocol, TypedDict
+
+from game.errors import RefereeError
+
+
+class ControlError(RefereeError, ValueError):
+    """A control action was refused: unknown action, malformed or out-of-place parameters, wrong state."""
+
+
+class PermissionDenied(RefereeError, ValueError):
+    """A control action came without the table PIN, or with a wrong one."""
+
+
+class ClockView(TypedDict):
+    remaining_ms: int  # negative in overtime
+    running: bool
+
+
+class PlayerView(TypedDict):
+    name: str
+    score: int
+    on_turn: bool
+    clock: ClockView | None  # None when the table plays without game clocks
+    rack_count: int | None  # tiles on the rack when known (simulated table), else None
+
+
+class MoveView(TypedDict):
+    player: int  # index into players
+    kind: Literal["play", "exchange", "pass", "withdrawn", "challenge", "penalty", "end", "lost_turn"]
+    notation: str  # score-sheet notation, e.g. "8D QUIZ", "-ABC", "-", "(time)"
+    words: list[str]
+    score: int
+    total: int
+
+
+class AlertView(TypedDict):
+    level: Literal["info", "warning", "error"]
+    code: str  # stable machine code, e.g. "doubtful_letter", "tile_moved", "board_lost", "camera_lost"
+    text: str  # words a player understands, naming the squares
+    squares: list[str]
+
+
+class Snapshot(TypedDict):
+    version: int  # schema version, 1
+    table: str  # the table's name from the configuration
+    game: Literal["standard", "scramble", "scramble-advanced"]
+    edition: Literal["english", "german"]
+    language: Literal["en", "de"]  # language of the text fields
+    # the table state machine's state: "waiting", "turn", "blank", "challenge", "takeback", "paused", "ended", ...
+    state: str
+    board: list[str]
+    # same shape as board: "." none, "d" double letter, "t" triple letter, "D" double word, "T" triple word
+    premiums: list[str]
+    last_play: list[str]  # squares of the last committed play
+    players: list[PlayerView]
+    turn_timer: ClockView | None  # the sand-timer replacement, when in use
+    moves: list[MoveView]
+    unseen: str  # tiles not yet seen on the board, from the mover's opponents' view; "?" for blanks
+    bag: int  # tiles left in the bag (dice left in the cup in Scramble)
+    alerts: list[AlertView]
+    pending: dict[str, Any]  # what the table waits for from people: {"blanks": [squares]}, {"racks": [players]}, ...
+    seq: int  # increases by one with every snapshot the table publishes
+
+
+Listener = Callable[[Snapshot], None]
+
+
+class TableView(Protocol):
+    """What a view may read. `subscribe` calls the listener with every new snapshot, from the table's own
+    thread; a listener must be quick and must not raise (a view that needs its own loop hands over with
+    `loop.call_soon_threadsafe`). The returned callable unsubscribes."""
+
+    def snapshot(self) -> Snapshot: ...
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]: ...
+
+
+class TableControl(Protocol):
+    """What a view may ask. Actions and their parameters:
+
+    - `start` {} / `pause` {} / `resume` {}
+    - `blank` {"square": "H8", "letter": "E"}: the letter a blank tile stands for
+    - `exchange` {"count": 3}: the mover exchanges this many tiles
+    - `pass` {}: the mover passes
+    - `challenge` {"player": 1}: that player challenges the last play
+    - `accept` {}: close the challenge window, the play stands
+    - `racks` {"player": 0, "tiles": "AEQ"}: the tiles left on a rack at the end
+    - `correct` {"square": "H8", "letter": "E"}: a misread letter corrected; the score is recomputed
+
+    `control` returns the snapshot after the action, or raises `ControlError` with a clear message and
+    changes nothing. The PIN is checked by the view (the web layer), not here.
+    """
+
+    def control(self, action: str, params: Mapping[str, Any]) -> Snapshot: ...
