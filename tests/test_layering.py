@@ -1,0 +1,57 @@
+"""The one-way data flow of DESIGN.md, checked on the source: a forbidden import fails here, not on a Pi."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = {"game", "vision", "firmware_bridge", "hardware", "referee", "tests", "benchmarks"}
+
+# package -> project packages it must never import
+FORBIDDEN = {
+    "game": PROJECT - {"game"},
+    "vision": {"referee", "tests", "benchmarks"},
+    "firmware_bridge": {"referee", "tests", "benchmarks"},
+    "hardware": {"referee", "tests", "benchmarks"},
+    "referee": {"tests", "benchmarks"},
+}
+
+
+def imported_roots(path: Path) -> set[tuple[str, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[tuple[str, int]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update((alias.name.split(".")[0], node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add((node.module.split(".")[0], node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_package_respects_the_data_flow(package: str) -> None:
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {root}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for root, line in sorted(imported_roots(path))
+        if root in FORBIDDEN[package]
+    ]
+    assert offences == [], "imports against DESIGN.md's data flow:\n" + "\n".join(offences)
+
+
+
+
+def test_game_imports_only_the_standard_library() -> None:
+    import sys
+
+    stdlib = set(sys.stdlib_module_names) | {"game", "__future__"}
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {root}"
+        for path in sorted((ROOT / "game").rglob("*.py"))
+        for root, line in sorted(imported_roots(path))
+        if root not in stdlib
+    ]
+    assert offences == [], "game/ must use the standard library only:\n" + "\n".join(offences)
