@@ -1,0 +1,119 @@
+"""Where the board lies in the camera's frames: a homography saved as JSON.
+
+The homography maps image pixels to *board units*: the grid's top-left corner is (0, 0), its bottom-right
+corner (15, 15), so square `A1` spans [0, 1] x [0, 1]. Keeping it in board units (not pixels of some
+rectified image) lets the reader pick its own working resolution without re-calibrating.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.errors import CalibrationError
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A fixed camera's view of the board: `homography` (3x3, image px -> board units) and the frame size."""
+
+    homography: tuple[tuple[float, float, float], ...]
+    image_size: tuple[int, int]  # (width, height) of the frames it was made from
+    method: str = "grid"  # "grid" (found from the board's own lines) or "aruco" (from printed markers)
+    source: str = ""  # the image it was made from, for the record
+    residual: float = 0.0  # RMS error of the fitted grid intersections, in board units
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_matrix(cls, matrix: np.ndarray, image_size: tuple[int, int], **kwargs: Any) -> Calibration:
+        m = np.asarray(matrix, dtype=np.float64)
+        if m.shape != (3, 3) or not np.all(np.isfinite(m)) or abs(np.linalg.det(m)) < 1e-12:
+            raise CalibrationError("the board homography is not an invertible 3x3 matrix")
+        m = m / m[2, 2]
+        rows = tuple(tuple(float(v) for v in row) for row in m)
+        return cls(homography=rows, image_size=(int(image_size[0]), int(image_size[1])), **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def matrix(self) -> np.ndarray:
+        return np.array(self.homography, dtype=np.float64)
+
+    def board_to_image(self, points: np.ndarray) -> np.ndarray:
+        """Board units (N x 2) to image pixels (N x 2)."""
+        return _apply(np.linalg.inv(self.matrix), points)
+
+    def image_to_board(self, points: np.ndarray) -> np.ndarray:
+        """Image pixels (N x 2) to board units (N x 2)."""
+        return _apply(self.matrix, points)
+
+    def corners(self) -> np.ndarray:
+        """The grid's four corners in image pixels: top-left, top-right, bottom-right, bottom-left."""
+        return self.board_to_image(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], dtype=np.float64))
+
+    def check_frame(self, frame: np.ndarray, where: str = "frame") -> None:
+        """Refuse a frame of another size: the homography would silently point at the wrong pixels."""
+        h, w = frame.shape[:2]
+        if (w, h) != self.image_size:
+            raise CalibrationError(
+                f"{where}: frame is {w}x{h} but the calibration was made for {self.image_size[0]}x"
+                f"{self.image_size[1]}; calibrate again for this camera"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "scrabble-referee-calibration",
+            "version": FORMAT_VERSION,
+            "homography": [list(r) for r in self.homography],
+            "image_size": list(self.image_size),
+            "method": self.method,
+            "source": self.source,
+            "residual": self.residual,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "calibration") -> Calibration:
+        try:
+            if data.get("format") != "scrabble-referee-calibration":
+                raise CalibrationError(f"{where}: not a calibration file (no 'format' marker)")
+            if int(data.get("version", 0)) > FORMAT_VERSION:
+                raise CalibrationError(f"{where}: calibration version {data['version']} is newer than this program")
+            size = data["image_size"]
+            return cls.from_matrix(
+                np.array(data["homography"], dtype=np.float64),
+                (int(size[0]), int(size[1])),
+                method=str(data.get("method", "grid")),
+                source=str(data.get("source", "")),
+                residual=float(data.get("residual", 0.0)),
+                extra=dict(data.get("extra", {})),
+            )
+        except CalibrationError:
+            raise
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise CalibrationError(f"{where}: malformed calibration ({exc})") from exc
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            hint = "make one with `referee vision calibrate`"
+            raise CalibrationError(f"{p}: calibration file not found; {hint}") from exc
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CalibrationError(f"{p}: cannot read calibration ({exc})") from exc
+        return cls.from_json(data, where=str(p))
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    homog = np.hstack([pts, np.ones((len(pts), 1))]) @ matrix.T
+    return homog[:, :2] / homog[:, 2:3]

@@ -1,0 +1,215 @@
+"""Finding the board in a frame: from ArUco markers, or from the board's own green field and grid lines.
+
+Why two stages: the coarse stage (markers, or the largest green quadrilateral) is robust but only knows
+roughly where the 15x15 grid lies; the fine stage finds the 16 + 16 printed grid lines themselves and fits
+the homography to their 256 intersections, which absorbs the unknown margin between the board's edge and
+its grid, lens keystone, and the camera's tilt. Tiles hide parts of the lines; the fits are robust to that.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.errors import BoardNotFoundError
+from vision.geometry import SIZE
+
+WORK = 720  # the coarse search works on frames scaled to this size (longest side)
+PITCH = 32  # pixels per square in the rectified image used for the fine fit
+PAD = 1  # squares of margin around the grid in that rectified image
+
+
+def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = True) -> Calibration:
+    """Locate the board's grid in `image` (BGR) and return its calibration, or raise BoardNotFoundError."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
+        raise BoardNotFoundError(f"no board found in {where}: not a colour image of usable size")
+    h, w = image.shape[:2]
+    method = "grid"
+    quad = None
+    if use_markers:
+        from vision.markers import find_marker_quad
+
+        quad = find_marker_quad(image)
+        if quad is not None:
+            method = "aruco"
+    if quad is None:
+        quad = find_green_quad(image, where=where)
+    # The quad is the outside of the grid's frame (markers) or the green field; look for the grid inside.
+    matrix, residual = fit_grid(image, quad, where=where, outer=(method == "grid"))
+    return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual)
+
+
+def calibrate_file(path: str | Path, *, use_markers: bool = True) -> Calibration:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise BoardNotFoundError(f"no board found in {path}: the file cannot be read as an image")
+    return calibrate(image, where=str(path), use_markers=use_markers)
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Four points in the order top-left, top-right, bottom-right, bottom-left."""
+    pts = np.asarray(points, dtype=np.float64).reshape(4, 2)
+    s = pts.sum(axis=1)
+    d = pts[:, 1] - pts[:, 0]
+    return np.array([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
+
+
+def find_green_quad(image: np.ndarray, *, where: str = "image") -> np.ndarray:
+    """The board's green playing field as four image points (TL, TR, BR, BL)."""
+    h, w = image.shape[:2]
+    scale = WORK / max(h, w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    mask = cv2.inRange(hsv, (35, 60, 35), (95, 255, 255))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise BoardNotFoundError(f"no board found in {where}: no green playing field visible")
+    contour = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(contour)
+    if area < 0.08 * small.shape[0] * small.shape[1]:
+        raise BoardNotFoundError(
+            f"no board found in {where}: the largest green area covers only "
+            f"{100 * area / (small.shape[0] * small.shape[1]):.0f}% of the frame"
+        )
+    hull = cv2.convexHull(contour)
+    quad = None
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    if cv2.contourArea(quad.astype(np.float32)) < 0.6 * area:
+        raise BoardNotFoundError(f"no board found in {where}: the green area is not a quadrilateral")
+    return order_corners(quad / scale)
+
+
+def _line_profiles(rect: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:
+    """Response images of dark thin vertical and horizontal lines (grid lines, gaps between tiles)."""
+    gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
+    k = max(3, int(pitch * 0.25) | 1)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    length = max(5, int(pitch * 0.7))
+    vertical = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    horizontal = cv2.morphologyEx(dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
+    return vertical.astype(np.float32), horizontal.astype(np.float32)
+
+
+def _fit_comb(
+    profile: np.ndarray, pitch_range: tuple[float, float], offset_range: tuple[float, float]
+) -> tuple[float, float]:
+    """Best (offset, pitch) so that the 16 positions offset + k*pitch sit on peaks of `profile`."""
+    prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
+    n = len(prof)
+    pitches = np.arange(pitch_range[0], pitch_range[1], 0.1)
+    offsets = np.arange(offset_range[0], offset_range[1], 0.5)
+    ks = np.arange(SIZE + 1)
+    pos = offsets[:, None, None] + pitches[None, :, None] * ks[None, None, :]
+    idx = np.clip(np.rint(pos).astype(np.int64), 0, n - 1)
+    valid = (pos >= 0) & (pos <= n - 1)
+    score = np.where(valid, prof[idx], -prof.max()).sum(axis=2)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(offsets[i]), float(pitches[j])
+
+
+def fit_grid(
+    image: np.ndarray, quad: np.ndarray, *, where: str = "image", outer: bool = True
+) -> tuple[np.ndarray, float]:
+    """Homography (image px -> board units) of the 15x15 grid inside `quad`, and its RMS residual."""
+    side = 800
+    dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float64)
+    coarse = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32))
+    rect = cv2.warpPerspective(image, coarse, (side, side), flags=cv2.INTER_AREA)
+    approx_pitch = side / SIZE
+    vertical, horizontal = _line_profiles(rect, approx_pitch * (0.9 if outer else 1.0))
+    # The grid fills 80-100% of the green field (or nearly all of the marker quad).
+    lo, hi = (0.80, 1.0) if outer else (0.93, 1.03)
+    x0, px = _fit_comb(vertical.sum(axis=0), (lo * approx_pitch, hi * approx_pitch), (0, side * (1 - lo) / 2 + 10))
+    y0, py = _fit_comb(horizontal.sum(axis=1), (lo * approx_pitch, hi * approx_pitch), (0, side * (1 - lo) / 2 + 10))
+    # First estimate: an axis-aligned grid in the coarse rectified image.
+    grid_pts = np.array([[c, r] for r in range(SIZE + 1) for c in range(SIZE + 1)], dtype=np.float64)
+    rect_pts = np.column_stack([x0 + grid_pts[:, 0] * px, y0 + grid_pts[:, 1] * py])
+    to_image = np.linalg.inv(coarse)
+    matrix = _homography(_apply(to_image, rect_pts), grid_pts)
+    for _ in range(2):
+        matrix, residual, found = _refine(image, matrix)
+    if found < 0.35 * (SIZE + 1) ** 2:
+        raise BoardNotFoundError(f"no board found in {where}: only {found} of 256 grid crossings are visible")
+    return matrix, residual
+
+
+def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    matrix, _ = cv2.findHomography(src.astype(np.float32), dst.astype(np.float32), 0)
+    if matrix is None:
+        raise BoardNotFoundError("no board found: the grid points are degenerate")
+    return matrix
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.hstack([points, np.ones((len(points), 1))]) @ matrix.T
+    return pts[:, :2] / pts[:, 2:3]
+
+
+def rectify(image: np.ndarray, matrix: np.ndarray, pitch: int = PITCH, pad: float = PAD) -> np.ndarray:
+    """The board seen straight from above: `pitch` px per square, `pad` squares of margin around the grid."""
+    shift = np.array([[pitch, 0, pad * pitch], [0, pitch, pad * pitch], [0, 0, 1]], dtype=np.float64)
+    size = round((SIZE + 2 * pad) * pitch)
+    return cv2.warpPerspective(image, shift @ matrix, (size, size), flags=cv2.INTER_LINEAR)
+
+
+def _refine(image: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, float, int]:
+    """Find each grid crossing near where `matrix` puts it; refit. Returns (matrix, RMS residual, crossings)."""
+    rect = rectify(image, matrix)
+    vertical, horizontal = _line_profiles(rect, PITCH)
+    half = PITCH // 2
+    search = int(PITCH * 0.3)
+    src, dst = [], []
+    for r in range(SIZE + 1):
+        for c in range(SIZE + 1):
+            cx, cy = (c + PAD) * PITCH, (r + PAD) * PITCH
+            # Around the crossing, the vertical line shows in the bands above and below it.
+            band_v = vertical[max(0, cy - half) : cy + half, max(0, cx - search) : cx + search + 1].sum(axis=0)
+            band_h = horizontal[max(0, cy - search) : cy + search + 1, max(0, cx - half) : cx + half].sum(axis=1)
+            if band_v.size == 0 or band_h.size == 0:
+                continue
+            if not (_prominent(band_v) and _prominent(band_h)):
+                continue
+            dx = _peak(band_v) - min(search, cx)
+            dy = _peak(band_h) - min(search, cy)
+            src.append((cx + dx, cy + dy))
+            dst.append((c, r))
+    if len(src) < 12:
+        return matrix, float("inf"), len(src)
+    shift = np.array([[PITCH, 0, PAD * PITCH], [0, PITCH, PAD * PITCH], [0, 0, 1]], dtype=np.float64)
+    to_image = np.linalg.inv(shift @ matrix)
+    img_pts = _apply(to_image, np.array(src, dtype=np.float64))
+    grid = np.array(dst, dtype=np.float64)
+    refined, inliers = cv2.findHomography(img_pts.astype(np.float32), grid.astype(np.float32), cv2.RANSAC, 0.08)
+    if refined is None:
+        return matrix, float("inf"), len(src)
+    keep = inliers.ravel().astype(bool)
+    err = np.linalg.norm(_apply(refined, img_pts[keep]) - grid[keep], axis=1)
+    return refined, float(np.sqrt(np.mean(err**2))), int(keep.sum())
+
+
+def _prominent(profile: np.ndarray) -> bool:
+    """A line is there: its peak stands well above the band's floor (a tile or a letter gives no peak)."""
+    top = float(profile.max())
+    return top >= 6 * PITCH and top >= 3 * float(np.median(profile)) + PITCH
+
+
+def _peak(profile: np.ndarray) -> float:
+    """Sub-pixel position of the maximum of a 1-D profile (parabola through the top three samples)."""
+    i = int(np.argmax(profile))
+    if 0 < i < len(profile) - 1:
+        a, b, c = float(profile[i - 1]), float(profile[i]), float(profile[i + 1])
+        denom = a - 2 * b + c
+        if denom < 0:
+            return i + 0.5 * (a - c) / denom
+    return float(i)
