@@ -1,0 +1,293 @@
+"""The table's configuration: one TOML file, read once at start, refused whole when any key is wrong.
+
+A tournament director edits this file by hand on a Pi, often over SSH and in a hurry. A typo must
+not become a silently ignored setting (a PIN that is not set, a clock that is not 25 minutes), so
+unknown keys are refused, every value is checked, and each error names the file, the key and the
+reason. `docs/configuration.md` documents every key; `systemd/referee.example.toml` is an annotated
+example that this module's tests load.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.errors import RefereeError
+
+
+class ConfigError(RefereeError, ValueError):
+    """The configuration file is missing, unreadable, or has a wrong key or value."""
+
+    def __init__(self, source: str, key: str, reason: str) -> None:
+        self.source = source
+        self.key = key
+        self.reason = reason
+        where = f"{source}: {key}" if key else source
+        super().__init__(f"{where}: {reason}")
+
+
+GAME_KINDS = ("standard", "scramble", "scramble-advanced")
+EDITIONS = ("english", "german")
+LANGUAGES = ("en", "de")
+CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
+CLOCK_MODES = ("none", "turn", "tournament")
+FUSION_MODES = ("sensors", "camera", "both")
+LED_KINDS = ("none", "mock", "gpio")
+PIN_ROLES = ("clock_button_0", "clock_button_1", "clock_button_2", "clock_button_3", "challenge_button",
+             "pause_button", "confirm_button", "buzzer")
+
+
+@dataclass(frozen=True)
+class TableSection:
+    name: str = "Table 1"
+    language: str = "en"
+    state_dir: Path = Path("/var/lib/referee")
+
+
+@dataclass(frozen=True)
+class GameSection:
+    kind: str = "standard"
+    edition: str = "english"
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    lexicon: str = ""
+    challenge: str = "double"
+    challenge_window_s: float = 15.0
+    scramble_target: int = 200
+
+
+@dataclass(frozen=True)
+class ClockSection:
+    mode: str = "none"
+    minutes_per_player: float = 25.0
+    overtime_penalty_points: int = 10
+    overtime_limit_minutes: float = 10.0
+    turn_seconds: float = 180.0
+
+
+@dataclass(frozen=True)
+class SensorSection:
+    board: str = ""
+    camera: str = ""
+    calibration: Path | None = None
+    fusion: str = "sensors"
+    min_confidence: float = 0.9
+    settle_ms: int = 300
+
+
+@dataclass(frozen=True)
+class OutputSection:
+    led: str = "none"
+    pins: Mapping[str, int] = field(default_factory=dict)
+    terminal_clock: bool = False
+
+
+@dataclass(frozen=True)
+class WebSection:
+    enabled: bool = True
+    host: str = "0.0.0.0"
+    port: int = 8080
+    pin: str = ""
+
+
+@dataclass(frozen=True)
+class Config:
+    """A checked configuration. `source` names the file it came from, for messages."""
+
+    source: str = "<defaults>"
+    table: TableSection = field(default_factory=TableSection)
+    game: GameSection = field(default_factory=GameSection)
+    clocks: ClockSection = field(default_factory=ClockSection)
+    sensors: SensorSection = field(default_factory=SensorSection)
+    outputs: OutputSection = field(default_factory=OutputSection)
+    web: WebSection = field(default_factory=WebSection)
+
+
+# --- value checkers: each returns the converted value or raises ValueError with the reason ---------------
+
+Check = Callable[[Any], Any]
+
+
+def _choice(*allowed: str) -> Check:
+    def check(v: Any) -> str:
+        if not isinstance(v, str) or v not in allowed:
+            raise ValueError(f"must be one of {', '.join(repr(a) for a in allowed)}, not {v!r}")
+        return v
+    return check
+
+
+def _string(*, nonempty: bool = False, max_len: int = 200) -> Check:
+    def check(v: Any) -> str:
+        if not isinstance(v, str):
+            raise ValueError(f"must be a string in quotes, not {v!r}")
+        if nonempty and not v.strip():
+            raise ValueError("must not be empty")
+        if len(v) > max_len:
+            raise ValueError(f"must be at most {max_len} characters long")
+        return v
+    return check
+
+
+def _number(lo: float, hi: float, *, integer: bool = False) -> Check:
+    def check(v: Any) -> float | int:
+        if isinstance(v, bool) or not isinstance(v, int | float) or (integer and not isinstance(v, int)):
+            kind = "a whole number" if integer else "a number"
+            raise ValueError(f"must be {kind}, not {v!r}")
+        if not lo <= v <= hi:
+            raise ValueError(f"must be between {lo:g} and {hi:g}, not {v!r}")
+        return int(v) if integer else float(v)
+    return check
+
+
+def _boolean(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"must be true or false, not {v!r}")
+    return v
+
+
+def _path(v: Any) -> Path:
+    if not isinstance(v, str) or not v:
+        raise ValueError(f"must be a path in quotes, not {v!r}")
+    return Path(v)
+
+
+def _players(v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not 2 <= len(v) <= 4:
+        raise ValueError("must be a list of 2 to 4 player names, e.g. [\"Anna\", \"Ben\"]")
+    names = []
+    for i, name in enumerate(v):
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"player {i + 1} must be a non-empty name in quotes, not {name!r}")
+        if len(name) > 40:
+            raise ValueError(f"player {i + 1}'s name is longer than 40 characters")
+        names.append(name.strip())
+    return tuple(names)
+
+
+def _table_pin(v: Any) -> str:
+    if not isinstance(v, str) or not v.isdigit() or not 4 <= len(v) <= 12:
+        raise ValueError("must be 4 to 12 digits in quotes, e.g. \"4711\"")
+    return v
+
+
+def _gpio_pins(v: Any) -> dict[str, int]:
+    if not isinstance(v, dict):
+        raise ValueError("must be a table of role = BCM pin number")
+    pins: dict[str, int] = {}
+    for role, pin in v.items():
+        if role not in PIN_ROLES:
+            raise ValueError(f"unknown role {role!r}; the roles are {', '.join(PIN_ROLES)}")
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 2 <= pin <= 27:
+            raise ValueError(f"{role} must be a BCM pin number from 2 to 27, not {pin!r}")
+        if pin in pins.values():
+            other = next(r for r, p in pins.items() if p == pin)
+            raise ValueError(f"{role} and {other} are both on pin {pin}")
+        pins[role] = pin
+    return pins
+
+
+_SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
+    "table": (TableSection, {
+        "name": _string(nonempty=True, max_len=60),
+        "language": _choice(*LANGUAGES),
+        "state_dir": _path,
+    }),
+    "game": (GameSection, {
+        "kind": _choice(*GAME_KINDS),
+        "edition": _choice(*EDITIONS),
+        "players": _players,
+        "lexicon": _string(),
+        "challenge": _choice(*CHALLENGE_RULES),
+        "challenge_window_s": _number(0, 600),
+        "scramble_target": _number(50, 2000, integer=True),
+    }),
+    "clocks": (ClockSection, {
+        "mode": _choice(*CLOCK_MODES),
+        "minutes_per_player": _number(1, 600),
+        "overtime_penalty_points": _number(0, 100, integer=True),
+        "overtime_limit_minutes": _number(0, 600),
+        "turn_seconds": _number(10, 3600),
+    }),
+    "sensors": (SensorSection, {
+        "board": _string(),
+        "camera": _string(),
+        "calibration": _path,
+        "fusion": _choice(*FUSION_MODES),
+        "min_confidence": _number(0.0, 1.0),
+        "settle_ms": _number(0, 10_000, integer=True),
+    }),
+    "outputs": (OutputSection, {
+        "led": _choice(*LED_KINDS),
+        "pins": _gpio_pins,
+        "terminal_clock": _boolean,
+    }),
+    "web": (WebSection, {
+        "enabled": _boolean,
+        "host": _string(nonempty=True),
+        "port": _number(1, 65535, integer=True),
+        "pin": _table_pin,
+    }),
+}
+
+
+def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
+    """Check a parsed TOML document and build the `Config`; raise `ConfigError` at the first wrong key."""
+    sections: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in _SCHEMA:
+            raise ConfigError(source, f"[{name}]", f"unknown section; the sections are {', '.join(_SCHEMA)}")
+        if not isinstance(value, dict):
+            raise ConfigError(source, name, "must be a section ([" + name + "]), not a single value")
+        cls, checks = _SCHEMA[name]
+        kwargs: dict[str, Any] = {}
+        for key, raw in value.items():
+            if key not in checks:
+                raise ConfigError(source, f"{name}.{key}", f"unknown key; [{name}] takes {', '.join(checks)}")
+            try:
+                kwargs[key] = checks[key](raw)
+            except ValueError as exc:
+                raise ConfigError(source, f"{name}.{key}", str(exc)) from None
+        sections[name] = cls(**kwargs)
+    config = Config(source=source, **sections)
+    _check_whole(config)
+    return config
+
+
+def _check_whole(c: Config) -> None:
+    """Rules that tie keys together."""
+    src = c.source
+    if c.web.enabled and not c.web.pin:
+        raise ConfigError(src, "web.pin", "the scoreboard's control needs a table PIN and there is no default; "
+                                          "set one (4 to 12 digits) or set web.enabled = false")
+    if c.game.kind != "standard" and c.clocks.mode == "tournament":
+        raise ConfigError(src, "clocks.mode", "Scramble uses its 60-second turn timer, not tournament clocks; "
+                                              "use \"turn\" or \"none\"")
+    if c.sensors.fusion in ("sensors", "both") and not c.sensors.board:
+        raise ConfigError(src, "sensors.board", f"fusion = {c.sensors.fusion!r} needs the board's URL "
+                                                "(e.g. \"/dev/ttyACM0\")")
+    if c.sensors.fusion in ("camera", "both") and not c.sensors.camera:
+        raise ConfigError(src, "sensors.camera", f"fusion = {c.sensors.fusion!r} needs a camera source "
+                                                 "(e.g. \"picamera2:\" or \"v4l2:0\")")
+    if c.outputs.led == "gpio":
+        needed = [f"clock_button_{i}" for i in range(len(c.game.players))]
+        missing = [r for r in needed if r not in c.outputs.pins]
+        if missing:
+            raise ConfigError(src, "outputs.pins", f"led = \"gpio\" needs pins for {', '.join(missing)}")
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and check the TOML file at `path`."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ConfigError(str(p), "", f"cannot read the configuration file ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(str(p), "", "is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(p), "", f"is not valid TOML: {exc}") from None
+    return parse_config(data, source=str(p))

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.config import Config, ConfigError, load_config, parse_config
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "systemd" / "referee.example.toml"
+
+MINIMAL = """
+[game]
+players = ["Anna", "Ben"]
+[sensors]
+board = "emulator"
+[web]
+pin = "4711"
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "table.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_annotated_example_loads() -> None:
+    c = load_config(EXAMPLE)
+    assert c.game.players == ("Anna", "Ben")
+    assert c.clocks.mode == "tournament"
+    assert c.outputs.pins["clock_button_1"] == 27
+    assert c.web.pin == "4711"
+    assert c.source == str(EXAMPLE)
+
+
+def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
+    c = load_config(_write(tmp_path, MINIMAL))
+    assert c.game.kind == "standard" and c.game.edition == "english"
+    assert c.game.challenge == "double"
+    assert c.clocks.minutes_per_player == 25.0
+    assert c.web.port == 8080
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "reason"),
+    [
+        ("[game]\nplayres = []\n", "game.playres", "unknown key"),
+        ("[gmae]\nkind = 'standard'\n", "[gmae]", "unknown section"),
+        ("[game]\nkind = 'chess'\n", "game.kind", "must be one of"),
+        ("[game]\nplayers = ['Solo']\n", "game.players", "2 to 4"),
+        ("[clocks]\nminutes_per_player = 'ten'\n", "clocks.minutes_per_player", "must be a number"),
+        ("[clocks]\nminutes_per_player = 0\n", "clocks.minutes_per_player", "between 1 and 600"),
+        ("[web]\nport = 70000\n", "web.port", "between 1 and 65535"),
+        ("[web]\npin = '12'\n", "web.pin", "4 to 12 digits"),
+        ("[web]\nenabled = 'yes'\n", "web.enabled", "true or false"),
+        ("[outputs]\npins = { clock_button_0 = 17, clock_button_1 = 17 }\n", "outputs.pins", "both on pin 17"),
+        ("[outputs]\npins = { laser = 5 }\n", "outputs.pins", "unknown role"),
+        ("game = 3\n", "game", "must be a section"),
+    ],
+)
+def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str, key: str, reason: str) -> None:
+    path = _write(tmp_path, text + "\n[web]\npin = '4711'\n" if "[web]" not in text else text)
+    with pytest.raises(ConfigError) as exc:
+        load_config(path)
+    assert exc.value.key == key
+    assert reason in exc.value.reason
+    assert str(path) in str(exc.value) and key in str(exc.value)
+
+
+def test_web_without_pin_is_refused_there_is_no_default(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"web\.pin: .*no default"):
+        load_config(_write(tmp_path, "[sensors]\nboard = 'emulator'\n"))
+
+
+def test_camera_fusion_needs_a_camera_source() -> None:
+    with pytest.raises(ConfigError, match=r"sensors\.camera"):
+        parse_config({"sensors": {"fusion": "both", "board": "emulator"}, "web": {"enabled": False}})
+
+
+def test_scramble_refuses_tournament_clocks() -> None:
+    data = {"game": {"kind": "scramble"}, "clocks": {"mode": "tournament"}, "web": {"enabled": False},
+            "sensors": {"board": "emulator"}}
+    with pytest.raises(ConfigError, match=r"clocks\.mode"):
+        parse_config(data)
+
+
+def test_gpio_outputs_need_a_clock_button_per_player() -> None:
+    data = {"outputs": {"led": "gpio", "pins": {"clock_button_0": 17}}, "web": {"enabled": False},
+            "sensors": {"board": "emulator"}}
+    with pytest.raises(ConfigError, match="clock_button_1"):
+        parse_config(data)
+
+
+def test_unreadable_and_broken_files_say_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.toml")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(_write(tmp_path, "[game\n"))
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b"[table]\nname = '\xe4'\n")
+    with pytest.raises(ConfigError, match="UTF-8"):
+        load_config(bad)
+
+
+def test_defaults_are_a_valid_config_object() -> None:
+    assert isinstance(Config(), Config)
