@@ -1,1 +1,34 @@
-"""The sensor board: wire protocol, firmware, emulator and the host link."""
+"""The sensor board: wire protocol, firmware, emulator and the host link.
+
+Public API (what the referee service builds on; details in each module and docs/protocol.md):
+
+Observations (`firmware_bridge.events`, frozen dataclasses, all re-exported here):
+    SquareChanged(square="H8", occupied, letter: str | None, board_ms, resync=False)
+        occupied False = empty; occupied True, letter None = a tile whose letter the board cannot read.
+    ButtonEvent(button, pressed, board_ms)      DiceTray(slot, die | None, face | None, board_ms)
+    BoardDump(picture)   Heartbeat(uptime_ms, scans_per_s, ...)   Hello(...)   Pong   CommandRefused
+    LinkLost(reason, at)   LinkRestored(hello, at)      at = host monotonic seconds
+    BoardPicture(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected)
+
+The link (`firmware_bridge.link`):
+    with BoardLink("/dev/ttyACM0" | "emulator://15x15?coded=1" | "loop://" | a pty path,
+                   on_event=callback, debounce_ms=None, heartbeat_ms=None) as link:
+        link.get(timeout) -> Event | None; link.picture() -> BoardPicture; link.ping(); link.request_board()
+        link.stats -> dict of counters (bad frames, seq gaps, resyncs, reconnects); link.emulator (emulator://)
+    It handshakes, keeps the picture, declares LinkLost after 2.5 silent heartbeat periods, reopens the port
+    by itself and resynchronises with a BOARD_DUMP (changes made meanwhile arrive as SquareChanged(resync=True)).
+    Bad bytes never raise: they are counted in `stats` and logged.
+    `LinkCore` (firmware_bridge.core) is the same logic without I/O or threads: feed bytes and a time, get events.
+
+The emulator (`firmware_bridge.emulator`): the firmware's own code on a simulated switch matrix with bounce.
+    board = EmulatedBoard(width=15, height=15, coded=False, buttons=4, slots=0, seed=0)
+    board.place("H8", "E"); board.lift("H8"); board.place_word("H8", "across", "WORD"); board.press(0);
+    board.release(0); board.roll(slot, die, face); board.clear_slot(slot); board.unplug(); board.replug();
+    board.mute(); board.unmute(); board.advance(ms)   (simulated time: no wall clock involved)
+    InProcessLink(board) -> .advance(ms) -> list[Event]: board + LinkCore wired without a port (simulated table).
+    PtyEmulator(board).start() -> .path: a stable symlink to a pseudo-terminal, as /dev/ttyACM0 would be;
+    the same scripting methods, thread-safe; unplug()/replug() remove and recreate the device.
+
+Shared with the Pico (`firmware_bridge.firmware`, MicroPython-compatible): `wire` (frames, messages),
+`scanner.Firmware` (scan, debounce, report), `hal_pico.PicoHal` (shift registers, USB CDC).
+"""

@@ -1,0 +1,38 @@
+"""Entry point on the Pico: copy wire.py, scanner.py, hal_pico.py, config.py (optional) and this file
+to the board (`mpremote cp firmware_bridge/firmware/*.py :`).
+
+config.py, when present, sets the build: WIDTH, HEIGHT, CODED, BUTTONS, SLOTS, UART (None for USB).
+"""
+
+import hal_pico
+import scanner
+
+try:
+    import config
+except ImportError:
+    config = None
+
+
+def _get(name, default):
+    return getattr(config, name, default) if config is not None else default
+
+
+def main():
+    coded = _get("CODED", False)
+    width = _get("WIDTH", 15)
+    height = _get("HEIGHT", 15)
+    buttons = _get("BUTTONS", 4)
+    slots = _get("SLOTS", 0)
+    hal = hal_pico.PicoHal(
+        width=width,
+        height=height,
+        bits_per_square=6 if coded else 1,
+        buttons=buttons,
+        slots=slots,
+        uart_id=_get("UART", None),
+    )
+    fw = scanner.Firmware(hal, width=width, height=height, coded=coded, buttons=buttons, slots=slots)
+    fw.run(hal.idle)
+
+
+main()
