@@ -1,0 +1,251 @@
+"""The scoreboard's HTTP application: the page, its event stream, its small API and the downloads.
+
+Routes (documented for users of the API in docs/api.md):
+
+- `GET /` the page; `GET /static/...` its script and style
+- `GET /events` server-sent events, one `snapshot` event per table snapshot
+- `GET /api/snapshot` the current snapshot as JSON
+- `GET /api/session` the control token for this browser session and whether control is possible
+- `POST /api/control/{action}` a control action, behind the PIN (header `X-Table-PIN`) and the token
+- `GET /game.gcg` the game as GCG; `GET /board.png` the board as a picture
+
+Every refusal is JSON `{"error": message, "code": code}` with a status that says the kind, so the page
+and scripts can both act on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from referee.table_api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
+from referee.web.board_image import board_png
+from referee.web.events import SnapshotHub
+from referee.web.records import GcgSource
+from referee.web.security import (
+    ControlDisabled,
+    CrossSiteRequest,
+    CsrfGuard,
+    PinGuard,
+    PinRequired,
+    RateLimited,
+    WrongPin,
+)
+from referee.web.validation import ACTIONS, InvalidInput, parse_control
+
+log = logging.getLogger(__name__)
+
+STATIC_DIR = Path(__file__).with_name("static")
+SESSION_COOKIE = "referee_session"
+PIN_HEADER = "X-Table-PIN"
+TOKEN_HEADER = "X-CSRF-Token"
+MAX_BODY = 16 * 1024
+_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class Table(TableView, TableControl, Protocol):
+    """What the web layer needs of a table: a view to show and control to act on."""
+
+
+HUB = web.AppKey("hub", SnapshotHub)
+TABLE = web.AppKey("table", object)
+PINS = web.AppKey("pins", PinGuard)
+CSRF = web.AppKey("csrf", CsrfGuard)
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> web.Response:
+    headers = {}
+    if "retry_after" in extra:
+        headers["Retry-After"] = str(math.ceil(extra["retry_after"]))
+    return web.json_response({"error": message, "code": code, **extra}, status=status, headers=headers)
+
+
+def _json(data: Any, **kwargs: Any) -> web.Response:
+    return web.json_response(data, dumps=lambda d: json.dumps(d, ensure_ascii=False), **kwargs)
+
+
+@web.middleware
+async def _security_headers(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    response: web.StreamResponse = await handler(request)
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+def _table(request: web.Request) -> Table:
+    table: Table = request.app[TABLE]  # type: ignore[assignment]
+    return table
+
+
+def _session_id(request: web.Request) -> str | None:
+    sid = request.cookies.get(SESSION_COOKIE)
+    return sid if sid and _SESSION_ID.match(sid) else None
+
+
+async def _index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def _snapshot(request: web.Request) -> web.Response:
+    return _json(_table(request).snapshot(), headers={"Cache-Control": "no-store"})
+
+
+async def _session(request: web.Request) -> web.Response:
+    """The control token of this browser's session (made on first visit), and whether control is on."""
+    sid = _session_id(request)
+    fresh = sid is None
+    if sid is None:
+        sid = CsrfGuard.new_session_id()
+    pins = request.app[PINS]
+    body = {
+        "token": request.app[CSRF].token_for(sid),
+        "control": pins.enabled,
+        "reason": None if pins.enabled else "control is disabled: this table has no PIN configured (set web.pin)",
+        "actions": {name: list(fields) for name, (fields, _) in ACTIONS.items()},
+    }
+    response = _json(body, headers={"Cache-Control": "no-store"})
+    if fresh:
+        response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="Strict", path="/")
+    return response
+
+
+async def _read_params(request: web.Request) -> Any:
+    if not request.can_read_body:
+        return {}
+    if request.content_type != "application/json":
+        raise InvalidInput("", f"send the parameters as JSON (Content-Type: application/json), not "
+                               f"{request.content_type or 'nothing'}")
+    raw = await request.read()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidInput("", f"the request body is not valid JSON ({exc})") from None
+
+
+async def _control(request: web.Request) -> web.Response:
+    """POST /api/control/{action}: checks in order the action, the origin, the PIN, the input, then asks the table."""
+    action = request.match_info["action"]
+    if action not in ACTIONS:
+        return _error(404, "unknown_action", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
+    try:
+        request.app[CSRF].check(_session_id(request), request.headers.get(TOKEN_HEADER), request.headers,
+                                request.host)
+        request.app[PINS].check(request.remote or "?", request.headers.get(PIN_HEADER))
+    except CrossSiteRequest as exc:
+        return _error(403, "cross_site", str(exc))
+    except ControlDisabled as exc:
+        return _error(403, "control_disabled", str(exc))
+    except RateLimited as exc:
+        log.warning("PIN attempts from %s are rate-limited (%.0f s)", request.remote, exc.retry_after)
+        return _error(429, "rate_limited", str(exc), retry_after=exc.retry_after)
+    except PinRequired as exc:
+        return _error(401, "pin_required", str(exc))
+    except WrongPin as exc:
+        log.warning("wrong table PIN from %s for %s", request.remote, action)
+        return _error(403, "pin_wrong", str(exc))
+    table = _table(request)
+    try:
+        params = parse_control(action, await _read_params(request), table.snapshot())
+    except InvalidInput as exc:
+        return _error(400, "invalid", str(exc), field=exc.field)
+    try:
+        # The table may score a play against a lexicon: keep the loop (and every event stream) moving.
+        snapshot = await asyncio.to_thread(table.control, action, params)
+    except ControlError as exc:
+        return _error(409, "refused", str(exc))
+    except PermissionDenied as exc:
+        return _error(403, "refused", str(exc))
+    log.info("control %s %s from %s", action, params, request.remote)
+    return _json({"ok": True, "action": action, "snapshot": snapshot})
+
+
+async def _gcg(request: web.Request) -> web.Response:
+    table = _table(request)
+    if not isinstance(table, GcgSource):
+        return _error(404, "no_record", "this table keeps no game record, so there is no GCG to download")
+    text = await asyncio.to_thread(table.gcg)
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", str(table.snapshot().get("table", "game"))).strip("-") or "game"
+    return web.Response(text=text, content_type="text/plain", charset="utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}.gcg"',
+                                 "Cache-Control": "no-store"})
+
+
+async def _board(request: web.Request) -> web.Response:
+    snapshot: Snapshot = _table(request).snapshot()
+    if not snapshot.get("board"):
+        return _error(404, "no_board", "the table has no board yet")
+    png = await asyncio.to_thread(board_png, snapshot)
+    disposition = "attachment" if "download" in request.query else "inline"
+    return web.Response(body=png, content_type="image/png",
+                        headers={"Content-Disposition": f'{disposition}; filename="board-{snapshot.get("seq", 0)}.png"',
+                                 "Cache-Control": "no-store"})
+
+
+def create_app(
+    table: Table,
+    pin: str | None,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    free_attempts: int = 3,
+    base_delay: float = 1.0,
+    max_delay: float = 300.0,
+) -> web.Application:
+    """The scoreboard application for `table`.
+
+    `pin` is the table PIN from the configuration; None or "" means no PIN, and then control is disabled
+    (there is no default PIN). `clock` times the waits after wrong PINs; tests hand in a fake one.
+    """
+    app = web.Application(middlewares=[_security_headers], client_max_size=MAX_BODY)
+    hub = SnapshotHub(table)
+    app[HUB] = hub
+    app[TABLE] = table
+    app[PINS] = PinGuard(pin or None, clock, free_attempts=free_attempts, base_delay=base_delay,
+                         max_delay=max_delay)
+    app[CSRF] = CsrfGuard()
+
+    async def on_startup(_: web.Application) -> None:
+        hub.start()
+
+    async def on_shutdown(_: web.Application) -> None:
+        hub.stop()
+
+    app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
+    app.router.add_get("/", _index)
+    app.router.add_get("/events", hub.stream)
+    app.router.add_get("/api/snapshot", _snapshot)
+    app.router.add_get("/api/session", _session)
+    app.router.add_post("/api/control/{action}", _control)
+    app.router.add_get("/game.gcg", _gcg)
+    app.router.add_get("/board.png", _board)
+    app.router.add_static("/static/", STATIC_DIR, append_version=False)
+    return app
+
+
+async def serve(table: Table, host: str, port: int, pin: str | None) -> None:
+    """Serve the scoreboard for `table` until cancelled, then close every connection cleanly."""
+    runner = web.AppRunner(create_app(table, pin))
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        log.info("scoreboard at http://%s:%d/ (control %s)", host, port, "on" if pin else "off: no PIN configured")
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,157 @@
+"""Who may change the game: the table PIN, its rate limit, and protection against cross-site requests.
+
+The scoreboard is open to everyone in the room (and anyone on the club's Wi-Fi), so control is guarded
+three ways. The PIN is compared in constant time on fixed-length digests, so neither its letters nor its
+length leak through timing. Wrong PINs from one client buy a growing wait (429 with Retry-After), so a
+four-digit PIN cannot be tried out in a burst; the wait is enforced before the PIN is even looked at.
+Control requests must come from the page itself: a per-session token bound to the session cookie by an
+HMAC, plus the browser's Origin and Sec-Fetch-Site headers when it sends them. A table without a PIN
+has no control at all: there is no default PIN to guess.
+
+Time comes from an injected `monotonic()`-style clock, so tests can step through the waits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from referee.table_api import PermissionDenied
+
+Clock = Callable[[], float]
+
+
+class ControlDisabled(PermissionDenied):
+    """The table has no PIN configured, so nobody can use control from the page."""
+
+
+class PinRequired(PermissionDenied):
+    """A control request came without a PIN."""
+
+
+class WrongPin(PermissionDenied):
+    """A control request came with a PIN that is not the table's."""
+
+
+class RateLimited(PermissionDenied):
+    """Too many wrong PINs from this client: it must wait `retry_after` seconds before the next try."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class CrossSiteRequest(PermissionDenied):
+    """A control request did not come from the scoreboard page (CSRF token, Origin or Sec-Fetch-Site)."""
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+@dataclass
+class _Attempts:
+    failures: int = 0
+    blocked_until: float = 0.0
+
+
+class PinGuard:
+    """Checks PINs and slows down clients that keep guessing.
+
+    The first `free_attempts` wrong PINs cost nothing (people mistype); each further one makes the client
+    wait `base_delay * 2**k` seconds (k = 0, 1, 2, ...), capped at `max_delay`. A right PIN clears the
+    client's record. At most `max_clients` records are kept (oldest first out) so that a flood of
+    addresses cannot fill the memory of a Pi.
+    """
+
+    def __init__(
+        self,
+        pin: str | None,
+        clock: Clock,
+        *,
+        free_attempts: int = 3,
+        base_delay: float = 1.0,
+        max_delay: float = 300.0,
+        max_clients: int = 1024,
+    ) -> None:
+        self._digest = _digest(pin) if pin else None
+        self._clock = clock
+        self.free_attempts = free_attempts
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self._max_clients = max_clients
+        self._clients: OrderedDict[str, _Attempts] = OrderedDict()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether control is possible at all (a PIN is configured)."""
+        return self._digest is not None
+
+    def check(self, client: str, attempt: str | None) -> None:
+        """Return if `attempt` is the table PIN; raise a `PermissionDenied` subclass saying why not."""
+        if self._digest is None:
+            raise ControlDisabled("control is disabled: this table has no PIN configured (set web.pin)")
+        now = self._clock()
+        record = self._clients.get(client)
+        if record is not None and now < record.blocked_until:
+            wait = record.blocked_until - now
+            raise RateLimited(f"too many wrong PINs: wait {wait:.0f} s before the next try", wait)
+        if not attempt:
+            raise PinRequired("this needs the table PIN")
+        if hmac.compare_digest(_digest(attempt), self._digest):
+            self._clients.pop(client, None)
+            return
+        record = self._record(client)
+        record.failures += 1
+        over = record.failures - self.free_attempts
+        if over > 0:
+            delay = min(self.base_delay * 2 ** (over - 1), self.max_delay)
+            record.blocked_until = now + delay
+            raise WrongPin(f"wrong PIN: wait {delay:.0f} s before the next try")
+        left = self.free_attempts - record.failures
+        raise WrongPin(f"wrong PIN ({left} more tries before a wait)" if left else "wrong PIN: the next wrong one "
+                       "makes you wait")
+
+    def _record(self, client: str) -> _Attempts:
+        record = self._clients.pop(client, None) or _Attempts()
+        self._clients[client] = record
+        while len(self._clients) > self._max_clients:
+            self._clients.popitem(last=False)
+        return record
+
+
+class CsrfGuard:
+    """Binds a control token to the session cookie, and checks that control requests are same-origin.
+
+    The token is HMAC(secret, session id): the page reads it from `/api/session` (a cross-site page
+    cannot read that response) and sends it in a header, which a cross-site form cannot set. The secret
+    lives only in memory, so a restart of the service invalidates every token and the page fetches a
+    new one.
+    """
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self._secret = secret or secrets.token_bytes(32)
+
+    @staticmethod
+    def new_session_id() -> str:
+        return secrets.token_urlsafe(24)
+
+    def token_for(self, session_id: str) -> str:
+        return hmac.new(self._secret, session_id.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def check(self, session_id: str | None, token: str | None, headers: Mapping[str, str], host: str) -> None:
+        """Raise `CrossSiteRequest` unless the request carries this session's token and is same-origin."""
+        site = headers.get("Sec-Fetch-Site")
+        if site is not None and site not in ("same-origin", "none"):
+            raise CrossSiteRequest(f"refused: a control request from another site ({site})")
+        origin = headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != host:
+            raise CrossSiteRequest(f"refused: a control request from another origin ({origin})")
+        if not session_id or not token:
+            raise CrossSiteRequest("refused: no session token; reload the page")
+        if not hmac.compare_digest(self.token_for(session_id).encode(), token.encode("utf-8", "replace")):
+            raise CrossSiteRequest("refused: the session token does not match; reload the page")

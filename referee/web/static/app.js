@@ -1,0 +1,410 @@
+// The scoreboard page: draws every snapshot the table pushes, animates the clocks between pushes,
+// and sends control actions with the table PIN and the session's anti-forgery token.
+// The server's clock values are the truth; the browser's clock only animates the display between them.
+"use strict";
+
+(() => {
+  const TEXT = {
+    en: {
+      connecting: "connecting…", live: "live", reconnecting: "reconnecting…",
+      download_gcg: "Game (GCG)", download_png: "Board (PNG)", turn_timer: "Turn timer",
+      bag: "Bag", unseen: "Unseen tiles", moves: "Moves", player: "Player", move: "Move", words: "Words",
+      score: "Score", total: "Total", control: "Table control", pin: "Table PIN", start: "Start",
+      pause: "Pause", resume: "Resume", pass: "Pass", accept: "Accept play", blank_title: "Letter of a blank",
+      square: "Square", letter: "Letter", set: "Set", correct_title: "Correct a misread letter",
+      correct: "Correct", exchange_title: "Exchange", count: "Tiles", exchange: "Exchange",
+      challenge_title: "Challenge the last play", challenger: "Challenger", challenge: "Challenge",
+      racks_title: "Tiles left on a rack at the end", tiles: "Tiles", enter: "Enter",
+      on_turn: "to play", tiles_on_rack: "tiles", no_moves: "No moves yet",
+      pending_blanks: (sq) => `Blank on ${sq}: which letter does it stand for?`,
+      pending_racks: (names) => `Enter the tiles left on the rack of ${names}.`,
+      pending_other: "The table waits for an entry.",
+      done: (a) => `Done: ${a}`,
+      sending: "Sending…",
+      control_off: "Control is disabled: this table has no PIN configured.",
+      err: {
+        pin_required: "Enter the table PIN first.",
+        pin_wrong: "Wrong PIN.",
+        rate_limited: (s) => `Too many wrong PINs. Wait ${s} s, then try again.`,
+        cross_site: "Refused: reload the page and try again.",
+        control_disabled: "Control is disabled: this table has no PIN configured.",
+        invalid: "Check the input:",
+        refused: "The table refused:",
+        network: "The referee cannot be reached.",
+      },
+      states: {
+        waiting: "waiting to start", turn: "playing", blank: "blank letter?", challenge: "challenge window",
+        takeback: "take back tiles", paused: "paused", ended: "game over", exchange: "exchange",
+        racks: "racks at the end",
+      },
+      kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
+               penalty: "penalty", end: "end", lost_turn: "lost turn" },
+    },
+    de: {
+      connecting: "verbinde…", live: "live", reconnecting: "verbinde neu…",
+      download_gcg: "Partie (GCG)", download_png: "Brett (PNG)", turn_timer: "Zugzeit",
+      bag: "Beutel", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
+      words: "Wörter", score: "Punkte", total: "Summe", control: "Tischsteuerung", pin: "Tisch-PIN",
+      start: "Start", pause: "Pause", resume: "Weiter", pass: "Passen", accept: "Zug annehmen",
+      blank_title: "Buchstabe eines Jokers", square: "Feld", letter: "Buchstabe", set: "Setzen",
+      correct_title: "Falsch gelesenen Buchstaben korrigieren", correct: "Korrigieren",
+      exchange_title: "Tauschen", count: "Steine", exchange: "Tauschen",
+      challenge_title: "Letzten Zug anzweifeln", challenger: "Wer zweifelt", challenge: "Anzweifeln",
+      racks_title: "Reststeine auf einer Bank am Ende", tiles: "Steine", enter: "Eintragen",
+      on_turn: "am Zug", tiles_on_rack: "Steine", no_moves: "Noch keine Züge",
+      pending_blanks: (sq) => `Joker auf ${sq}: für welchen Buchstaben steht er?`,
+      pending_racks: (names) => `Reststeine von ${names} eintragen.`,
+      pending_other: "Der Tisch wartet auf eine Eingabe.",
+      done: (a) => `Erledigt: ${a}`,
+      sending: "Sende…",
+      control_off: "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt.",
+      err: {
+        pin_required: "Bitte zuerst die Tisch-PIN eingeben.",
+        pin_wrong: "Falsche PIN.",
+        rate_limited: (s) => `Zu viele falsche PINs. ${s} s warten, dann erneut versuchen.`,
+        cross_site: "Abgelehnt: Seite neu laden und erneut versuchen.",
+        control_disabled: "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt.",
+        invalid: "Eingabe prüfen:",
+        refused: "Der Tisch lehnt ab:",
+        network: "Der Schiedsrichter ist nicht erreichbar.",
+      },
+      states: {
+        waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Joker-Buchstabe?", challenge: "Zweifelfrist",
+        takeback: "Steine zurücknehmen", paused: "Pause", ended: "Spielende", exchange: "Tausch",
+        racks: "Reststeine",
+      },
+      kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
+               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren" },
+    },
+  };
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+  const params = new URLSearchParams(location.search);
+  let lang = params.get("lang") || localStorage.getItem("scoreboard.lang") || null;
+  let snapshot = null;
+  let session = null;
+  const clocks = []; // {el, base, at, running}: the server's value and when it arrived
+
+  function t(key) {
+    const table = TEXT[lang || "en"];
+    return table[key] !== undefined ? table[key] : TEXT.en[key];
+  }
+
+  // --- clocks: server value plus the browser's elapsed time, for display only --------------------
+  function formatClock(ms) {
+    const s = Math.ceil(ms / 1000);
+    const abs = Math.abs(s);
+    const text = `${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, "0")}`;
+    return s < 0 ? `−${text}` : text;
+  }
+
+  function setClock(el, clock) {
+    el.dataset.remainingMs = String(clock.remaining_ms);
+    el.dataset.running = String(clock.running);
+    clocks.push({ el, base: clock.remaining_ms, at: performance.now(), running: clock.running });
+  }
+
+  function drawClocks() {
+    const now = performance.now();
+    for (const c of clocks) {
+      const ms = c.running ? c.base - (now - c.at) : c.base;
+      const text = formatClock(ms);
+      if (c.el.textContent !== text) c.el.textContent = text;
+      c.el.classList.toggle("overtime", ms < 0);
+      c.el.classList.toggle("low", ms >= 0 && ms < 60000);
+    }
+  }
+
+  // --- drawing a snapshot -------------------------------------------------------------------------
+  function buildBoard(rows, cols) {
+    const board = $("#board");
+    board.style.setProperty("--cols", cols);
+    board.replaceChildren();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const cell = document.createElement("div");
+        cell.className = "cell";
+        cell.dataset.square = `${String.fromCharCode(65 + c)}${r + 1}`;
+        cell.setAttribute("role", "gridcell");
+        board.appendChild(cell);
+      }
+    }
+  }
+
+  function drawBoard(s) {
+    const rows = s.board.length;
+    const cols = rows ? s.board[0].length : 0;
+    const board = $("#board");
+    if (board.children.length !== rows * cols) buildBoard(rows, cols);
+    const last = new Set(s.last_play || []);
+    const flagged = new Set((s.alerts || []).flatMap((a) => a.squares || []));
+    const waiting = new Set((s.pending && s.pending.blanks) || []);
+    let i = 0;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++, i++) {
+        const cell = board.children[i];
+        const ch = s.board[r][c];
+        const prem = (s.premiums && s.premiums[r] && s.premiums[r][c]) || ".";
+        cell.dataset.premium = prem;
+        cell.dataset.tile = ch === "." ? "" : ch === "?" ? "unknown" : ch === ch.toLowerCase() ? "blank" : "tile";
+        cell.textContent = ch === "." ? "" : ch.toUpperCase();
+        cell.classList.toggle("last", last.has(cell.dataset.square));
+        cell.classList.toggle("flagged", flagged.has(cell.dataset.square));
+        cell.classList.toggle("waiting", waiting.has(cell.dataset.square));
+      }
+    }
+  }
+
+  function drawPlayers(s) {
+    const box = $("#players");
+    if (box.children.length !== s.players.length) {
+      box.replaceChildren(...s.players.map((_, i) => {
+        const card = document.createElement("article");
+        card.className = "player";
+        card.id = `player-${i}`;
+        card.innerHTML = '<div class="name"></div><div class="score"></div><div class="clock"></div>' +
+          '<div class="meta"></div>';
+        return card;
+      }));
+    }
+    s.players.forEach((p, i) => {
+      const card = box.children[i];
+      card.classList.toggle("on-turn", p.on_turn);
+      $(".name", card).textContent = p.name;
+      $(".score", card).textContent = String(p.score);
+      const clockEl = $(".clock", card);
+      if (p.clock) {
+        clockEl.hidden = false;
+        setClock(clockEl, p.clock);
+      } else {
+        clockEl.hidden = true;
+      }
+      const meta = [];
+      if (p.on_turn) meta.push(t("on_turn"));
+      if (p.rack_count !== null && p.rack_count !== undefined) meta.push(`${p.rack_count} ${t("tiles_on_rack")}`);
+      $(".meta", card).textContent = meta.join(" · ");
+    });
+    for (const select of $$(".player-select")) {
+      const value = select.value;
+      select.replaceChildren(...s.players.map((p, i) => new Option(p.name, String(i))));
+      if (value && Number(value) < s.players.length) select.value = value;
+    }
+  }
+
+  function drawMoves(s) {
+    const body = $("#moves tbody");
+    const rows = s.moves.map((m, i) => {
+      const tr = document.createElement("tr");
+      tr.dataset.kind = m.kind;
+      const name = (s.players[m.player] && s.players[m.player].name) || `#${m.player + 1}`;
+      const kind = m.kind !== "play" ? ` (${t("kinds")[m.kind] || m.kind})` : "";
+      const cells = [String(i + 1), name, m.notation + kind, (m.words || []).join(", "), String(m.score),
+                     String(m.total)];
+      cells.forEach((text, k) => {
+        const td = document.createElement("td");
+        td.textContent = text;
+        if (k >= 4) td.className = "num";
+        tr.appendChild(td);
+      });
+      return tr;
+    }).reverse(); // newest first: the one people look for
+    if (!rows.length) {
+      const tr = document.createElement("tr");
+      const td = document.createElement("td");
+      td.colSpan = 6;
+      td.className = "empty";
+      td.textContent = t("no_moves");
+      tr.appendChild(td);
+      rows.push(tr);
+    }
+    body.replaceChildren(...rows);
+  }
+
+  function groupTiles(tiles) {
+    const counts = new Map();
+    for (const ch of tiles) counts.set(ch, (counts.get(ch) || 0) + 1);
+    return [...counts.keys()].sort((a, b) => (a === "?") - (b === "?") || a.localeCompare(b))
+      .map((ch) => ch.repeat(counts.get(ch))).join(" ");
+  }
+
+  function drawAlerts(s) {
+    const box = $("#alerts");
+    box.replaceChildren(...(s.alerts || []).map((a) => {
+      const div = document.createElement("div");
+      div.className = `alert ${a.level}`;
+      div.dataset.code = a.code;
+      div.textContent = a.text;
+      return div;
+    }));
+  }
+
+  function drawPending(s) {
+    const box = $("#pending");
+    const p = s.pending || {};
+    let text = "";
+    if (p.blanks && p.blanks.length) {
+      text = t("pending_blanks")(p.blanks.join(", "));
+      const square = $("#form-blank [name=square]");
+      if (!square.value || !p.blanks.includes(square.value.toUpperCase())) square.value = p.blanks[0];
+    } else if (p.racks && p.racks.length) {
+      text = t("pending_racks")(p.racks.map((i) => (s.players[i] ? s.players[i].name : `#${i + 1}`)).join(", "));
+    } else if (Object.keys(p).length) {
+      text = t("pending_other");
+    }
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  function draw(s) {
+    if (!lang) applyLanguage(s.language === "de" ? "de" : "en", false);
+    clocks.length = 0;
+    $("#table-name").textContent = s.table;
+    document.title = `${s.table} · Scoreboard`;
+    const state = $("#state");
+    state.dataset.state = s.state;
+    state.textContent = t("states")[s.state] || s.state;
+    drawPlayers(s);
+    drawBoard(s);
+    drawMoves(s);
+    drawAlerts(s);
+    drawPending(s);
+    $("#bag").textContent = String(s.bag);
+    $("#unseen").textContent = groupTiles(s.unseen || "");
+    $("#unseen-count").textContent = `(${(s.unseen || "").length})`;
+    const timer = $("#turn-timer");
+    timer.hidden = !s.turn_timer;
+    if (s.turn_timer) setClock($(".clock", timer), s.turn_timer);
+    document.body.dataset.seq = String(s.seq);
+    drawClocks();
+  }
+
+  // --- language -------------------------------------------------------------------------------
+  function applyLanguage(next, remember) {
+    lang = next;
+    if (remember) localStorage.setItem("scoreboard.lang", next);
+    document.documentElement.lang = next;
+    for (const el of $$("[data-i18n]")) {
+      const text = t(el.dataset.i18n);
+      if (typeof text === "string") el.textContent = text;
+    }
+    $("#lang").textContent = next === "de" ? "EN" : "DE";
+    drawControlState();
+    if (snapshot) draw(snapshot);
+  }
+
+  // --- the live stream ------------------------------------------------------------------------
+  function connect() {
+    const source = new EventSource("/events");
+    const conn = $("#connection");
+    source.addEventListener("snapshot", (e) => {
+      snapshot = JSON.parse(e.data);
+      draw(snapshot);
+    });
+    source.addEventListener("open", () => {
+      conn.dataset.connected = "true";
+      conn.dataset.i18n = "live";
+      conn.textContent = t("live");
+    });
+    source.addEventListener("error", () => {
+      conn.dataset.connected = "false";
+      conn.dataset.i18n = "reconnecting";
+      conn.textContent = t("reconnecting");
+    });
+  }
+
+  // --- control --------------------------------------------------------------------------------
+  async function loadSession() {
+    const response = await fetch("/api/session", { credentials: "same-origin", cache: "no-store" });
+    session = await response.json();
+    drawControlState();
+  }
+
+  function drawControlState() {
+    if (!session) return;
+    const note = $("#control-disabled");
+    note.hidden = session.control;
+    note.textContent = session.control ? "" : t("control_off");
+    $("#control-body").hidden = !session.control;
+  }
+
+  function say(text, kind) {
+    const status = $("#control-status");
+    status.textContent = text;
+    status.dataset.kind = kind;
+  }
+
+  function explain(body, status) {
+    const err = t("err");
+    if (body.code === "rate_limited") return err.rate_limited(Math.ceil(body.retry_after || 1));
+    if (body.code === "invalid" || body.code === "refused") return `${err[body.code]} ${body.error}`;
+    return err[body.code] || body.error || `HTTP ${status}`;
+  }
+
+  async function send(action, params, retried = false) {
+    if (!session) await loadSession();
+    say(t("sending"), "busy");
+    let response;
+    try {
+      response = await fetch(`/api/control/${encodeURIComponent(action)}`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": session.token, "X-Table-PIN": $("#pin").value },
+        body: JSON.stringify(params),
+      });
+    } catch (e) {
+      say(t("err").network, "error");
+      return;
+    }
+    const body = await response.json().catch(() => ({}));
+    if (response.status === 403 && body.code === "cross_site" && !retried) {
+      await loadSession(); // the service restarted: a new token, then once more
+      return send(action, params, true);
+    }
+    if (!response.ok) {
+      say(explain(body, response.status), "error");
+      return;
+    }
+    say(t("done")(action), "ok");
+    if (body.snapshot && (!snapshot || body.snapshot.seq >= snapshot.seq)) {
+      snapshot = body.snapshot;
+      draw(snapshot);
+    }
+  }
+
+  function formParams(form) {
+    const out = {};
+    for (const el of form.elements) {
+      if (!el.name) continue;
+      out[el.name] = el.type === "number" || el.tagName === "SELECT" ? Number(el.value) : el.value;
+    }
+    return out;
+  }
+
+  function wire() {
+    for (const button of $$("button[data-action]")) {
+      button.addEventListener("click", () => send(button.dataset.action, {}));
+    }
+    for (const form of $$("form[data-action]")) {
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        send(form.dataset.action, formParams(form));
+      });
+    }
+    $("#pin-form").addEventListener("submit", (e) => e.preventDefault()); // Enter in the PIN field sends nothing
+    $("#lang").addEventListener("click", () => applyLanguage(lang === "de" ? "en" : "de", true));
+    $("#board").addEventListener("click", (e) => {
+      // Tapping a square fills it into the blank and correction forms: fewer typos on a phone.
+      const square = e.target.closest && e.target.closest(".cell");
+      if (!square || !square.dataset.tile) return;
+      for (const input of $$("form [name=square]")) input.value = square.dataset.square;
+    });
+  }
+
+  wire();
+  if (lang) applyLanguage(lang, false);
+  loadSession().catch(() => say(t("err").network, "error"));
+  connect();
+  setInterval(drawClocks, 100);
+})();

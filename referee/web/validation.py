@@ -1,0 +1,118 @@
+"""Checks the parameters of a control action before they reach the table.
+
+The table checks the game (whose turn, which squares hold blanks); this module checks the shape of what
+was typed, so a player gets a clear message naming the field ("letter: one letter, A to Z") and the
+table is never asked anything malformed. It returns clean values (uppercase letters, ints) in the
+shape `TableControl.control` documents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from referee.table_api import ControlError, Snapshot
+
+
+class InvalidInput(ControlError):
+    """A control action's parameters are malformed; `field` names the parameter at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+
+
+_SQUARE = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")
+MAX_RACK = 7
+
+
+def board_size(snapshot: Snapshot) -> tuple[int, int]:
+    """Columns and rows of the board in the snapshot (15x15 for the standard game)."""
+    board = snapshot.get("board") or []
+    return (len(board[0]) if board else 15), (len(board) or 15)
+
+
+def _square(params: Mapping[str, Any], snapshot: Snapshot) -> str:
+    value = params.get("square")
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput("square", "name a square, column letter then row number, e.g. H8")
+    match = _SQUARE.match(value.strip())
+    cols, rows = board_size(snapshot)
+    last_col = chr(ord("A") + cols - 1)
+    if match is None:
+        raise InvalidInput("square", f"{value!r} is not a square; write column letter then row number, e.g. H8")
+    col, row = match.group(1).upper(), int(match.group(2))
+    if not ("A" <= col <= last_col and 1 <= row <= rows):
+        raise InvalidInput("square", f"{col}{row} is off the board (A1 to {last_col}{rows})")
+    return f"{col}{row}"
+
+
+def _letter(params: Mapping[str, Any]) -> str:
+    value = params.get("letter")
+    letter = value.strip().upper() if isinstance(value, str) else ""
+    if len(letter) != 1 or not letter.isalpha():
+        raise InvalidInput("letter", "type one letter, e.g. E")
+    return letter
+
+
+def _int(params: Mapping[str, Any], name: str, low: int, high: int, what: str) -> int:
+    value = params.get(name)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(name, f"give {what} as a whole number from {low} to {high}")
+    if not low <= value <= high:
+        raise InvalidInput(name, f"{value} is out of range: {what} is {low} to {high}")
+    return value
+
+
+def _player(params: Mapping[str, Any], snapshot: Snapshot) -> int:
+    count = len(snapshot.get("players") or [])
+    if count == 0:
+        raise InvalidInput("player", "the table has no players yet")
+    return _int(params, "player", 0, count - 1, "the player number")
+
+
+def _tiles(params: Mapping[str, Any]) -> str:
+    value = params.get("tiles")
+    if not isinstance(value, str):
+        raise InvalidInput("tiles", "type the letters left on the rack, ? for a blank, e.g. AEQ?")
+    tiles = "".join(value.split()).upper()
+    if len(tiles) > MAX_RACK:
+        raise InvalidInput("tiles", f"a rack holds at most {MAX_RACK} tiles, not {len(tiles)}")
+    bad = sorted({t for t in tiles if not (t.isalpha() or t == "?")})
+    if bad:
+        raise InvalidInput("tiles", f"only letters and ? for a blank, not {' '.join(bad)}")
+    return tiles
+
+
+Parser = Callable[[Mapping[str, Any], Snapshot], dict[str, Any]]
+
+# One parser per action: the documented actions of `TableControl.control`, nothing else.
+ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
+    "start": ((), lambda p, s: {}),
+    "pause": ((), lambda p, s: {}),
+    "resume": ((), lambda p, s: {}),
+    "pass": ((), lambda p, s: {}),
+    "accept": ((), lambda p, s: {}),
+    "blank": (("square", "letter"), lambda p, s: {"square": _square(p, s), "letter": _letter(p)}),
+    "correct": (("square", "letter"), lambda p, s: {"square": _square(p, s), "letter": _letter(p)}),
+    "exchange": (("count",), lambda p, s: {"count": _int(p, "count", 1, MAX_RACK, "the number of tiles")}),
+    "challenge": (("player",), lambda p, s: {"player": _player(p, s)}),
+    "racks": (("player", "tiles"), lambda p, s: {"player": _player(p, s), "tiles": _tiles(p)}),
+}
+
+
+def parse_control(action: str, params: Any, snapshot: Snapshot) -> dict[str, Any]:
+    """Return the clean parameters of `action`, or raise `InvalidInput` (a `ControlError`) saying what is wrong."""
+    if action not in ACTIONS:
+        raise InvalidInput("", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
+    if not isinstance(params, Mapping):
+        raise InvalidInput("", "send the parameters as a JSON object, e.g. {\"square\": \"H8\", \"letter\": \"E\"}")
+    fields, parser = ACTIONS[action]
+    extra = sorted(set(params) - set(fields))
+    if extra:
+        allowed = ", ".join(fields) if fields else "none"
+        raise InvalidInput(str(extra[0]), f"{action} takes no parameter {extra[0]!r} (its parameters: {allowed})")
+    return parser(params, snapshot)

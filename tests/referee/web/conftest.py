@@ -1,0 +1,334 @@
+"""Fixtures for the scoreboard tests: a scriptable fake table, a live server in a thread, and Chromium.
+
+`FakeTable` implements `TableView` and `TableControl` (and `gcg()`) the simple way: the test scripts what
+happens (a play with its score, a tick of the injected clock, an alert) and the table publishes a
+snapshot from the calling thread, as the real table does from its own thread. It scores a corrected
+letter with plain tile values so a correction visibly changes the score.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from referee.table_api import ControlError, Snapshot
+from referee.web import create_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PIN = "4711"
+
+VALUES = {**dict.fromkeys("AEILNORSTU", 1), **dict.fromkeys("DG", 2), **dict.fromkeys("BCMP", 3),
+          **dict.fromkeys("FHVWY", 4), "K": 5, "J": 8, "X": 8, "Q": 10, "Z": 10}
+PREMIUMS = [
+    "T..d...T...d..T", ".D...t...t...D.", "..D...d.d...D..", "d..D...d...D..d", "....D.....D....",
+    ".t...t...t...t.", "..d...d.d...d..", "T..d...D...d..T", "..d...d.d...d..", ".t...t...t...t.",
+    "....D.....D....", "d..D...d...D..d", "..D...d.d...D..", ".D...t...t...D.", "T..d...T...d..T",
+]
+
+
+class FakeClock:
+    """A `monotonic()` that moves only when the test says so."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def cell(square: str) -> tuple[int, int]:
+    """Row and column index of a square like "H8"."""
+    return int(square[1:]) - 1, ord(square[0]) - ord("A")
+
+
+class FakeTable:
+    """A scriptable table: two players, game clocks on an injected clock, a board, moves and alerts."""
+
+    def __init__(self, clock: FakeClock, players: tuple[str, ...] = ("Anna", "Ben"), minutes: float = 25.0,
+                 language: str = "en") -> None:
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._listeners: list[Callable[[Snapshot], None]] = []
+        self.controls: list[tuple[str, dict[str, Any]]] = []
+        self.seq = 0
+        self.state = "waiting"
+        self.board = [["."] * 15 for _ in range(15)]
+        self.names = list(players)
+        self.scores = [0] * len(players)
+        self.racks = [7] * len(players)
+        self.remaining = [minutes * 60.0] * len(players)
+        self.on_turn = 0
+        self.started_at: float | None = None
+        self.moves: list[dict[str, Any]] = []
+        self.last_play: list[str] = []
+        self.alerts: list[dict[str, Any]] = []
+        self.pending: dict[str, Any] = {}
+        self.bag = 100 - 7 * len(players)
+        self.unseen = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWW"
+                       "XYYZ??")
+        self.language = language
+        self._published = self._build()
+
+    # --- TableView -----------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            return copy.deepcopy(self._build())
+
+    def subscribe(self, listener: Callable[[Snapshot], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    # --- TableControl --------------------------------------------------------------------------
+    def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
+        with self._lock:
+            self.controls.append((action, dict(params)))
+            if action == "start":
+                if self.state != "waiting":
+                    raise ControlError("the game has already started")
+                self.state = "turn"
+                self.started_at = self.clock()
+            elif action == "pause":
+                if self.state != "turn":
+                    raise ControlError("nothing to pause: no turn is running")
+                self._stop_clock()
+                self.state = "paused"
+            elif action == "resume":
+                if self.state != "paused":
+                    raise ControlError("the game is not paused")
+                self.state = "turn"
+                self.started_at = self.clock()
+            elif action in ("blank", "correct"):
+                self._letter(action, params["square"], params["letter"])
+            elif action == "pass":
+                self.commit([], "-", [], 0)
+                return self.snapshot()
+            elif action == "exchange":
+                self.commit([], "-" + "?" * params["count"], [], 0, kind="exchange")
+                return self.snapshot()
+            else:
+                raise ControlError(f"the fake table does not do {action}")
+            self.publish()
+            return self.snapshot()
+
+    def gcg(self) -> str:
+        with self._lock:
+            lines = [f"#player1 {self.names[0]} {self.names[0]}", f"#player2 {self.names[1]} {self.names[1]}"]
+            for m in self.moves:
+                lines.append(f">{self.names[m['player']]}: {m['notation']} +{m['score']} {m['total']}")
+            return "\n".join(lines) + "\n"
+
+    # --- scripting -----------------------------------------------------------------------------
+    def publish(self) -> None:
+        """Publish a snapshot to every listener, from the calling thread (the table's thread in the service)."""
+        with self._lock:
+            self.seq += 1
+            snap = self._build()
+            self._published = snap
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(copy.deepcopy(snap))
+
+    def tick(self, seconds: float) -> None:
+        """Let the injected clock run and publish, as the table does when a clock second passes."""
+        self.clock.advance(seconds)
+        self.publish()
+
+    def play(self, tiles: str, notation: str, words: list[str], score: int | None = None,
+             blanks: tuple[str, ...] = ()) -> None:
+        """Commit a play written as "H8=Q H9=U ..." (lowercase for a blank); `blanks` wait for their letter."""
+        placed: list[str] = []
+        with self._lock:
+            for item in tiles.split():
+                square, letter = item.split("=")
+                r, c = cell(square)
+                self.board[r][c] = letter
+                placed.append(square)
+            if score is None:
+                score = sum(VALUES.get(self.board[cell(s)[0]][cell(s)[1]], 0) for s in placed)
+            if blanks:
+                self.pending = {"blanks": list(blanks)}
+                self.state = "blank"
+        self.commit(placed, notation, words, score)
+
+    def commit(self, placed: list[str], notation: str, words: list[str], score: int, kind: str = "play") -> None:
+        with self._lock:
+            player = self.on_turn
+            self._stop_clock()
+            self.scores[player] += score
+            self.moves.append({"player": player, "kind": kind if placed or kind != "play" else "pass",
+                               "notation": notation, "words": words, "score": score, "total": self.scores[player]})
+            self.last_play = placed
+            self.bag = max(0, self.bag - len(placed))
+            self.on_turn = (player + 1) % len(self.names)
+            if self.state != "blank":
+                self.state = "turn"
+            self.started_at = self.clock()
+        self.publish()
+
+    def alert(self, code: str, text: str, squares: list[str], level: str = "warning") -> None:
+        with self._lock:
+            self.alerts = [{"level": level, "code": code, "text": text, "squares": squares}]
+        self.publish()
+
+    # --- internals -----------------------------------------------------------------------------
+    def _stop_clock(self) -> None:
+        if self.started_at is not None:
+            self.remaining[self.on_turn] -= self.clock() - self.started_at
+            self.started_at = None
+
+    def _letter(self, action: str, square: str, letter: str) -> None:
+        r, c = cell(square)
+        if self.board[r][c] == ".":
+            raise ControlError(f"{square}: there is no tile on this square")
+        if action == "blank":
+            if square not in self.pending.get("blanks", []):
+                raise ControlError(f"{square}: no blank waits for its letter here")
+            self.board[r][c] = letter.lower()
+            self.pending["blanks"].remove(square)
+            if not self.pending["blanks"]:
+                self.pending = {}
+                self.state = "turn"
+            return
+        old = self.board[r][c]
+        if old.islower():
+            raise ControlError(f"{square}: a blank scores nothing; set its letter with blank")
+        if square in self.last_play and self.moves:
+            move = self.moves[-1]
+            delta = VALUES.get(letter, 0) - VALUES.get(old, 0)
+            move["score"] += delta
+            move["total"] += delta
+            self.scores[move["player"]] += delta
+        self.board[r][c] = letter
+        self.alerts = [a for a in self.alerts if square not in a["squares"]]
+
+    def _build(self) -> Snapshot:
+        now = self.clock()
+        players = []
+        for i, name in enumerate(self.names):
+            running = self.started_at is not None and i == self.on_turn and self.state == "turn"
+            left = self.remaining[i] - (now - self.started_at if running and self.started_at is not None else 0)
+            players.append({"name": name, "score": self.scores[i], "on_turn": i == self.on_turn and
+                            self.state not in ("waiting", "ended"),
+                            "clock": {"remaining_ms": round(left * 1000), "running": running},
+                            "rack_count": self.racks[i]})
+        return {
+            "version": 1, "table": "Table 1", "game": "standard",
+            "edition": "german" if self.language == "de" else "english", "language": self.language,
+            "state": self.state, "board": ["".join(row) for row in self.board], "premiums": list(PREMIUMS),
+            "last_play": list(self.last_play), "players": players, "turn_timer": None,
+            "moves": copy.deepcopy(self.moves), "unseen": self.unseen, "bag": self.bag,
+            "alerts": copy.deepcopy(self.alerts), "pending": copy.deepcopy(self.pending), "seq": self.seq,
+        }
+
+
+class TableWithoutRecord:
+    """A table that keeps no game record: everything of FakeTable except `gcg()`."""
+
+    def __init__(self, table: FakeTable) -> None:
+        self._table = table
+
+    def snapshot(self) -> Snapshot:
+        return self._table.snapshot()
+
+    def subscribe(self, listener: Callable[[Snapshot], None]) -> Callable[[], None]:
+        return self._table.subscribe(listener)
+
+    def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
+        return self._table.control(action, params)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def table(clock: FakeClock) -> FakeTable:
+    return FakeTable(clock)
+
+
+class LiveServer:
+    """The scoreboard app served on 127.0.0.1 by its own event loop in a thread, like in the service."""
+
+    def __init__(self, app: web.Application) -> None:
+        self.app = app
+        self.loop = asyncio.new_event_loop()
+        self.runner = web.AppRunner(app)
+        self.port = 0
+        self._thread = threading.Thread(target=self.loop.run_forever, name="scoreboard", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
+
+    async def _start(self) -> None:
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+        self.loop.close()
+
+
+@pytest.fixture
+def live_server() -> Iterator[Callable[..., LiveServer]]:
+    """Start scoreboard servers for a table: `live_server(table, pin=PIN, clock=...)`; all stopped after."""
+    servers: list[LiveServer] = []
+
+    def start(table: Any, pin: str | None = PIN, **kwargs: Any) -> LiveServer:
+        server = LiveServer(create_app(table, pin, **kwargs))
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright; the browser tests skip cleanly without it."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"chromium is not installed ({CHROMIUM})")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
