@@ -2,4 +2,31 @@
 
 Nothing here imports another package of the project; the referee, the simulator and the
 record checker all drive the same engine.
+
+Public API (import from the modules named):
+
+- `game.squares`: `Square` (`H8`; `Square.from_str`, `str`), `Direction` (ACROSS, DOWN),
+  `Position` (`8D` across, `D8` down). Any board size; the board checks bounds.
+- `game.tiles`: `Tile` (`A`, blank `a`), `TileSet` (counts, values; `load_tile_set("english"|
+  "german"|"polish")`), `rack_counter("AEI?RST")`, `normalise_word` (ß -> SS).
+- `game.layout`: `Layout` from `game/data/layouts/<name>.json` (`load_layout("standard")`), any size.
+- `game.rules`: `RuleSet` (layout, tiles, rack size, bingo tiles and bonus, first-play rule, exchange
+  rule, `ChallengeRule`, `ScorelessLimit`, `EndRackRule`, time penalty); presets `classic_english()`,
+  `naspa()`, `german()`, `polish()`; variants via `rules.with_options(...)`.
+- `game.variants`: `register_variant(name, rules_factory, game_class=None)`, `get_variant(name)`:
+  what a GCG `#variant` or `--tiles` name means.
+- `game.board`: `Board(layout)`: `board[square]`, `place`, `remove`, `copy`, `is_empty`, `str`.
+- `game.play`: `Placement` (`H8=A`, the real table's board diff), `placements_from_str`,
+  `Play` (`8D WO.D`, GCG; `.placements(board)`, `Play.from_placements`).
+- `game.validation`: `validate(board, placements, rules) -> CheckedPlay` (words formed) or the precise
+  `IllegalPlayError` subclass of `game.errors`.
+- `game.scoring`: `score(checked, rules) -> ScoredPlay` (per-word scores, bingo bonus, total).
+- `game.game`: `Game(rules, players, lexicon=None, seed=None)`: `play(placements | "8D WORD")`,
+  `exchange`, `pass_turn`, `challenge(challenger, valid=None)`, `apply_time_penalty(player, seconds)`,
+  `set_rack`, `finish_with_racks`, `winners`, `events` (score sheet), `to_dict`/`Game.replay`.
+  Hooks for variants: `draw_count`, `after_turn`, `is_first_play`.
+- `game.events`: `Event`, `EventKind` (JSON round trip).
+- `game.lexicon`: `Lexicon` (load a word list, compile, membership, `missing(words)`).
+- `game.gcg`: `parse_gcg(text)`, `write_gcg(game)`, `check_record(record, rules)`.
+- `game.errors`: `RefereeError` and one class per failure.
 """

@@ -1,0 +1,527 @@
+"""The game: players, turns, racks or tile tracking, challenges, time penalties, the end.
+
+Two ways to run it:
+- racks known: a simulated game deals from a bag shuffled by a seeded `random.Random`, and
+  every play is checked against the player's rack;
+- racks unknown (the real table): the referee sees the board, not the racks. The game tracks
+  the tiles still unseen and how many are in the bag (from rack sizes), refuses a play that
+  uses more of a letter than remain unseen, and takes the racks at the end from the caller
+  (`finish_with_racks`). A rack may be declared at any time (`set_rack`: a GCG record gives
+  it before every turn; a director may enter one).
+
+Every action is also journaled as a plain dict in `actions`; `Game.replay(...)` rebuilds the
+same state from them (the service replays its journal after a crash). `events` is the score
+sheet. Subclasses (variants) override the hooks `draw_count`, `after_turn`, `is_first_play`.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from game.board import Board
+from game.errors import (
+    ChallengeError,
+    ExchangeNotAllowedError,
+    GameOverError,
+    NotInBagError,
+    NotInLexiconError,
+    NotOnRackError,
+    NotYourTurnError,
+    PlayerError,
+)
+from game.events import Event, EventKind
+from game.play import Placement, Play, placements_from_str
+from game.rules import ChallengeRule, EndRackRule, RuleSet
+from game.scoring import ScoredPlay, score
+from game.tiles import BLANK, rack_counter
+from game.validation import validate
+
+
+class WordList(Protocol):
+    """What the game needs of a lexicon: membership of a normalised (uppercase) word."""
+
+    def __contains__(self, word: object) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ChallengeResult:
+    """The outcome of a challenge: was the play good, what it cost or earned, which words failed."""
+
+    valid: bool
+    challenged: int
+    challenger: int
+    points: int  # removed from the challenged player (phony) or bonus to them (5/10-point rule)
+    bad_words: tuple[str, ...] = ()
+
+
+@dataclass
+class _Pending:
+    """The last play, open to challenge until the next turn starts."""
+
+    player: int
+    scored: ScoredPlay
+    snapshot: dict[str, Any]
+    challenged: bool = False
+
+
+def _take(rack: Counter[str], tiles: Counter[str]) -> None:
+    """Remove tiles from a rack in place, dropping letters that reach zero."""
+    rack.subtract(tiles)
+    for letter in [k for k, v in rack.items() if v <= 0]:
+        del rack[letter]
+
+
+def _rack_str(counter: Counter[str]) -> str:
+    return "".join(sorted(counter.elements(), key=lambda c: (c == BLANK, c)))
+
+
+class Game:
+    """A standard game under a `RuleSet`. Player indices count from 0 in turn order."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: Sequence[str],
+        *,
+        lexicon: WordList | None = None,
+        seed: int | None = None,
+        strict_turns: bool = True,
+    ) -> None:
+        """`seed` given: racks known, dealt from a bag shuffled with it. None: racks unknown.
+
+        `strict_turns=False` lets a record replay name the player of every turn itself
+        (records do not write lost turns).
+        """
+        if not rules.min_players <= len(players) <= rules.max_players:
+            raise PlayerError(
+                f"{len(players)} players: the {rules.name} rules are for {rules.min_players} to {rules.max_players}"
+            )
+        if rules.challenge is ChallengeRule.VOID and lexicon is None:
+            raise ChallengeError("the void challenge rule needs a lexicon to judge every play")
+        self.rules = rules
+        self.players = list(players)
+        self.lexicon = lexicon
+        self.seed = seed
+        self.strict_turns = strict_turns
+        self.board = Board(rules.layout)
+        self.scores = [0] * len(players)
+        self.to_move = 0
+        self.events: list[Event] = []
+        self.actions: list[dict[str, Any]] = []
+        self.over = False
+        self.end_reason = ""
+        self.scores_before_racks: list[int] | None = None
+        self.awaiting_racks = False
+        self._scoreless = 0
+        self._lose_turn: set[int] = set()
+        self._pending: _Pending | None = None
+        self._out_player: int | None = None
+        self.racks: list[Counter[str] | None] = [None] * len(players)
+        self.rack_sizes = [0] * len(players)
+        self.bag: list[str] | None = None
+        if seed is not None:
+            bag = sorted(rules.tiles.full_bag().elements())
+            random.Random(seed).shuffle(bag)
+            self.bag = bag
+            for i in range(len(players)):
+                self.racks[i] = Counter()
+                self._draw(i, rules.rack_size)
+        else:
+            for i in range(len(players)):
+                self.rack_sizes[i] = min(rules.rack_size, self.bag_count)
+
+    # --- what is known -----------------------------------------------------------------------
+
+    @property
+    def bag_count(self) -> int:
+        """Tiles left in the bag (exact when racks are known; from rack sizes when not)."""
+        if self.bag is not None:
+            return len(self.bag)
+        return self.rules.tiles.total - self.board.tile_count - sum(self.rack_sizes)
+
+    def unseen(self, player: int | None = None) -> Counter[str]:
+        """Tiles not on the board (and not on `player`'s rack, when given and known): tile tracking."""
+        pool = self.rules.tiles.full_bag()
+        pool.subtract(self.board.rack_letters())
+        if player is not None and self.racks[player] is not None:
+            pool.subtract(self.racks[player])
+        return +pool
+
+    def rack(self, player: int) -> str | None:
+        r = self.racks[player]
+        return None if r is None else _rack_str(r)
+
+    @property
+    def last_play(self) -> ScoredPlay | None:
+        """The play open to challenge, if any."""
+        return self._pending.scored if self._pending else None
+
+    # --- hooks for variants -------------------------------------------------------------------
+
+    def draw_count(self, player: int, played: int) -> int:
+        """How many tiles a player draws after playing `played` tiles: back up to the rack size."""
+        return min(played, self.bag_count)
+
+    def after_turn(self, event: Event) -> None:
+        """Called after every turn-ending event (play, exchange, pass, withdrawn phony). Default: nothing."""
+
+    def is_first_play(self) -> bool:
+        return self.board.is_empty
+
+    # --- input checks ---------------------------------------------------------------------------
+
+    def _actor(self, player: int | None) -> int:
+        if self.over:
+            raise GameOverError(f"the game is over ({self.end_reason})")
+        if player is None:
+            return self.to_move
+        if not 0 <= player < len(self.players):
+            raise PlayerError(f"there is no player {player}")
+        if self.strict_turns and player != self.to_move:
+            raise NotYourTurnError(f"it is {self.players[self.to_move]}'s turn, not {self.players[player]}'s")
+        return player
+
+    def set_rack(self, player: int, rack: str) -> None:
+        """Declare a player's rack (`AEI?RST`); it must fit in the unseen tiles."""
+        wanted = rack_counter(rack)
+        pool = self.unseen()
+        missing = wanted - pool
+        if missing:
+            raise NotInBagError(f"rack {rack}: {_rack_str(missing)} not among the unseen tiles")
+        self.actions.append({"action": "set_rack", "player": player, "rack": rack})
+        self.racks[player] = wanted
+        self.rack_sizes[player] = sum(wanted.values())
+
+    # --- turns ----------------------------------------------------------------------------------
+
+    def evaluate(self, placements: Iterable[Placement]) -> ScoredPlay:
+        """Validate and score placements on the current board without playing them."""
+        return score(validate(self.board, placements, self.rules), self.rules)
+
+    def play(self, placements: Iterable[Placement] | str, player: int | None = None) -> ScoredPlay:
+        """Play new tiles (placements, or a GCG move `8D WO.D`): validate, score, apply, draw.
+
+        Raises the precise `IllegalPlayError` and changes nothing when the play is refused.
+        """
+        who = self._actor(player)
+        placed = Play.from_str(placements).placements(self.board) if isinstance(placements, str) else tuple(placements)
+        scored = self.evaluate(placed)
+        used = Counter(p.tile.rack_letter for p in placed)
+        rack = self.racks[who]
+        if rack is not None:
+            short = used - rack
+            if short:
+                raise NotOnRackError(f"{scored.play()}: {_rack_str(short)} not on the rack {_rack_str(rack)}")
+        else:
+            short = used - self.unseen()
+            if short:
+                raise NotInBagError(f"{scored.play()}: no {_rack_str(short)} left unseen")
+        if self.rules.challenge is ChallengeRule.VOID and self.lexicon is not None:
+            bad = tuple(w.word.text for w in scored.words if w.word.text not in self.lexicon)
+            if bad:
+                raise NotInLexiconError(f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not in the lexicon", bad)
+        self._close_pending()
+        snapshot = self._snapshot()
+        self.actions.append(
+            {"action": "play", "player": who, "placements": " ".join(str(p) for p in placed)}
+        )
+        rack_before = self.rack(who) or ""
+        self.board.place((p.square, p.tile) for p in placed)
+        if rack is not None:
+            _take(rack, used)
+        self.rack_sizes[who] -= len(placed)
+        self._draw(who, self.draw_count(who, len(placed)))
+        self.scores[who] += scored.score
+        if scored.score > 0 or self.rules.scoreless.passes_only:
+            self._scoreless = 0
+        else:
+            self._scoreless += 1
+        event = Event(
+            EventKind.PLAY, who, scored.score, self.scores[who], str(scored.play()), scored.placements,
+            rack_before, tuple(w.word.text for w in scored.words),
+        )
+        self.events.append(event)
+        self._pending = _Pending(who, scored, snapshot)
+        self._advance(who)
+        self.after_turn(event)
+        if self.rack_sizes[who] == 0 and self.bag_count == 0:
+            self._go_out(who)
+        return scored
+
+    def exchange(self, tiles: str | int, player: int | None = None) -> None:
+        """Exchange tiles (`ABC` when known, or a count at the real table)."""
+        who = self._actor(player)
+        count = tiles if isinstance(tiles, int) else len(tiles)
+        if count < 1:
+            raise ExchangeNotAllowedError("an exchange needs at least one tile")
+        bag = self.bag_count
+        if bag < self.rules.exchange_min_bag:
+            raise ExchangeNotAllowedError(
+                f"exchange refused: {bag} tiles in the bag, the rules need {self.rules.exchange_min_bag}"
+            )
+        if count > bag:
+            raise ExchangeNotAllowedError(f"exchange of {count} tiles refused: only {bag} in the bag")
+        rack = self.racks[who]
+        if isinstance(tiles, str) and rack is not None:
+            short = rack_counter(tiles) - rack
+            if short:
+                raise NotOnRackError(f"exchange {tiles}: {_rack_str(short)} not on the rack {_rack_str(rack)}")
+        if self.bag is not None and not isinstance(tiles, str):
+            raise ExchangeNotAllowedError("with a known rack, say which tiles are exchanged")
+        self._close_pending()
+        self.actions.append({"action": "exchange", "player": who, "tiles": tiles})
+        rack_before = self.rack(who) or ""
+        if self.bag is not None and rack is not None and isinstance(tiles, str):
+            returned = rack_counter(tiles)
+            _take(rack, returned)
+            drawn = self.bag[:count]
+            del self.bag[:count]
+            rack.update(drawn)
+            self.bag.extend(sorted(returned.elements()))
+            random.Random(f"{self.seed}:{len(self.actions)}").shuffle(self.bag)
+        else:
+            self.racks[who] = None  # the tiles drawn are not known
+        move = f"-{tiles}" if isinstance(tiles, str) else f"-{count}"
+        self._scoreless_turn(is_pass=False)
+        event = Event(EventKind.EXCHANGE, who, 0, self.scores[who], move, rack=rack_before)
+        self.events.append(event)
+        self._advance(who)
+        self.after_turn(event)
+        self._check_scoreless_end()
+
+    def pass_turn(self, player: int | None = None) -> None:
+        """Pass: no score [DE]. Also what a player does who cannot or will not play."""
+        who = self._actor(player)
+        self._close_pending()
+        self.actions.append({"action": "pass", "player": who})
+        self._scoreless_turn(is_pass=True)
+        event = Event(EventKind.PASS, who, 0, self.scores[who], "-", rack=self.rack(who) or "")
+        self.events.append(event)
+        self._advance(who)
+        self.after_turn(event)
+        self._check_scoreless_end()
+
+    def challenge(self, challenger: int, valid: bool | None = None) -> ChallengeResult:
+        """Challenge the last play. `valid` is the judges' verdict; None asks the lexicon.
+
+        A phony is taken back: tiles off the board, its score removed, the turn lost. A good
+        play: the challenger loses the next turn (double), or the challenged player gets 5 or
+        10 points, or nothing happens (single). Under the void rule there is nothing to challenge.
+        """
+        if self.rules.challenge is ChallengeRule.VOID:
+            raise ChallengeError("under the void rule the lexicon judges every play; there is nothing to challenge")
+        pending = self._pending
+        if pending is None or pending.challenged:
+            raise ChallengeError("there is no play to challenge (a play may be challenged once, before the next turn)")
+        if not 0 <= challenger < len(self.players) or challenger == pending.player:
+            raise ChallengeError(f"player {challenger} cannot challenge {self.players[pending.player]}'s play")
+        bad: tuple[str, ...] = ()
+        if valid is None:
+            if self.lexicon is None:
+                raise ChallengeError("no lexicon to judge the challenge: give the verdict")
+            lex = self.lexicon
+            bad = tuple(w.word.text for w in pending.scored.words if w.word.text not in lex)
+            valid = not bad
+        self.actions.append({"action": "challenge", "player": challenger, "valid": valid})
+        who = pending.player
+        if not valid:
+            lost = pending.scored.score
+            out_player = self._out_player
+            self._restore(pending.snapshot)
+            if out_player == who:
+                self.over, self.end_reason, self._out_player = False, "", None
+            self._pending = None
+            self._scoreless_turn(is_pass=False)
+            event = Event(EventKind.WITHDRAWN, who, -lost, self.scores[who], "--", rack=self.rack(who) or "")
+            self.events.append(event)
+            self._advance(who)
+            self.after_turn(event)
+            self._check_scoreless_end()
+            return ChallengeResult(False, who, challenger, lost, bad)
+        pending.challenged = True
+        bonus = self.rules.challenge.bonus
+        if bonus:
+            self.scores[who] += bonus
+            self.events.append(Event(EventKind.CHALLENGE_BONUS, who, bonus, self.scores[who], "(challenge)"))
+        elif self.rules.challenge is ChallengeRule.DOUBLE:
+            self._lose_turn.add(challenger)
+            if self.to_move == challenger and not self.over:
+                self._advance(challenger - 1)
+        return ChallengeResult(True, who, challenger, bonus)
+
+    def apply_time_penalty(self, player: int, seconds_over: float) -> int:
+        """Take `time_penalty_points` for each started minute over time (handed in by the clocks)."""
+        if not 0 <= player < len(self.players):
+            raise PlayerError(f"there is no player {player}")
+        minutes = math.ceil(seconds_over / 60) if seconds_over > 0 else 0
+        points = minutes * self.rules.time_penalty_points
+        self.actions.append({"action": "time_penalty", "player": player, "seconds_over": seconds_over})
+        if points:
+            self.scores[player] -= points
+            self.events.append(Event(EventKind.TIME_PENALTY, player, -points, self.scores[player], "(time)"))
+        return points
+
+    def finish_with_racks(self, racks: Mapping[int, str]) -> None:
+        """Enter the unplayed tiles at the end of a game whose racks were not known."""
+        if not self.awaiting_racks:
+            raise GameOverError("the game is not waiting for the racks at its end")
+        for player, rack in racks.items():
+            self.set_rack(player, rack)
+        missing = [self.players[i] for i, r in enumerate(self.racks) if r is None and i != self._out_player]
+        if missing:
+            raise PlayerError(f"the racks of {', '.join(missing)} are still needed")
+        self.actions.append({"action": "finish_with_racks", "racks": {str(k): v for k, v in racks.items()}})
+        self._apply_end_racks()
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _draw(self, player: int, n: int) -> None:
+        """Draw `n` tiles (fewer when the bag runs out). Unknown bag: the rack becomes unknown."""
+        rack = self.racks[player]
+        if self.bag is not None:
+            n = min(n, len(self.bag))
+            drawn = self.bag[:n]
+            del self.bag[:n]
+            if rack is not None:
+                rack.update(drawn)
+        else:
+            n = min(n, self.bag_count)
+            if n > 0:
+                self.racks[player] = None
+        self.rack_sizes[player] += n
+
+    def _scoreless_turn(self, is_pass: bool) -> None:
+        if self.rules.scoreless.passes_only and not is_pass:
+            self._scoreless = 0
+        else:
+            self._scoreless += 1
+
+    def _check_scoreless_end(self) -> None:
+        if self._scoreless >= self.rules.scoreless.limit(len(self.players)) and not self.over:
+            self.over = True
+            self.end_reason = f"{self._scoreless} scoreless turns in a row"
+            self._pending = None
+            self._apply_end_racks()
+
+    def _close_pending(self) -> None:
+        self._pending = None
+
+    def _advance(self, who: int) -> None:
+        n = len(self.players)
+        nxt = (who + 1) % n
+        for _ in range(n):
+            if nxt in self._lose_turn:
+                self._lose_turn.discard(nxt)
+                self.events.append(Event(EventKind.LOST_TURN, nxt, 0, self.scores[nxt], "(lost turn)"))
+                nxt = (nxt + 1) % n
+                continue
+            break
+        self.to_move = nxt
+
+    def _go_out(self, who: int) -> None:
+        self.over = True
+        self.end_reason = f"{self.players[who]} went out"
+        self._out_player = who
+        if self.bag is None and len(self.players) == 2:
+            # The other rack is exactly the tiles not on the board.
+            other = 1 - who
+            self.racks[other] = self.unseen()
+            self.rack_sizes[other] = sum(self.racks[other].values())  # type: ignore[union-attr]
+        self._apply_end_racks()
+
+    def _apply_end_racks(self) -> None:
+        if any(r is None for i, r in enumerate(self.racks) if i != self._out_player):
+            self.awaiting_racks = True
+            return
+        self.awaiting_racks = False
+        self.scores_before_racks = list(self.scores)
+        values = {i: self.rules.tiles.rack_value(_rack_str(r)) for i, r in enumerate(self.racks) if r is not None}
+        out = self._out_player
+        if out is None:
+            for i, v in values.items():
+                self._end_rack_event(i, -v)
+            return
+        others = sum(v for i, v in values.items() if i != out)
+        if self.rules.end_racks is EndRackRule.DOUBLE_TO_OUT:
+            self._end_rack_event(out, 2 * others, "".join(_rack_str(r) for i, r in enumerate(self.racks)
+                                                          if r is not None and i != out))
+            return
+        for i, v in values.items():
+            if i != out:
+                self._end_rack_event(i, -v)
+        self._end_rack_event(out, others, "".join(_rack_str(r) for i, r in enumerate(self.racks)
+                                                  if r is not None and i != out))
+
+    def _end_rack_event(self, player: int, delta: int, tiles: str | None = None) -> None:
+        rack = self.racks[player]
+        shown = tiles if tiles is not None else (_rack_str(rack) if rack is not None else "")
+        self.scores[player] += delta
+        self.events.append(Event(EventKind.END_RACK, player, delta, self.scores[player], f"({shown})"))
+
+    def winners(self) -> list[int]:
+        """Highest final score; on a tie, the higher score before the unplayed tiles [PC]; else shared."""
+        best = max(self.scores)
+        tied = [i for i, s in enumerate(self.scores) if s == best]
+        if len(tied) > 1 and self.rules.tie_break_before_racks and self.scores_before_racks is not None:
+            before = self.scores_before_racks
+            top = max(before[i] for i in tied)
+            tied = [i for i in tied if before[i] == top]
+        return tied
+
+    _STATE = ("board", "scores", "racks", "rack_sizes", "bag", "to_move", "events", "over", "end_reason",
+              "scores_before_racks", "awaiting_racks", "_scoreless", "_lose_turn", "_out_player")
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {name: copy.deepcopy(getattr(self, name)) if name != "board" else self.board.copy()
+                for name in self._STATE}
+
+    def _restore(self, snap: dict[str, Any]) -> None:
+        events = self.events
+        for name, value in snap.items():
+            setattr(self, name, value)
+        # keep time penalties etc. handed in after the play; drop only the play and its end events
+        self.events = snap["events"] + [e for e in events[len(snap["events"]):]
+                                       if e.kind is EventKind.TIME_PENALTY]
+
+    # --- journal --------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild this game with `Game.replay` (JSON-ready)."""
+        return {"players": list(self.players), "seed": self.seed, "strict_turns": self.strict_turns,
+                "actions": copy.deepcopy(self.actions)}
+
+    @classmethod
+    def replay(cls, rules: RuleSet, data: Mapping[str, Any], lexicon: WordList | None = None) -> Game:
+        """Rebuild a game from `to_dict()` output by applying its actions again, in order."""
+        game = cls(rules, data["players"], lexicon=lexicon, seed=data.get("seed"),
+                   strict_turns=bool(data.get("strict_turns", True)))
+        for action in data["actions"]:
+            game.apply_action(action)
+        return game
+
+    def apply_action(self, action: Mapping[str, Any]) -> None:
+        """Apply one journaled action (as `actions` records them)."""
+        kind = action["action"]
+        player = action.get("player")
+        if kind == "play":
+            self.play(placements_from_str(action["placements"]), player)
+        elif kind == "exchange":
+            self.exchange(action["tiles"], player)
+        elif kind == "pass":
+            self.pass_turn(player)
+        elif kind == "challenge":
+            self.challenge(int(action["player"]), action["valid"])
+        elif kind == "time_penalty":
+            self.apply_time_penalty(int(action["player"]), float(action["seconds_over"]))
+        elif kind == "set_rack":
+            self.set_rack(int(action["player"]), action["rack"])
+        elif kind == "finish_with_racks":
+            self.finish_with_racks({int(k): v for k, v in action["racks"].items()})
+        else:
+            raise PlayerError(f"unknown action {kind!r} in the journal")
