@@ -261,6 +261,11 @@ def table(clock: FakeClock) -> FakeTable:
     return FakeTable(clock)
 
 
+@pytest.fixture
+def table_without_record(table: FakeTable) -> TableWithoutRecord:
+    return TableWithoutRecord(table)
+
+
 class LiveServer:
     """The scoreboard app served on 127.0.0.1 by its own event loop in a thread, like in the service."""
 

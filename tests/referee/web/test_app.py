@@ -1,0 +1,360 @@
+"""The HTTP API under the page: PIN, rate limit, cross-site protection, validation, downloads.
+
+Every refusal must leave the table untouched: the tests check that the table saw no control call and
+published nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from referee.web import create_app
+from referee.web.validation import ACTIONS
+
+PIN = "4711"
+
+VALID_PARAMS: dict[str, dict[str, Any]] = {
+    "start": {}, "pause": {}, "resume": {}, "pass": {}, "accept": {},
+    "blank": {"square": "H8", "letter": "E"}, "correct": {"square": "H8", "letter": "E"},
+    "exchange": {"count": 3}, "challenge": {"player": 1}, "racks": {"player": 0, "tiles": "AEQ"},
+}
+
+
+@contextlib.asynccontextmanager
+async def serve(table: Any, pin: str | None = PIN, **kwargs: Any) -> AsyncIterator[TestClient]:
+    async with TestClient(TestServer(create_app(table, pin, **kwargs))) as client:
+        yield client
+
+
+async def token(client: TestClient) -> str:
+    response = await client.get("/api/session")
+    assert response.status == 200
+    body = await response.json()
+    return str(body["token"])
+
+
+async def control(client: TestClient, action: str, params: Any = None, *, pin: str | None = PIN,
+                  csrf: str | None = None, headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    sent = {"Content-Type": "application/json"}
+    if csrf is not None:
+        sent["X-CSRF-Token"] = csrf
+    if pin is not None:
+        sent["X-Table-PIN"] = pin
+    sent.update(headers or {})
+    response = await client.post(f"/api/control/{action}", data=json.dumps(params if params is not None else {}),
+                                 headers=sent)
+    return response.status, await response.json()
+
+
+def untouched(table: Any, seq: int) -> None:
+    assert table.controls == []
+    assert table.snapshot()["seq"] == seq
+
+
+def test_all_documented_actions_have_a_parser() -> None:
+    assert set(ACTIONS) == set(VALID_PARAMS)
+
+
+@pytest.mark.parametrize("action", sorted(VALID_PARAMS))
+def test_every_control_endpoint_refuses_a_missing_or_wrong_pin(table: Any, action: str) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            csrf = await token(client)
+            status, body = await control(client, action, VALID_PARAMS[action], pin=None, csrf=csrf)
+            assert (status, body["code"]) == (401, "pin_required")
+            assert "PIN" in body["error"]
+            status, body = await control(client, action, VALID_PARAMS[action], pin="0000", csrf=csrf)
+            assert (status, body["code"]) == (403, "pin_wrong")
+            status, body = await control(client, action, VALID_PARAMS[action], pin=PIN + "0", csrf=csrf)
+            assert (status, body["code"]) == (403, "pin_wrong")
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("pin", [None, ""])
+def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pin: str | None) -> None:
+    async def go() -> None:
+        async with serve(table, pin=pin) as client:
+            response = await client.get("/api/session")
+            session = await response.json()
+            assert session["control"] is False
+            assert "no PIN configured" in session["reason"]
+            csrf = session["token"]
+            for action, params in VALID_PARAMS.items():
+                for attempt in (None, "", "0000", "4711"):
+                    status, body = await control(client, action, params, pin=attempt, csrf=csrf)
+                    assert (status, body["code"]) == (403, "control_disabled"), (action, attempt)
+                    assert "no PIN configured" in body["error"]
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+def test_a_burst_of_wrong_pins_is_slowed_with_a_growing_wait(table: Any, clock: Any) -> None:
+    async def go() -> None:
+        async with serve(table, clock=clock) as client:
+            csrf = await token(client)
+            for _ in range(3):  # people mistype: the first three cost nothing
+                assert (await control(client, "start", pin="1111", csrf=csrf))[0] == 403
+            status, body = await control(client, "start", pin="1112", csrf=csrf)
+            assert status == 403 and "wait 1 s" in body["error"]
+            # The burst goes on: refused before the PIN is even looked at, the right one included.
+            for attempt in ("1113", PIN):
+                response = await client.post("/api/control/start", json={},
+                                             headers={"X-CSRF-Token": csrf, "X-Table-PIN": attempt})
+                assert response.status == 429
+                assert response.headers["Retry-After"] == "1"
+                assert (await response.json())["code"] == "rate_limited"
+            waits = []
+            for _ in range(4):
+                clock.advance(1000)  # past any wait so far
+                status, body = await control(client, "start", pin="1114", csrf=csrf)
+                assert status == 403
+                response = await client.post("/api/control/start", json={},
+                                             headers={"X-CSRF-Token": csrf, "X-Table-PIN": "1115"})
+                assert response.status == 429
+                waits.append(int(response.headers["Retry-After"]))
+            assert waits == [2, 4, 8, 16]
+            assert table.controls == []
+            clock.advance(1000)
+            status, body = await control(client, "start", pin=PIN, csrf=csrf)
+            assert status == 200 and body["snapshot"]["state"] == "turn"
+            # A right PIN clears the record: the next typo costs nothing again.
+            assert (await control(client, "pause", pin="9999", csrf=csrf))[1]["code"] == "pin_wrong"
+            assert (await control(client, "pause", pin=PIN, csrf=csrf))[0] == 200
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("headers", "use_token", "needle"),
+    [
+        ({}, False, "no session token"),
+        ({"X-CSRF-Token": "0" * 64}, True, "does not match"),
+        ({"X-CSRF-Token": "0" * 64}, False, "no session token"),
+        ({"Sec-Fetch-Site": "cross-site"}, True, "another site"),
+        ({"Origin": "http://evil.example"}, True, "another origin"),
+        ({"Origin": "null"}, True, "another origin"),
+    ],
+)
+def test_cross_site_requests_are_refused_before_the_pin(table: Any, clock: Any, headers: dict[str, str],
+                                                        use_token: bool, needle: str) -> None:
+    async def go() -> None:
+        async with serve(table, clock=clock) as client:
+            csrf = await token(client) if use_token else None
+            for _ in range(6):  # a forged request never counts as a PIN attempt, right PIN or not
+                status, body = await control(client, "start", pin=PIN, csrf=csrf, headers=headers)
+                assert (status, body["code"]) == (403, "cross_site")
+                assert needle in body["error"]
+            status, _ = await control(client, "start", pin=PIN, csrf=await token(client))
+            assert status == 200
+
+    asyncio.run(go())
+
+
+def test_a_token_is_bound_to_its_session(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as first, serve(table) as second:
+            stolen = await token(first)
+            await token(second)  # the second browser has its own session cookie
+            status, body = await control(second, "start", csrf=stolen)
+            assert (status, body["code"]) == (403, "cross_site")
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+def test_same_origin_headers_from_the_page_are_accepted(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            csrf = await token(client)
+            host = f"{client.server.host}:{client.server.port}"
+            status, _ = await control(client, "start", csrf=csrf,
+                                      headers={"Origin": f"http://{host}", "Sec-Fetch-Site": "same-origin"})
+            assert status == 200
+            assert table.controls == [("start", {})]
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("action", "params", "field", "needle"),
+    [
+        ("blank", {"square": "H8"}, "letter", "one letter"),
+        ("blank", {"square": "H8", "letter": "EE"}, "letter", "one letter"),
+        ("blank", {"square": "H8", "letter": "7"}, "letter", "one letter"),
+        ("blank", {"square": "H8", "letter": 5}, "letter", "one letter"),
+        ("blank", {"square": "Z9", "letter": "E"}, "square", "off the board"),
+        ("blank", {"square": "H16", "letter": "E"}, "square", "off the board"),
+        ("blank", {"square": "8H", "letter": "E"}, "square", "not a square"),
+        ("blank", {"letter": "E"}, "square", "name a square"),
+        ("correct", {"square": "H8", "letter": "E", "score": 99}, "score", "takes no parameter"),
+        ("exchange", {"count": 0}, "count", "out of range"),
+        ("exchange", {"count": 8}, "count", "out of range"),
+        ("exchange", {"count": "three"}, "count", "whole number"),
+        ("exchange", {"count": True}, "count", "whole number"),
+        ("exchange", {"count": 2.5}, "count", "whole number"),
+        ("challenge", {"player": 2}, "player", "out of range"),
+        ("challenge", {}, "player", "whole number"),
+        ("racks", {"player": 0, "tiles": "ABCDEFGH"}, "tiles", "at most 7"),
+        ("racks", {"player": 0, "tiles": "A1"}, "tiles", "only letters"),
+        ("start", {"now": True}, "now", "takes no parameter"),
+    ],
+)
+def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, action: str, params: dict[str, Any],
+                                                                field: str, needle: str) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            status, body = await control(client, action, params, csrf=await token(client))
+            assert (status, body["code"], body["field"]) == (400, "invalid", field)
+            assert body["error"].startswith(f"{field}: ") and needle in body["error"]
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "needle"),
+    [
+        (b"{not json", "application/json", "not valid JSON"),
+        (b"[1, 2]", "application/json", "JSON object"),
+        (b"\"H8\"", "application/json", "JSON object"),
+        (b"square=H8&letter=E", "application/x-www-form-urlencoded", "as JSON"),
+        (b"\xff\xfe", "application/json", "not valid JSON"),
+    ],
+)
+def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, content_type: str, needle: str) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            response = await client.post("/api/control/blank", data=body,
+                                         headers={"Content-Type": content_type, "X-Table-PIN": PIN,
+                                                  "X-CSRF-Token": await token(client)})
+            assert response.status == 400
+            answer = await response.json()
+            assert answer["code"] == "invalid" and needle in answer["error"]
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+def test_an_oversized_body_is_refused(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            response = await client.post("/api/control/racks", data=b"{" + b" " * 100_000 + b"}",
+                                         headers={"Content-Type": "application/json", "X-Table-PIN": PIN,
+                                                  "X-CSRF-Token": await token(client)})
+            assert response.status == 413
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+def test_an_unknown_action_is_refused_with_the_list(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            status, body = await control(client, "undo", {}, csrf=await token(client))
+            assert (status, body["code"]) == (404, "unknown_action")
+            assert "blank" in body["error"] and "correct" in body["error"]
+        untouched(table, 0)
+
+    asyncio.run(go())
+
+
+def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            before = table.snapshot()
+            status, body = await control(client, "blank", {"square": "h8", "letter": "e"}, csrf=await token(client))
+            assert (status, body["code"]) == (409, "refused")
+            assert body["error"] == "H8: there is no tile on this square"
+            assert table.controls == [("blank", {"square": "H8", "letter": "E"})]  # cleaned before the table
+            assert table.snapshot() == before
+
+    asyncio.run(go())
+
+
+def test_a_blank_letter_and_a_correction_with_the_pin(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            csrf = await token(client)
+            assert (await control(client, "start", csrf=csrf))[0] == 200
+            table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+            table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
+            status, body = await control(client, "blank", {"square": " i10 ", "letter": "n"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["board"][9][8] == "n"
+            assert body["snapshot"]["pending"] == {}
+            table.play("F12=W G12=O H12=X", "12F WOX", ["WOX"])
+            assert table.snapshot()["players"][0]["score"] == 44 + 13  # W 4, O 1, X 8
+            status, body = await control(client, "correct", {"square": "G12", "letter": "A"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["board"][11][6] == "A"
+            assert body["snapshot"]["players"][0]["score"] == 44 + 13  # O and A are both worth 1
+            status, body = await control(client, "correct", {"square": "F12", "letter": "M"}, csrf=csrf)
+            assert body["snapshot"]["players"][0]["score"] == 44 + 12  # M is worth one less than W
+
+    asyncio.run(go())
+
+
+def test_gcg_download_comes_from_the_table(table: Any) -> None:
+    async def go() -> None:
+        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        async with serve(table) as client:
+            response = await client.get("/game.gcg")
+            assert response.status == 200
+            assert response.headers["Content-Disposition"] == 'attachment; filename="Table-1.gcg"'
+            assert response.content_type == "text/plain"
+            assert await response.text() == table.gcg()
+
+    asyncio.run(go())
+
+
+def test_gcg_download_from_a_table_without_a_record_says_so(table_without_record: Any) -> None:
+    async def go() -> None:
+        async with serve(table_without_record) as client:
+            response = await client.get("/game.gcg")
+            assert response.status == 404
+            body = await response.json()
+            assert body["code"] == "no_record" and "keeps no game record" in body["error"]
+
+    asyncio.run(go())
+
+
+def test_board_image_is_a_png_of_the_board(table: Any) -> None:
+    async def go() -> None:
+        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        async with serve(table) as client:
+            response = await client.get("/board.png")
+            assert response.status == 200 and response.content_type == "image/png"
+            assert response.headers["Content-Disposition"].startswith("inline")
+            image = cv2.imdecode(np.frombuffer(await response.read(), np.uint8), cv2.IMREAD_COLOR)
+            assert image is not None and image.shape[0] == image.shape[1] > 15 * 30
+            download = await client.get("/board.png?download")
+            assert download.headers["Content-Disposition"].startswith("attachment")
+
+    asyncio.run(go())
+
+
+def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any) -> None:
+    async def go() -> None:
+        async with serve(table) as client:
+            for path, kind in (("/", "text/html"), ("/static/app.js", "javascript"), ("/static/style.css", "css")):
+                response = await client.get(path)
+                assert response.status == 200 and kind in response.content_type, path
+                assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+                assert response.headers["X-Frame-Options"] == "DENY"
+            response = await client.get("/api/snapshot")
+            assert await response.json() == table.snapshot()
+            session = await client.get("/api/session")
+            cookie = session.headers["Set-Cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+    asyncio.run(go())

@@ -1,0 +1,101 @@
+"""Server-sent events: the current snapshot on connect, every new one pushed, clean shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from typing import Any
+
+from aiohttp import ClientResponse
+from aiohttp.test_utils import TestClient, TestServer
+
+from referee.web import create_app
+from referee.web.events import _Client, encode_event
+
+
+async def next_event(response: ClientResponse) -> dict[str, Any]:
+    """Read one SSE message (skipping comments and the retry line) and return its fields."""
+    fields: dict[str, Any] = {}
+    while True:
+        line = (await asyncio.wait_for(response.content.readline(), 5)).decode().rstrip("\n")
+        if not line:
+            if "data" in fields:
+                fields["data"] = json.loads(fields["data"])
+                return fields
+            continue
+        if line.startswith(":"):
+            continue
+        key, _, value = line.partition(": ")
+        fields[key] = value
+
+
+def test_a_page_gets_the_current_snapshot_then_every_new_one(table: Any) -> None:
+    async def go() -> None:
+        async with TestClient(TestServer(create_app(table, "4711"))) as client:
+            response = await client.get("/events")
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            first = await next_event(response)
+            assert (first["event"], first["id"], first["data"]) == ("snapshot", "0", table.snapshot())
+            # The table publishes from its own thread, as the service does.
+            thread = threading.Thread(target=table.play, args=("H8=Q H9=I", "8H QI", ["QI"], 22))
+            thread.start()
+            second = await next_event(response)
+            thread.join()
+            assert second["id"] == "1"
+            assert second["data"]["players"][0]["score"] == 22
+            assert second["data"]["moves"][-1]["notation"] == "8H QI"
+            table.tick(1.5)
+            third = await next_event(response)
+            assert third["data"]["seq"] == 2
+            response.close()
+
+    asyncio.run(go())
+
+
+def test_every_open_page_gets_the_snapshot(table: Any) -> None:
+    async def go() -> None:
+        async with TestClient(TestServer(create_app(table, None))) as client:
+            streams = [await client.get("/events") for _ in range(3)]
+            for stream in streams:
+                await next_event(stream)
+            table.alert("tile_moved", "H8: a tile was moved outside a turn", ["H8"])
+            for stream in streams:
+                event = await next_event(stream)
+                assert event["data"]["alerts"][0]["code"] == "tile_moved"
+                stream.close()
+
+    asyncio.run(go())
+
+
+def test_the_server_shuts_down_cleanly_with_pages_open(table: Any) -> None:
+    async def go() -> None:
+        client = TestClient(TestServer(create_app(table, None)))
+        await client.start_server()
+        stream = await client.get("/events")
+        await next_event(stream)
+        await asyncio.wait_for(client.close(), 10)
+        table.publish()  # after the server is gone the table's listener is removed: nothing to deliver to
+
+    asyncio.run(go())
+    assert table._listeners == []
+
+
+def test_a_slow_page_gets_the_newest_snapshot_not_a_backlog() -> None:
+    async def go() -> None:
+        client = _Client()
+        for seq in (3, 4, 5):
+            client.offer(seq, f"message {seq}".encode())
+        client.offer(4, b"late")  # an older snapshot never replaces a newer one
+        assert await client.next(1) == (5, b"message 5")
+        assert await client.next(0.01) is None  # nothing new: time for a keep-alive
+
+    asyncio.run(go())
+
+
+def test_an_event_is_one_sse_message_with_the_seq_as_id() -> None:
+    message = encode_event({"seq": 7, "table": "Tisch 1 – Jürgen"})  # type: ignore[typeddict-item]
+    text = message.decode()
+    assert text.startswith("id: 7\nevent: snapshot\ndata: ")
+    assert text.endswith("\n\n") and text.count("\n") == 4
+    assert json.loads(text.split("data: ", 1)[1]) == {"seq": 7, "table": "Tisch 1 – Jürgen"}

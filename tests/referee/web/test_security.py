@@ -1,0 +1,117 @@
+"""The PIN guard and the cross-site guard on their own, with an injected clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.table_api import PermissionDenied
+from referee.web.security import (
+    ControlDisabled,
+    CrossSiteRequest,
+    CsrfGuard,
+    PinGuard,
+    PinRequired,
+    RateLimited,
+    WrongPin,
+)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_no_pin_means_no_control_not_a_default_pin() -> None:
+    guard = PinGuard(None, Clock())
+    assert not guard.enabled
+    for attempt in (None, "", "0000", "1234"):
+        with pytest.raises(ControlDisabled, match="no PIN configured"):
+            guard.check("a", attempt)
+
+
+def test_the_right_pin_passes_and_errors_are_permission_denied() -> None:
+    guard = PinGuard("4711", Clock())
+    guard.check("a", "4711")
+    with pytest.raises(PinRequired):
+        guard.check("a", None)
+    with pytest.raises(WrongPin) as info:
+        guard.check("a", "471")  # a prefix is not the PIN
+    assert isinstance(info.value, PermissionDenied) and isinstance(info.value, ValueError)
+
+
+def test_waits_grow_per_client_and_are_capped() -> None:
+    clock = Clock()
+    guard = PinGuard("4711", clock, free_attempts=2, base_delay=1.0, max_delay=5.0)
+    for _ in range(2):
+        with pytest.raises(WrongPin):
+            guard.check("a", "0000")
+    waits = []
+    for _ in range(5):
+        with pytest.raises(WrongPin):
+            guard.check("a", "0000")
+        with pytest.raises(RateLimited) as info:
+            guard.check("a", "4711")  # during the wait even the right PIN is not looked at
+        waits.append(info.value.retry_after)
+        clock.now += info.value.retry_after
+    assert waits == [1.0, 2.0, 4.0, 5.0, 5.0]
+
+
+def test_free_attempts_come_first_then_a_wait() -> None:
+    clock = Clock()
+    guard = PinGuard("4711", clock, free_attempts=2)
+    with pytest.raises(WrongPin, match="1 more tries"):
+        guard.check("a", "0")
+    with pytest.raises(WrongPin, match="next wrong one"):
+        guard.check("a", "0")
+    with pytest.raises(WrongPin, match="wait 1 s"):
+        guard.check("a", "0")
+    with pytest.raises(RateLimited):
+        guard.check("a", "4711")
+    guard.check("b", "4711")  # another client is not held up by the first one's guesses
+    clock.now += 1
+    guard.check("a", "4711")
+    with pytest.raises(WrongPin, match="1 more tries"):  # the record was cleared by the right PIN
+        guard.check("a", "0")
+
+
+def test_the_client_records_are_bounded() -> None:
+    guard = PinGuard("4711", Clock(), max_clients=10)
+    for n in range(100):
+        with pytest.raises(WrongPin):
+            guard.check(f"10.0.0.{n}", "0")
+    assert len(guard._clients) == 10
+
+
+def test_csrf_token_is_bound_to_the_session_and_the_secret() -> None:
+    guard = CsrfGuard(b"k" * 32)
+    sid = guard.new_session_id()
+    guard.check(sid, guard.token_for(sid), {}, "pi:8080")
+    with pytest.raises(CrossSiteRequest, match="does not match"):
+        guard.check(sid, CsrfGuard(b"x" * 32).token_for(sid), {}, "pi:8080")
+    with pytest.raises(CrossSiteRequest, match="does not match"):
+        guard.check(guard.new_session_id(), guard.token_for(sid), {}, "pi:8080")
+    with pytest.raises(CrossSiteRequest, match="no session token"):
+        guard.check(None, guard.token_for(sid), {}, "pi:8080")
+
+
+@pytest.mark.parametrize(
+    ("headers", "ok"),
+    [
+        ({"Origin": "http://pi:8080", "Sec-Fetch-Site": "same-origin"}, True),
+        ({"Sec-Fetch-Site": "none"}, True),
+        ({"Sec-Fetch-Site": "same-site"}, False),
+        ({"Origin": "http://pi:8081"}, False),
+        ({"Origin": "http://evil.example"}, False),
+    ],
+)
+def test_origin_and_fetch_site_headers(headers: dict[str, str], ok: bool) -> None:
+    guard = CsrfGuard()
+    sid = guard.new_session_id()
+    if ok:
+        guard.check(sid, guard.token_for(sid), headers, "pi:8080")
+    else:
+        with pytest.raises(CrossSiteRequest):
+            guard.check(sid, guard.token_for(sid), headers, "pi:8080")
