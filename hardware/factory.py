@@ -1,0 +1,153 @@
+"""Build a table's devices from its configuration, on real pins or on a simulated backend.
+
+`backend="real"` uses gpiozero's default pin factory (lgpio on a Pi 5, RPi.GPIO or lgpio on the
+older Pis, chosen by gpiozero or by GPIOZERO_PIN_FACTORY) and `/dev/spidevB.D` through `spidev`;
+both are imported only here and only then. `backend="mock"` builds the same drivers on a private
+gpiozero `MockFactory` (never the class-level global, so the simulated table cannot disturb other
+code), with a fake TM1637 chip on each display's pins and a fake SPI device under the LED ring:
+the simulated table and the tests see exactly what the wires would carry.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from game.timers import Monotonic
+from hardware.buttons import ButtonPanel
+from hardware.config import DeviceOpenError, HardwareConfig
+from hardware.outputs import BarGraph, Buzzer
+from hardware.tm1637 import TM1637, FakeTM1637
+from hardware.ws2812 import FakeSpiDev, SpiDevLike, SpiLedStrip
+
+Backend = Literal["mock", "real"]
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Simulation:
+    """The far side of the mock wires: what the simulated table's devices received."""
+
+    pin_factory: Any  # the MockFactory: drive button pins with .pin(n).drive_low() / drive_high()
+    spi: FakeSpiDev | None = None
+    chips: list[FakeTM1637] = field(default_factory=list)
+
+    def press(self, pin: int) -> None:
+        """Close the button on `pin` (wired to ground, pulled up)."""
+        self.pin_factory.pin(pin).drive_low()
+
+    def release(self, pin: int) -> None:
+        self.pin_factory.pin(pin).drive_high()
+
+
+@dataclass
+class TableDevices:
+    config: HardwareConfig
+    buttons: ButtonPanel
+    ring: SpiLedStrip | None = None
+    bar: BarGraph | None = None
+    displays: list[TM1637] = field(default_factory=list)
+    buzzer: Buzzer | None = None
+    sim: Simulation | None = None  # only with the mock backend
+
+    def close(self) -> None:
+        """Switch everything off and free the pins; safe to call twice."""
+        for closer in (
+            self.buttons.close,
+            *(d.close for d in self.displays),
+            *(x.close for x in (self.ring, self.bar, self.buzzer) if x is not None),
+        ):
+            try:
+                closer()
+            except Exception:  # closing the rest matters more than the first failure
+                log.warning("closing a device failed", exc_info=True)
+        self.displays = []
+        self.ring = self.bar = self.buzzer = None
+
+
+def build_devices(
+    config: HardwareConfig,
+    backend: Backend = "mock",
+    clock: Monotonic = time.monotonic,
+    *,
+    spi_factory: Callable[[], SpiDevLike] | None = None,
+) -> TableDevices:
+    """Open every configured device. On failure, whatever was opened is closed again and the error
+    (naming the device) propagates: a table with a half-built set of outputs is worse than none."""
+    sim: Simulation | None = None
+    if backend == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        pin_factory: Any = MockFactory()
+        sim = Simulation(pin_factory)
+        if config.ring is not None:
+            sim.spi = FakeSpiDev()
+        sim.chips = [FakeTM1637(pin_factory, d.clk, d.dio) for d in config.displays]
+        spi_factory = spi_factory or (lambda: _given(sim))
+    elif backend == "real":
+        from gpiozero import Device
+
+        Device.ensure_pin_factory()
+        pin_factory = Device.pin_factory
+    else:
+        raise ValueError(f"hardware backend must be 'mock' or 'real', not {backend!r}")
+
+    opened: list[Any] = []
+    try:
+        buttons = _named("buttons", lambda: ButtonPanel(config.buttons, pin_factory, clock))
+        opened.append(buttons)
+        devices = TableDevices(config, buttons, sim=sim)
+        if config.ring is not None:
+            r = config.ring
+            kwargs: dict[str, Any] = {"spi_factory": spi_factory} if spi_factory is not None else {}
+            devices.ring = _named(
+                "LED ring",
+                lambda: SpiLedStrip(
+                    r.leds,
+                    bus=r.spi_bus,
+                    device=r.spi_device,
+                    order=r.order,
+                    brightness=r.brightness,
+                    speed_hz=r.speed_hz,
+                    **kwargs,
+                ),
+            )
+            opened.append(devices.ring)
+        if config.bar is not None:
+            bar_cfg = config.bar
+            devices.bar = _named(
+                "bar graph", lambda: BarGraph(bar_cfg.pins, pin_factory, active_high=bar_cfg.active_high)
+            )
+            opened.append(devices.bar)
+        for i, d in enumerate(config.displays):
+            display = _named(f"display {i}", lambda d=d: TM1637(d.clk, d.dio, pin_factory, brightness=d.brightness))
+            devices.displays.append(display)
+            opened.append(display)
+        if config.buzzer is not None:
+            bz = config.buzzer
+            devices.buzzer = _named("buzzer", lambda: Buzzer(bz.pin, pin_factory, active_high=bz.active_high))
+            opened.append(devices.buzzer)
+    except Exception:
+        for device in reversed(opened):
+            try:
+                device.close()
+            except Exception:
+                log.warning("closing %r after a failed start failed", device, exc_info=True)
+        raise
+    return devices
+
+
+def _given(sim: Simulation) -> FakeSpiDev:
+    assert sim.spi is not None
+    return sim.spi
+
+
+def _named(what: str, build: Callable[[], Any]) -> Any:
+    """Build a device, wrapping any error in a `DeviceOpenError` that says which device it was."""
+    try:
+        return build()
+    except Exception as exc:
+        raise DeviceOpenError(f"{what}: could not be opened: {exc}") from exc
