@@ -262,6 +262,12 @@ def table(clock: FakeClock) -> FakeTable:
 
 
 @pytest.fixture
+def make_table(clock: FakeClock) -> Callable[..., FakeTable]:
+    """Make a fake table on the test's clock with other players or language."""
+    return lambda **kwargs: FakeTable(clock, **kwargs)
+
+
+@pytest.fixture
 def table_without_record(table: FakeTable) -> TableWithoutRecord:
     return TableWithoutRecord(table)
 
