@@ -3,9 +3,11 @@
 This one module is shared by the Pico firmware (MicroPython) and the host (CPython), so that both ends
 can never disagree about a byte. It therefore uses only what MicroPython has: no dataclasses, no typing,
 no f-strings with format specs the port may lack, `struct` and bytes/bytearray operations only. Messages
-are plain tuples here; the host wraps them into typed values in `firmware_bridge.messages`.
+are plain tuples here; the host turns them into typed events in `firmware_bridge.core`.
 
-Frame on the wire: 0x00, COBS(type u8, seq u8, payload, CRC-16/CCITT-FALSE u16 big-endian), 0x00.
+Frame on the wire: 0x00, COBS(type u8, seq u8, length u16, payload, CRC-16/CCITT-FALSE u16), 0x00, big-endian.
+The length field is not redundant: a delimiter flipped to 0x01 appends a zero byte to the decoded frame,
+and a CRC without a final XOR accepts a message with a zero appended after its CRC; the length does not.
 The leading delimiter means any garbage before a frame is cut off by the frame's own first byte, so the
 next intact frame is always delivered whatever corruption preceded it.
 """
@@ -19,7 +21,8 @@ except ImportError:  # pragma: no cover - exercised under MicroPython
 
 PROTOCOL_VERSION = 1
 MAX_PAYLOAD = 512  # a 26x26 board dump (676 squares) would not fit; 15x15 needs 225 + 12
-MAX_FRAME = MAX_PAYLOAD + 4  # type, seq, crc
+HEADER = 4  # type, seq, payload length u16
+MAX_FRAME = MAX_PAYLOAD + HEADER + 2  # + crc
 MAX_ENCODED = MAX_FRAME + MAX_FRAME // 254 + 2
 
 # Board -> host
@@ -175,11 +178,14 @@ def encode_frame(msg_type, seq, payload=b""):
     """One frame ready for the wire, delimiters included."""
     if len(payload) > MAX_PAYLOAD:
         raise WireError("payload too long")
-    body = bytearray(2 + len(payload) + 2)
+    n = len(payload)
+    body = bytearray(HEADER + n + 2)
     body[0] = msg_type & 0xFF
     body[1] = seq & 0xFF
-    body[2 : 2 + len(payload)] = payload
-    crc = crc16(bytes(body[: 2 + len(payload)]))
+    body[2] = n >> 8
+    body[3] = n & 0xFF
+    body[HEADER : HEADER + n] = payload
+    crc = crc16(bytes(body[: HEADER + n]))
     body[-2] = crc >> 8
     body[-1] = crc & 0xFF
     return b"\x00" + cobs_encode(bytes(body)) + b"\x00"
@@ -190,11 +196,13 @@ def decode_frame(encoded):
     if len(encoded) > MAX_ENCODED:
         raise WireError("frame too long")
     body = cobs_decode(encoded)
-    if len(body) < 4:
+    if len(body) < HEADER + 2:
         raise WireError("frame too short")
     if crc16(body[:-2]) != (body[-2] << 8) | body[-1]:
         raise WireError("CRC mismatch")
-    return body[0], body[1], body[2:-2]
+    if (body[2] << 8) | body[3] != len(body) - HEADER - 2:
+        raise WireError("length field does not match the frame")
+    return body[0], body[1], body[HEADER:-2]
 
 
 class FrameReader:
@@ -255,8 +263,8 @@ class FrameReader:
             self.cobs_errors += 1
             self.dropped_bytes += len(encoded)
             return
-        if len(body) < 4:
-            self.short += 1
+        if len(body) < HEADER + 2 or (body[2] << 8) | body[3] != len(body) - HEADER - 2:
+            self.short += 1  # too short for a frame, or not the length its header says
             self.dropped_bytes += len(encoded)
             return
         if crc16(body[:-2]) != (body[-2] << 8) | body[-1]:
@@ -264,7 +272,7 @@ class FrameReader:
             self.dropped_bytes += len(encoded)
             return
         self.frames += 1
-        frames.append((body[0], body[1], body[2:-2]))
+        frames.append((body[0], body[1], body[HEADER:-2]))
 
 
 # ---- message payloads: pack_* build a payload, unpack_* return a tuple of fields or raise WireError ----

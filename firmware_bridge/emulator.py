@@ -1,0 +1,573 @@
+"""The board without a board: the firmware's own code (`firmware.scanner`) on a simulated switch matrix.
+
+Three layers, each usable alone:
+- `SwitchMatrix`: what the sense lines read at a given millisecond. Placing or lifting a tile makes every
+  reed switch that changes chatter for a few milliseconds (seeded random, like real reed contacts), and
+  a tile slid into place may brush a neighbour's switch for a moment, shorter than the debounce time.
+- `EmulatedBoard`: the firmware on that matrix in simulated time (`advance(ms)` runs one scan per
+  millisecond), with the scripting API (place/lift/press/roll/unplug/...). No wall clock, no threads.
+- `PtyEmulator`: an EmulatedBoard paced by the real clock on a thread, behind a pseudo-terminal reached
+  by a stable symlink, exactly as the host would reach `/dev/ttyACM0`; `unplug()` removes the device.
+`InProcessLink` wires an EmulatedBoard to a `LinkCore` without any port, for simulated tables and tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+from firmware_bridge.codes import TileCodes, default_tile_codes
+from firmware_bridge.core import LinkCore
+from firmware_bridge.errors import EmulatorCommandError
+from firmware_bridge.events import Event
+from firmware_bridge.firmware import wire
+from firmware_bridge.firmware.scanner import DEFAULT_DEBOUNCE_MS, DEFAULT_HEARTBEAT_MS, Firmware
+from firmware_bridge.squares import line_of_squares, square_index
+
+TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
+TX_BUFFER = 4096  # bytes the board may queue for a host that is not reading (the Pico's USB CDC is smaller)
+
+
+class SwitchMatrix:
+    """Every input's code as the scan would read it at time `now_ms`, contact bounce included."""
+
+    def __init__(
+        self,
+        inputs: int,
+        squares: int,
+        width: int,
+        bits: int = 1,
+        rng: random.Random | None = None,
+        bounce_ms: float = 12.0,
+        glitch: float = 0.2,
+        glitch_ms: float = 8.0,
+    ) -> None:
+        self.settled = bytearray(inputs)
+        self.squares = squares
+        self.width = width
+        self.bits = bits
+        self.rng = rng or random.Random(0)
+        self.bounce_ms = bounce_ms
+        self.glitch = glitch
+        self.glitch_ms = glitch_ms
+        # input -> list of (time_ms, code): the reading from that time on, until the next entry
+        self._bouncing: dict[int, list[tuple[float, int]]] = {}
+
+    def quiet_after(self) -> float:
+        """The time after which nothing bounces any more (-inf when nothing does)."""
+        return max((steps[-1][0] for steps in self._bouncing.values()), default=float("-inf"))
+
+    def set(self, index: int, code: int, now_ms: float, bits: int | None = None, neighbours: bool = True) -> None:
+        """Change an input's settled code at `now_ms`; each changing bit chatters until it settles."""
+        old = self._reading(index, now_ms)
+        self._forget_past(index, now_ms)
+        width_bits = bits if bits is not None else (self.bits if index < self.squares else 8)
+        flips: list[tuple[float, int]] = []
+        for b in range(width_bits):
+            if (old ^ code) & (1 << b):
+                n = self.rng.choice((1, 3, 3, 5, 7))  # odd: it ends in the new state
+                times = sorted(now_ms + self.rng.uniform(0.0, self.bounce_ms) for _ in range(n))
+                flips.extend((t, 1 << b) for t in times)
+        flips.sort()
+        steps = [(now_ms, old)]
+        value = old
+        for t, bit in flips:
+            value ^= bit
+            steps.append((t, value))
+        steps.append((steps[-1][0], code))
+        self.settled[index] = code
+        if len(steps) > 2:
+            self._bouncing[index] = steps
+        if neighbours and index < self.squares and self.rng.random() < self.glitch:
+            self._brush_neighbour(index, now_ms)
+
+    def _brush_neighbour(self, index: int, now_ms: float) -> None:
+        """A magnet passing over an empty neighbour closes one of its switches for a moment."""
+        row, col = divmod(index, self.width)
+        rows = self.squares // self.width
+        options = [
+            r * self.width + c
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+            if 0 <= r < rows and 0 <= c < self.width
+        ]
+        target = self.rng.choice(options)
+        if self.settled[target] != wire.EMPTY or target in self._bouncing:
+            return
+        start = now_ms + self.rng.uniform(0.0, self.bounce_ms)
+        pulse = 1 << self.rng.randrange(self.bits)
+        self._bouncing[target] = [(now_ms, 0), (start, pulse), (start + self.rng.uniform(0.5, self.glitch_ms), 0)]
+
+    def _forget_past(self, index: int, now_ms: float) -> None:
+        steps = self._bouncing.get(index)
+        if steps is not None and steps[-1][0] <= now_ms:
+            del self._bouncing[index]
+
+    def _reading(self, index: int, now_ms: float) -> int:
+        steps = self._bouncing.get(index)
+        if steps is None:
+            return self.settled[index]
+        value = steps[0][1]
+        for t, code in steps:
+            if t > now_ms:
+                break
+            value = code
+        return value
+
+    def read_into(self, buf: bytearray, now_ms: float) -> None:
+        buf[:] = self.settled
+        if self._bouncing:
+            for index in list(self._bouncing):
+                buf[index] = self._reading(index, now_ms)
+                self._forget_past(index, now_ms)
+
+
+class SimHal:
+    """The firmware's HAL in simulated time: the matrix, and two byte queues standing for the USB cable."""
+
+    def __init__(self, matrix: SwitchMatrix, tick_offset: int = 0) -> None:
+        self.matrix = matrix
+        self.now_ms = 0
+        self.tick_offset = tick_offset
+        self.to_host = bytearray()
+        self.from_host = bytearray()
+        self.connected = True
+
+    def ticks_ms(self) -> int:
+        return (self.now_ms + self.tick_offset) % TICKS_PERIOD
+
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        half = TICKS_PERIOD // 2
+        return ((a - b + half) % TICKS_PERIOD) - half
+
+    def scan(self, buf: bytearray) -> None:
+        self.matrix.read_into(buf, self.now_ms)
+
+    def read(self) -> bytes | None:
+        if not self.from_host:
+            return None
+        data = bytes(self.from_host)
+        self.from_host.clear()
+        return data
+
+    def write(self, data: bytes) -> bool:
+        if not self.connected:
+            return False
+        if len(self.to_host) + len(data) > TX_BUFFER:
+            return False
+        self.to_host += data
+        return True
+
+
+class EmulatedBoard:
+    """A sensor board in simulated time, with the scripting API the simulated table and tests use.
+
+    `advance(ms)` runs the firmware one scan per `scan_period_ms` of simulated time; host bytes go in with
+    `from_host(data)` and come out with `to_host()`. Physical actions (place, lift, press, roll) happen at
+    the current simulated time, whether or not the board is plugged in: a tile placed while the board
+    is unplugged is there when it boots again.
+    """
+
+    def __init__(
+        self,
+        width: int = 15,
+        height: int = 15,
+        coded: bool = False,
+        buttons: int = 4,
+        slots: int = 0,
+        seed: int = 0,
+        bounce_ms: float = 12.0,
+        glitch: float = 0.2,
+        debounce_ms: int = DEFAULT_DEBOUNCE_MS,
+        heartbeat_ms: int = DEFAULT_HEARTBEAT_MS,
+        scan_period_ms: int = 1,
+        tile_codes: TileCodes | None = None,
+        tick_offset: int | None = None,
+    ) -> None:
+        if bounce_ms >= debounce_ms:
+            raise EmulatorCommandError(f"bounce of {bounce_ms} ms would outlast the {debounce_ms} ms debounce")
+        self.width = width
+        self.height = height
+        self.coded = coded
+        self.buttons = buttons
+        self.slots = slots
+        self.debounce_ms = debounce_ms
+        self.heartbeat_ms = heartbeat_ms
+        self.scan_period_ms = scan_period_ms
+        self.tile_codes = tile_codes or default_tile_codes()
+        rng = random.Random(seed)
+        self.squares = width * height
+        self.matrix = SwitchMatrix(
+            self.squares + buttons + slots, self.squares, width, 6 if coded else 1, rng, bounce_ms, glitch
+        )
+        offset = tick_offset if tick_offset is not None else rng.randrange(TICKS_PERIOD)
+        self.hal = SimHal(self.matrix, offset)
+        self.now_ms = 0
+        self.plugged = True
+        self.muted = False
+        self.firmware = self._boot()
+
+    def _boot(self) -> Firmware:
+        self.hal.to_host.clear()
+        self.hal.from_host.clear()
+        return Firmware(
+            self.hal,
+            self.width,
+            self.height,
+            coded=self.coded,
+            buttons=self.buttons,
+            slots=self.slots,
+            debounce_ms=self.debounce_ms,
+            heartbeat_ms=self.heartbeat_ms,
+        )
+
+    # ---- time ----
+
+    def advance(self, ms: float) -> None:
+        """Run the firmware through `ms` milliseconds of simulated time."""
+        self.advance_to(self.now_ms + ms)
+
+    def advance_to(self, t_ms: float) -> None:
+        while self.now_ms + self.scan_period_ms <= t_ms:
+            self.now_ms += self.scan_period_ms
+            self.hal.now_ms = self.now_ms
+            if self.plugged and not self.muted:
+                self.firmware.step()
+
+    def settled(self) -> bool:
+        """True once no contact bounces and the firmware has reported everything it will report."""
+        return self.matrix.quiet_after() < self.now_ms and self.firmware.pending == 0
+
+    # ---- the cable ----
+
+    def from_host(self, data: bytes) -> None:
+        if self.plugged:
+            self.hal.from_host += data
+
+    def to_host(self) -> bytes:
+        data = bytes(self.hal.to_host)
+        self.hal.to_host.clear()
+        return data
+
+    def unplug(self) -> None:
+        """Pull the USB cable: the board loses power; the tiles stay where they are."""
+        self.plugged = False
+        self.hal.connected = False
+        self.hal.to_host.clear()
+
+    def replug(self) -> None:
+        """Plug it back: the board boots afresh (uptime 0 of a new life, HELLO first)."""
+        self.plugged = True
+        self.muted = False
+        self.hal.connected = True
+        self.hal.now_ms = self.now_ms
+        self.firmware = self._boot()
+
+    def mute(self) -> None:
+        """The board hangs: still plugged in, says nothing and scans nothing (a silent board)."""
+        self.muted = True
+
+    def unmute(self) -> None:
+        self.muted = False
+
+    # ---- scripting: the physical world ----
+
+    def _square(self, square: str) -> int:
+        return square_index(square, self.width, self.height)
+
+    def _tile_code(self, letter: str | None) -> int:
+        if not self.coded:
+            return wire.OCCUPIED
+        if letter is None:
+            raise EmulatorCommandError("this board reads letters: say which tile to place, e.g. place H8 E")
+        return self.tile_codes.code(letter)
+
+    def place(self, square: str, letter: str | None = None) -> None:
+        index = self._square(square)
+        if self.matrix.settled[index] != wire.EMPTY:
+            raise EmulatorCommandError(f"{square.upper()} already holds a tile: lift it first")
+        self.matrix.set(index, self._tile_code(letter), self.now_ms)
+
+    def lift(self, square: str) -> None:
+        index = self._square(square)
+        if self.matrix.settled[index] == wire.EMPTY:
+            raise EmulatorCommandError(f"{square.upper()} is empty: there is no tile to lift")
+        self.matrix.set(index, wire.EMPTY, self.now_ms)
+
+    def place_word(self, start: str, direction: str, word: str, gap_ms: float = 0.0) -> list[str]:
+        """Place a word's tiles one after another, `gap_ms` apart (simulated time runs meanwhile);
+        squares already holding a tile are skipped, as when a word goes through a letter on the board.
+        Returns the squares that got a tile."""
+        squares = line_of_squares(start, direction, len(word), self.width, self.height)
+        placed = []
+        for name, letter in zip(squares, word, strict=True):
+            if self.matrix.settled[self._square(name)] != wire.EMPTY:
+                continue
+            if placed and gap_ms:
+                self.advance(gap_ms)
+            self.place(name, letter)
+            placed.append(name)
+        return placed
+
+    def _button(self, button: int) -> int:
+        if not (0 <= button < self.buttons):
+            raise EmulatorCommandError(f"button {button} does not exist: this board has buttons 0-{self.buttons - 1}")
+        return self.squares + button
+
+    def press(self, button: int) -> None:
+        self.matrix.set(self._button(button), 1, self.now_ms, bits=1)
+
+    def release(self, button: int) -> None:
+        self.matrix.set(self._button(button), 0, self.now_ms, bits=1)
+
+    def _slot(self, slot: int) -> int:
+        if not (0 <= slot < self.slots):
+            raise EmulatorCommandError(f"tray slot {slot} does not exist: this board has {self.slots} slot(s)")
+        return self.squares + self.buttons + slot
+
+    def roll(self, slot: int, die: int, face: int) -> None:
+        """A die lands in a tray slot showing `face` (0..5)."""
+        if not (0 <= die < 40) or not (0 <= face < 6):
+            raise EmulatorCommandError(f"die {die} face {face}: dice are numbered 0-39 with faces 0-5")
+        self.matrix.set(self._slot(slot), 1 + die * 6 + face, self.now_ms, bits=8)
+
+    def clear_slot(self, slot: int) -> None:
+        self.matrix.set(self._slot(slot), 0, self.now_ms, bits=8)
+
+    def occupied(self) -> dict[str, int]:
+        """What physically lies on the board now: square name -> code."""
+        from firmware_bridge.squares import square_names
+
+        names = square_names(self.width, self.height)
+        return {names[i]: c for i, c in enumerate(self.matrix.settled[: self.squares]) if c}
+
+
+class InProcessLink:
+    """An EmulatedBoard and a LinkCore joined without a port: `advance(ms)` returns the host's events.
+
+    Bytes cross in both directions every `chunk_ms` of simulated time, as a USB frame would carry them.
+    """
+
+    def __init__(self, board: EmulatedBoard, core: LinkCore | None = None, chunk_ms: int = 1) -> None:
+        self.board = board
+        self.core = core or LinkCore()
+        self.chunk_ms = chunk_ms
+        self._connected = False
+
+    def _now(self) -> float:
+        return self.board.now_ms / 1000.0
+
+    def advance(self, ms: float) -> list[Event]:
+        events: list[Event] = []
+        end = self.board.now_ms + ms
+        while True:
+            if not self._connected and self.board.plugged:
+                self.core.connection_made(self._now())
+                self._connected = True
+            elif self._connected and not self.board.plugged:
+                self._connected = False
+                events += self.core.connection_lost("board unplugged", self._now())
+            if self._connected:
+                self.board.from_host(self.core.take_outgoing())
+                data = self.board.to_host()
+                if data:
+                    events += self.core.data_received(data, self._now())
+                events += self.core.tick(self._now())
+                if self.core.state == "down":
+                    self._connected = False  # the link closes the port and opens it again
+            if self.board.now_ms >= end:
+                return events
+            self.board.advance(min(self.chunk_ms, end - self.board.now_ms))
+
+
+class PtyEmulator:
+    """An EmulatedBoard behind a pseudo-terminal, paced by the real clock on its own thread.
+
+    `path` is a symlink that stays put across unplug/replug (like /dev/serial/by-id/...), pointing at
+    the current pty. All scripting goes through the methods here, which take the board's lock.
+    """
+
+    def __init__(
+        self,
+        board: EmulatedBoard | None = None,
+        link_dir: str | os.PathLike[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.board = board or EmulatedBoard()
+        self._own_dir = link_dir is None
+        self._dir = Path(link_dir) if link_dir is not None else Path(tempfile.mkdtemp(prefix="board-emulator-"))
+        self.path = str(self._dir / "board")
+        self.device = ""
+        self.clock = clock
+        self.lock = threading.RLock()
+        self.stepped = threading.Condition(self.lock)
+        self._master = -1
+        self._slave = -1
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._t0 = 0.0
+        self._ms0 = 0.0
+        self._tx = bytearray()
+
+    # ---- lifecycle ----
+
+    def start(self) -> PtyEmulator:
+        with self.lock:
+            self._open_pty()
+            self._t0 = self.clock()
+            self._ms0 = self.board.now_ms
+        self._thread = threading.Thread(target=self._run, name="board-emulator", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        with self.lock:
+            self._close_pty()
+        if self._own_dir:
+            with contextlib.suppress(OSError):
+                self._dir.rmdir()
+
+    def __enter__(self) -> PtyEmulator:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _open_pty(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line discipline: bytes pass as they are, 0x00 included
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        self.device = os.ttyname(slave)
+        tmp = self.path + ".new"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        os.symlink(self.device, tmp)
+        os.replace(tmp, self.path)
+        self._tx.clear()
+
+    def _close_pty(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._master = self._slave = -1
+        self.device = ""
+
+    # ---- the thread ----
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self.lock:
+                self._pump()
+                self.stepped.notify_all()
+            self._stop.wait(self.board.scan_period_ms / 1000.0)
+
+    def _pump(self) -> None:
+        board = self.board
+        if self._master >= 0:
+            try:
+                data = os.read(self._master, 4096)
+            except (BlockingIOError, InterruptedError):
+                data = b""
+            except OSError:  # nobody has the slave open in a way that lets us read: nothing came
+                data = b""
+            if data:
+                board.from_host(data)
+        board.advance_to(self._ms0 + (self.clock() - self._t0) * 1000.0)
+        out = board.to_host()
+        if out and self._master >= 0:
+            self._tx += out
+        if self._tx and self._master >= 0:
+            try:
+                n = os.write(self._master, self._tx)
+                del self._tx[:n]
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                self._tx.clear()
+            if len(self._tx) > TX_BUFFER:  # the host is not reading: the oldest bytes are lost
+                del self._tx[: len(self._tx) - TX_BUFFER]
+
+    # ---- scripting (thread-safe) ----
+
+    def place(self, square: str, letter: str | None = None) -> None:
+        with self.lock:
+            self._catch_up()
+            self.board.place(square, letter)
+
+    def lift(self, square: str) -> None:
+        with self.lock:
+            self._catch_up()
+            self.board.lift(square)
+
+    def place_word(self, start: str, direction: str, word: str) -> list[str]:
+        with self.lock:
+            self._catch_up()
+            return self.board.place_word(start, direction, word)
+
+    def press(self, button: int) -> None:
+        with self.lock:
+            self._catch_up()
+            self.board.press(button)
+
+    def release(self, button: int) -> None:
+        with self.lock:
+            self._catch_up()
+            self.board.release(button)
+
+    def roll(self, slot: int, die: int, face: int) -> None:
+        with self.lock:
+            self._catch_up()
+            self.board.roll(slot, die, face)
+
+    def clear_slot(self, slot: int) -> None:
+        with self.lock:
+            self._catch_up()
+            self.board.clear_slot(slot)
+
+    def mute(self) -> None:
+        with self.lock:
+            self.board.mute()
+
+    def unmute(self) -> None:
+        with self.lock:
+            self.board.unmute()
+
+    def unplug(self) -> None:
+        """Pull the cable: the device node disappears and the host's port fails, as with real USB."""
+        with self.lock:
+            self._catch_up()
+            self.board.unplug()
+            self._close_pty()
+
+    def replug(self) -> None:
+        with self.lock:
+            self._catch_up()
+            self._open_pty()
+            self.board.replug()
+
+    def _catch_up(self) -> None:
+        self.board.advance_to(self._ms0 + (self.clock() - self._t0) * 1000.0)
+
+    def now_ms(self) -> float:
+        with self.lock:
+            return self.board.now_ms
+
+    def wait_settled(self, timeout: float = 5.0) -> bool:
+        """Wait (on the emulator's own steps, not a fixed sleep) until nothing bounces or is pending."""
+        with self.stepped:
+            return self.stepped.wait_for(self.board.settled, timeout)
