@@ -39,7 +39,12 @@ def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = Tr
         quad = find_green_quad(image, where=where)
     # The quad is the outside of the grid's frame (markers) or the green field; look for the grid inside.
     matrix, residual = fit_grid(image, quad, where=where, outer=(method == "grid"))
-    return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual)
+    # The colour of each square that is empty now: the reader tells a hand from the board by it.
+    from vision import cells
+    from vision.reader import empty_colours
+
+    extra = {"empty_colours": empty_colours(cells.rectify(image, matrix))}
+    return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual, extra=extra)
 
 
 def calibrate_file(path: str | Path, *, use_markers: bool = True) -> Calibration:

@@ -1,0 +1,115 @@
+"""Camera benchmark on ../shared/photos: leave one game out, and the shipped classifier with no teaching.
+
+For each game: teach on the other three games' photos, calibrate from this game's first photo, read every
+photo of this game with the real `BoardReader` on one core, and compare with labels.json. Prints one
+`figure: value unit` line per figure. Exits 0 with a 'skipped' line when the photos are absent.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PHOTOS = ROOT.parent / "shared" / "photos"
+
+
+def main() -> int:
+    labels_path = PHOTOS / "labels.json"
+    if not labels_path.is_file():
+        print(f"skipped: no labelled photos at {labels_path}")
+        return 0
+    import cv2
+
+    from vision.classifier import TileClassifier
+    from vision.reader import BoardReader
+    from vision.registration import calibrate
+    from vision.teach import load_labels, teach
+
+    cv2.setNumThreads(1)
+    photos = load_labels(labels_path)
+    games = sorted({p.game for p in photos})
+    images = {p.path: cv2.imread(str(p.path), cv2.IMREAD_COLOR) for p in photos}
+    t0 = time.perf_counter()
+    shipped = TileClassifier.shipped("german")
+    print(f"shipped classifier build or load: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    for mode in ("taught", "shipped"):
+        tally = Tally()
+        for game in games:
+            mine = [p for p in photos if p.game == game]
+            if mode == "taught":
+                t0 = time.perf_counter()
+                model = teach([p for p in photos if p.game != game])
+                tally.teach_s.append(time.perf_counter() - t0)
+            else:
+                model = shipped
+            calib = calibrate(images[mine[0].path], where=str(mine[0].path))
+            reader = BoardReader(calib, model)
+            for photo in mine:
+                image = images[photo.path]
+                t0 = time.perf_counter()
+                reading = reader.read(image, where=str(photo.path))
+                tally.ms.append((time.perf_counter() - t0) * 1000.0)
+                tally.add(photo.board, reading, f"{game}/{photo.file}")
+        tally.report(mode)
+    return 0
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.squares = self.right_squares = 0
+        self.occupancy_right = 0
+        self.tiles = self.right_letters = 0
+        self.boards = self.exact_boards = 0
+        self.occluded = 0
+        self.uncertain = 0
+        self.confident_wrong = 0
+        self.ms: list[float] = []
+        self.teach_s: list[float] = []
+        self.errors: list[str] = []
+
+    def add(self, truth: tuple[str, ...], reading: object, where: str) -> None:
+        from vision.geometry import ALL_SQUARES
+
+        board = reading.board  # type: ignore[attr-defined]
+        uncertain = set(reading.uncertain)  # type: ignore[attr-defined]
+        self.boards += 1
+        self.exact_boards += board == list(truth)
+        self.occluded += bool(reading.occluded)  # type: ignore[attr-defined]
+        self.uncertain += len(uncertain)
+        for i, name in enumerate(ALL_SQUARES):
+            want, got = truth[i // 15][i % 15], board[i // 15][i % 15]
+            self.squares += 1
+            self.right_squares += want == got
+            self.occupancy_right += (want == ".") == (got == ".")
+            if want != ".":
+                self.tiles += 1
+                self.right_letters += want == got
+            if want != got:
+                self.errors.append(f"{where} {name}: {want} read as {got}{' (uncertain)' if name in uncertain else ''}")
+                self.confident_wrong += name not in uncertain
+
+    def report(self, mode: str) -> None:
+        ms = sorted(self.ms)
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+        print(f"{mode} per-square accuracy: {100 * self.right_squares / self.squares:.3f} %")
+        print(f"{mode} occupancy accuracy: {100 * self.occupancy_right / self.squares:.3f} %")
+        print(f"{mode} letter accuracy on occupied squares: {100 * self.right_letters / self.tiles:.3f} %")
+        print(f"{mode} whole boards exact: {100 * self.exact_boards / self.boards:.1f} %")
+        print(f"{mode} boards exact: {self.exact_boards} of {self.boards} boards")
+        print(f"{mode} frames flagged occluded: {self.occluded} of {self.boards} frames")
+        print(f"{mode} squares marked uncertain: {self.uncertain} squares")
+        print(f"{mode} confident misreads: {self.confident_wrong} squares")
+        print(f"{mode} median read time: {statistics.median(ms):.1f} ms")
+        print(f"{mode} p95 read time: {p95:.1f} ms")
+        if self.teach_s:
+            print(f"{mode} median teach time: {statistics.median(self.teach_s):.1f} s")
+        for line in self.errors[:25]:
+            print(f"  {mode} error: {line}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

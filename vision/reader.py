@@ -1,0 +1,172 @@
+"""Reading a frame: which squares hold a tile, which letter, how sure, and whether to trust the frame at all.
+
+Per square, in order:
+1. Occupancy from the share of tile-face pixels (pale, unsaturated) in the middle of the square. Board
+   squares are saturated colours, so the two are far apart on real boards; a share in between is doubt.
+2. Something foreign: an empty-looking square whose colour is far from the colour that square had in the
+   calibration frame, or a tile-looking square that is too dark or half covered (a hand, a shadow, a tile
+   in motion). Such squares are uncertain and make the whole frame `occluded`.
+3. A tile with no glyph is a blank (`?`); otherwise the glyph-centred patch goes to the letter classifier,
+   whose doubt (two letters alike, or nothing like anything taught) makes the square uncertain.
+The board picture always carries the best guess; `uncertain` says which squares not to trust.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision import cells
+from vision.calibration import Calibration
+from vision.classifier import TileClassifier
+from vision.geometry import ALL_SQUARES, SIZE
+from vision.tilesets import BLANK, EMPTY
+
+TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
+EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
+MIN_CONFIDENCE = 0.25  # letter margin below which a letter is uncertain
+MAX_NOVELTY = 2.6  # distance to the nearest taught example, in typical distances, above which: uncertain
+MAX_COLOUR_SHIFT = 38.0  # Lab distance of an empty square from its calibration colour before it is foreign
+
+
+@dataclass(frozen=True)
+class SquareReading:
+    name: str
+    occupied: bool
+    letter: str  # "." empty, "?" blank tile, or the letter
+    confidence: float
+    uncertain: bool
+
+
+@dataclass
+class BoardReading:
+    squares: dict[str, SquareReading]
+    occluded: bool
+    ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def board(self) -> list[str]:
+        """15 strings, top row first, in the characters of labels.json."""
+        return ["".join(self.squares[ALL_SQUARES[r * SIZE + c]].letter for c in range(SIZE)) for r in range(SIZE)]
+
+    @property
+    def uncertain(self) -> list[str]:
+        return [name for name in ALL_SQUARES if self.squares[name].uncertain]
+
+    def to_json(self, image: str = "") -> dict[str, object]:
+        return {
+            "image": image,
+            "board": self.board,
+            "occluded": self.occluded,
+            "uncertain": self.uncertain,
+            "ms": round(self.ms, 2),
+        }
+
+
+def empty_colours(rect: np.ndarray) -> list[list[float] | None]:
+    """Mean Lab colour of the middle of each square that is empty in this (calibration) frame, else None."""
+    stats = cells.colour_stats(rect)
+    lab = _square_lab(rect)
+    return [[float(v) for v in lab[i]] if stats[i, 0] < 0.02 else None for i in range(SIZE * SIZE)]
+
+
+def _square_lab(rect: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32)
+    inset = int(cells.PITCH * 0.25)
+    off = round(cells.PAD * cells.PITCH)
+    out = np.empty((SIZE * SIZE, 3), np.float32)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            y0, x0 = off + r * cells.PITCH + inset, off + c * cells.PITCH + inset
+            out[r * SIZE + c] = (
+                lab[y0 : y0 + cells.PITCH - 2 * inset, x0 : x0 + cells.PITCH - 2 * inset].reshape(-1, 3).mean(axis=0)
+            )
+    return out
+
+
+class BoardReader:
+    """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier."""
+
+    def __init__(self, calibration: Calibration, classifier: TileClassifier) -> None:
+        self.calibration = calibration
+        self.classifier = classifier
+        self._matrix = calibration.matrix
+        refs = calibration.extra.get("empty_colours")
+        self._refs = refs if isinstance(refs, list) and len(refs) == SIZE * SIZE else [None] * (SIZE * SIZE)
+
+    def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
+        start = time.perf_counter()
+        self.calibration.check_frame(frame, where)
+        rect = cells.rectify(frame, self._matrix)
+        stats = cells.colour_stats(rect)
+        lab = _square_lab(rect)
+        results: dict[str, SquareReading] = {}
+        foreign = 0
+        glyph_idx: list[int] = []
+        glyph_patches: list[np.ndarray] = []
+        heights: dict[int, float] = {}
+        for i, name in enumerate(ALL_SQUARES):
+            face, _ink, _h, sat, _val, _sd = stats[i]
+            ref = self._refs[i]
+            if face <= EMPTY_FACE:
+                shift = float(np.linalg.norm(lab[i] - np.array(ref))) if ref is not None else 0.0
+                strange = shift > MAX_COLOUR_SHIFT if ref is not None else sat < 0.2
+                if strange:
+                    foreign += 1
+                results[name] = SquareReading(name, False, EMPTY, 0.0 if strange else 1.0, strange)
+                continue
+            if face < TILE_FACE:
+                foreign += 1
+                guess = BLANK if face > (EMPTY_FACE + TILE_FACE) / 2 else EMPTY
+                results[name] = SquareReading(name, guess != EMPTY, guess, 0.0, True)
+                continue
+            r, c = divmod(i, SIZE)
+            patch, height = cells.glyph_patch(cells.square_window(rect, r, c, 1.4))
+            if height == 0.0:
+                # No glyph: a blank, if the face is clean; a hand or a shadow leaves a dirty face.
+                clean = face > 0.6
+                results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
+                foreign += 0 if clean else 1
+                continue
+            glyph_idx.append(i)
+            glyph_patches.append(patch)
+            heights[i] = height
+        guesses = self.classifier.predict(np.stack(glyph_patches)) if glyph_patches else []
+        typical_height = float(np.median(list(heights.values()))) if heights else 0.0
+        for i, guess in zip(glyph_idx, guesses, strict=True):
+            name = ALL_SQUARES[i]
+            odd_size = typical_height > 0 and abs(heights[i] / typical_height - 1.0) > 0.3 and len(heights) >= 5
+            doubt = guess.confidence < MIN_CONFIDENCE or guess.novelty > MAX_NOVELTY or odd_size
+            results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
+        ms = (time.perf_counter() - start) * 1000.0
+        notes = [f"{foreign} square(s) look covered or foreign"] if foreign else []
+        return BoardReading(results, occluded=foreign > 0, ms=ms, notes=notes)
+
+
+def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:
+    """One reading from several frames of a still board: per square, the letter the trusted frames agree on.
+
+    A square stays uncertain unless a majority of frames read it with confidence and none of those disagree;
+    the result is occluded only if every frame was (one clear frame is enough to see the board).
+    """
+    if not readings:
+        raise ValueError("combine_readings: no readings to combine")
+    out: dict[str, SquareReading] = {}
+    for name in ALL_SQUARES:
+        trusted = [r.squares[name] for r in readings if not r.squares[name].uncertain]
+        votes = Counter(s.letter for s in trusted)
+        if votes and len(votes) == 1 and len(trusted) * 2 > len(readings):
+            letter = next(iter(votes))
+            conf = float(np.mean([s.confidence for s in trusted]))
+            out[name] = SquareReading(name, letter != EMPTY, letter, conf, False)
+        else:
+            every = Counter(r.squares[name].letter for r in readings)
+            letter = (votes or every).most_common(1)[0][0]
+            out[name] = SquareReading(name, letter != EMPTY, letter, 0.0, True)
+    return BoardReading(out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings))

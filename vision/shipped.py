@@ -1,0 +1,79 @@
+"""The shipped classifier: taught only on tiles the project renders itself, never on anyone's photos.
+
+Built on first use (a few seconds) from `glyphs.render_tile` in every available font with small turns,
+blur, lighting and shifts, then cached in the user's cache folder (`$XDG_CACHE_HOME/scrabble-referee`).
+Reading real tiles with it is worse than with a taught model; `referee vision teach` closes the gap.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import cells
+from vision.classifier import TileClassifier
+from vision.errors import ModelError
+from vision.glyphs import font_choices, render_tile
+from vision.tilesets import tile_values
+
+RECIPE = 3  # bump when the rendering recipe changes, so stale caches are rebuilt
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "scrabble-referee"
+
+
+def rendered_glyphs(tiles: str, variants: int = 6, seed: int = 0) -> tuple[np.ndarray, list[str]]:
+    """Glyph patches of rendered tiles: every letter x font x `variants` random looks."""
+    rng = np.random.default_rng(seed)
+    size = round(cells.PITCH * 1.4)
+    patches, letters = [], []
+    for letter, value in tile_values(tiles).items():
+        for font in font_choices():
+            for _ in range(variants):
+                tile_side = round(cells.PITCH * rng.uniform(0.88, 1.0))
+                tile = render_tile(letter, value, tile_side, font, scale=float(rng.uniform(0.42, 0.52)))
+                canvas = np.empty((size, size, 3), np.uint8)
+                canvas[:] = (60, 120, 40)  # the board's green around the tile
+                off = (size - tile_side) // 2 + rng.integers(-3, 4, size=2)
+                canvas[off[1] : off[1] + tile_side, off[0] : off[0] + tile_side] = tile
+                m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(-6, 6)), 1.0)
+                canvas = cv2.warpAffine(canvas, m, (size, size), borderMode=cv2.BORDER_REPLICATE)
+                sigma = float(rng.uniform(0.3, 1.2))
+                canvas = cv2.GaussianBlur(canvas, (0, 0), sigma)
+                gain = float(rng.uniform(0.75, 1.15))
+                canvas = np.clip(canvas.astype(np.float32) * gain + rng.normal(0, 3, canvas.shape), 0, 255)
+                patch, height = cells.glyph_patch(canvas.astype(np.uint8))
+                if height > 0:
+                    patches.append(patch)
+                    letters.append(letter)
+    return np.stack(patches), letters
+
+
+def build_shipped(tiles: str) -> TileClassifier:
+    patches, letters = rendered_glyphs(tiles)
+    return TileClassifier.train(patches, letters, meta={"source": "shipped", "tiles": tiles, "recipe": RECIPE})
+
+
+def shipped_classifier(tiles: str = "german") -> TileClassifier:
+    """The shipped classifier for `tiles`, from the cache or built now (and cached when possible)."""
+    tile_values(tiles)  # unknown tile sets fail here, clearly
+    path = cache_dir() / f"shipped-{tiles}-r{RECIPE}.npz"
+    if path.is_file():
+        try:
+            return TileClassifier.load(path)
+        except ModelError:
+            pass  # a damaged cache is rebuilt
+    model = build_shipped(tiles)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        model.save(tmp)
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only home still gets a working (uncached) classifier
+    return model

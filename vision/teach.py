@@ -1,0 +1,102 @@
+"""Learning a user's own tiles from labelled photos (the format of ../shared/photos/labels.json).
+
+A labels file is a JSON list of {"game", "file", "board": [15 strings], ...}; each image lies at
+`<game>/<file>` beside the labels file. Every photo is calibrated on its own (a camera may have been moved
+between games), each labelled tile's glyph is cut from it, and the classifier is taught on those.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision import cells
+from vision.classifier import TileClassifier
+from vision.errors import LabelsError, VisionError
+from vision.geometry import SIZE
+from vision.registration import calibrate
+from vision.tilesets import BLANK, EMPTY
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    game: str
+    file: str
+    path: Path
+    board: tuple[str, ...]
+    flag: str
+
+
+def load_labels(path: str | Path) -> list[LabelledPhoto]:
+    """Parse and check a labels file; image paths are resolved relative to it."""
+    p = Path(path)
+    try:
+        raw = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise LabelsError(f"{p}: labels file not found") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LabelsError(f"{p}: cannot read labels ({exc})") from exc
+    if not isinstance(raw, list):
+        raise LabelsError(f"{p}: expected a JSON list of labelled photos")
+    out = []
+    for n, entry in enumerate(raw):
+        where = f"{p} entry {n}"
+        if not isinstance(entry, dict) or not {"game", "file", "board"} <= entry.keys():
+            raise LabelsError(f"{where}: needs 'game', 'file' and 'board'")
+        board = entry["board"]
+        if (
+            not isinstance(board, list)
+            or len(board) != SIZE
+            or any(not isinstance(row, str) or len(row) != SIZE for row in board)
+        ):
+            raise LabelsError(f"{where}: 'board' must be 15 strings of 15 characters")
+        image = p.parent / str(entry["game"]) / str(entry["file"])
+        out.append(
+            LabelledPhoto(str(entry["game"]), str(entry["file"]), image, tuple(board), str(entry.get("flag", "ok")))
+        )
+    return out
+
+
+def glyphs_from_photo(
+    image: np.ndarray, board: Iterable[str], matrix: np.ndarray
+) -> tuple[list[np.ndarray], list[str]]:
+    """The glyph patch and letter of every labelled lettered tile in one photo (blanks have no glyph)."""
+    rect = cells.rectify(image, matrix)
+    patches, letters = [], []
+    for r, row in enumerate(board):
+        for c, ch in enumerate(row):
+            if ch in (EMPTY, BLANK):
+                continue
+            patch, height = cells.glyph_patch(cells.square_window(rect, r, c, 1.4))
+            if height > 0:
+                patches.append(patch)
+                letters.append(ch)
+    return patches, letters
+
+
+def teach(photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None) -> TileClassifier:
+    """A classifier taught on the lettered tiles of `photos`."""
+    patches: list[np.ndarray] = []
+    letters: list[str] = []
+    for photo in photos:
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise LabelsError(f"{photo.path}: image listed in the labels cannot be read")
+        try:
+            matrix = calibrate(image, where=str(photo.path)).matrix
+        except VisionError as exc:
+            raise LabelsError(f"{photo.path}: {exc}") from exc
+        p, t = glyphs_from_photo(image, photo.board, matrix)
+        patches += p
+        letters += t
+    if not patches:
+        raise LabelsError("the labels hold no lettered tiles to learn from")
+    info = {"source": "taught", "photos": len(photos)}
+    info.update(meta or {})
+    return TileClassifier.train(np.stack(patches), letters, meta=info)
