@@ -1,0 +1,124 @@
+"""`referee vision ...`: calibrate a camera, print the marker sheet, teach tiles, read boards.
+
+`referee vision read IMAGE... --calibration CALIB.json [--model MODEL] [--tiles english|german] --json` is a
+stable interface (checks outside the project call it): one JSON object per line,
+{"image", "board": [15 strings], "occluded", "uncertain": [squares], "ms"}. OpenCV is imported in handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("vision", help="the camera: calibrate, markers, teach, read")
+    vsub = p.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
+
+    read = vsub.add_parser("read", help="read the board in photos")
+    read.add_argument("images", nargs="+", metavar="IMAGE")
+    read.add_argument("--calibration", required=True, metavar="CALIB.json")
+    read.add_argument("--model", metavar="MODEL", help="a model from `referee vision teach` (default: shipped)")
+    read.add_argument("--tiles", choices=("english", "german"), default="german")
+    read.add_argument("--json", action="store_true", help="one JSON object per line")
+    read.set_defaults(handler=handle_read)
+
+    cal = vsub.add_parser("calibrate", help="find the board in a photo and save the calibration")
+    cal.add_argument("image", metavar="IMAGE")
+    cal.add_argument("-o", "--output", required=True, metavar="CALIB.json")
+    cal.add_argument("--no-markers", action="store_true", help="ignore ArUco markers, use the board's grid")
+    cal.set_defaults(handler=handle_calibrate)
+
+    mk = vsub.add_parser("markers", help="write the printable sheet of corner markers (PNG)")
+    mk.add_argument("-o", "--output", default="markers.png", metavar="PNG")
+    mk.add_argument("--size-mm", type=float, default=30.0)
+    mk.set_defaults(handler=handle_markers)
+
+    teach = vsub.add_parser("teach", help="learn your tiles from labelled photos")
+    teach.add_argument("labels", metavar="LABELS.json")
+    teach.add_argument("-o", "--output", required=True, metavar="MODEL")
+    teach.set_defaults(handler=handle_teach)
+
+
+def _fail(message: str) -> int:
+    print(f"referee vision: {message}", file=sys.stderr)
+    return 2
+
+
+def handle_read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibration import Calibration
+    from vision.classifier import TileClassifier
+    from vision.errors import VisionError
+    from vision.reader import BoardReader
+
+    try:
+        calib = Calibration.load(args.calibration)
+        model = TileClassifier.load(args.model) if args.model else TileClassifier.shipped(args.tiles)
+    except VisionError as exc:
+        return _fail(str(exc))
+    reader = BoardReader(calib, model)
+    status = 0
+    for path in args.images:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        if image is None:
+            status = _fail(f"{path}: cannot be read as an image")
+            continue
+        try:
+            reading = reader.read(image, where=path)
+        except VisionError as exc:
+            status = _fail(str(exc))
+            continue
+        if args.json:
+            print(json.dumps(reading.to_json(path), ensure_ascii=False), flush=True)
+        else:
+            print(f"{path}: {'OCCLUDED ' if reading.occluded else ''}{reading.ms:.1f} ms")
+            for row in reading.board:
+                print("  " + row)
+            if reading.uncertain:
+                print("  uncertain: " + " ".join(reading.uncertain))
+    return status
+
+
+def handle_calibrate(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.registration import calibrate_file
+
+    try:
+        calib = calibrate_file(args.image, use_markers=not args.no_markers)
+        calib.save(args.output)
+    except VisionError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{args.output}: cannot write ({exc.strerror})")
+    print(f"{args.output}: board found by {calib.method}, grid fit residual {calib.residual:.3f} squares")
+    return 0
+
+
+def handle_markers(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.markers import marker_sheet
+
+    if not cv2.imwrite(args.output, marker_sheet(args.size_mm)):
+        return _fail(f"{args.output}: cannot write the marker sheet")
+    print(f"{args.output}: print at 100% scale; markers 0-3 go on the grid's corners, clockwise from top-left")
+    return 0
+
+
+def handle_teach(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.teach import load_labels, teach
+
+    try:
+        model = teach(load_labels(args.labels))
+        model.save(args.output)
+    except VisionError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{args.output}: cannot write ({exc.strerror})")
+    print(f"{args.output}: taught {model.meta.get('examples')} tiles, letters {''.join(model.classes)}")
+    return 0
