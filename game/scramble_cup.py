@@ -54,6 +54,10 @@ class Dice:
         if len(self.cup) + len(out) != DICE_PER_SET:
             raise RollError(f"{len(self.cup) + len(out)} dice accounted for, a set has {DICE_PER_SET}")
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Dice:
+        """Immutable: a game snapshot (for a phony taken back) shares it."""
+        return self
+
     @property
     def rack(self) -> str:
         """The letters in hand as a GCG rack (`?` for a blank), sorted as dice are read: in hand order."""

@@ -7,12 +7,12 @@ a malformed data file, a turn out of order) is raised with the engine's classes 
 
 from __future__ import annotations
 
-from game.errors import RefereeError
+from game.errors import IllegalTurnError, RefereeError
 
 
 class RollError(RefereeError, ValueError):
     """A roll the cup cannot produce: too many dice, or a face no die left in the cup shows."""
 
 
-class TimeUpError(RefereeError, ValueError):
-    """A play handed in after the turn's sand timer (60 seconds by default) has run out."""
+class RollOrderError(IllegalTurnError):
+    """A turn step out of order: a play before the dice are rolled, or a second roll in one turn."""
