@@ -1,7 +1,8 @@
 """The table's push buttons: one clock button per player, challenge, pause, confirm.
 
-gpiozero `Button`s deliver the edges; debouncing and long presses are done here against the
-injected monotonic clock rather than with gpiozero's `bounce_time` and `when_held` thread, so that
+gpiozero `DigitalInputDevice`s deliver the edges; debouncing and long presses are done here against
+the injected monotonic clock rather than with gpiozero `Button`'s `bounce_time` and `when_held`
+thread (one thread per button, timed by the wall of `Event.wait`), so that
 they are deterministic under a fake clock and a press switches the clock on its *first* edge
 (leading-edge debounce: the contact's chatter after the first edge is ignored, the press is not
 delayed by a settle time, which matters to a player hitting the clock with seconds left).
@@ -59,7 +60,7 @@ class ButtonPanel:
     """All buttons of a table. `subscribe(fn)` to get `ButtonEvent`s; call `poll()` for long presses."""
 
     def __init__(self, config: ButtonsConfig, pin_factory: Any, clock: Monotonic) -> None:
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self._clock = clock
         self._bounce = config.bounce_ms / 1000.0
@@ -73,12 +74,12 @@ class ButtonPanel:
         ] + [(name, pin, None) for name, pin in config.named.items()]
         try:
             for name, pin, player in buttons:
-                btn = Button(pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory)
+                btn = DigitalInputDevice(pin, pull_up=config.pull_up, bounce_time=None, pin_factory=pin_factory)
                 kind = "clock" if player is not None else name
                 key = _Key(btn, player, config.hold_actions.get(kind))
                 self.keys[name] = key
-                btn.when_pressed = lambda name=name: self._edge(name, True)
-                btn.when_released = lambda name=name: self._edge(name, False)
+                btn.when_activated = lambda name=name: self._edge(name, True)
+                btn.when_deactivated = lambda name=name: self._edge(name, False)
         except Exception:
             self.close()
             raise
@@ -119,7 +120,7 @@ class ButtonPanel:
         events: list[ButtonEvent] = []
         with self._lock:
             for name, key in self.keys.items():
-                if key.down and not key.button.is_pressed and now - key.last_edge >= self._bounce:
+                if key.down and not key.button.is_active and now - key.last_edge >= self._bounce:
                     key.down = False
                     key.last_edge = now
                     released = self._on_release(name, key)

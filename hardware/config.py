@@ -195,9 +195,19 @@ def _buttons(data: Any, players: int) -> ButtonsConfig:
     )
 
 
+def _spi_reserved(ring: RingConfig) -> dict[int, str]:
+    """SPI0 (dtparam=spi=on) claims both chip selects; SPI1 (dtoverlay=spi1-Ncs) claims CE0 to CE(N-1)."""
+    pins = dict(SPI_PINS[ring.spi_bus])
+    if ring.spi_bus == 1:
+        for device, pin in enumerate((18, 17, 16)):
+            if device > ring.spi_device:
+                del pins[pin]
+    return pins
+
+
 def _collect_pins(config: HardwareConfig) -> dict[int, str]:
     """Map every pin to its user, refusing a pin used twice or one the LED ring's SPI bus claims."""
-    reserved = SPI_PINS[config.ring.spi_bus] if config.ring is not None else {}
+    reserved = _spi_reserved(config.ring) if config.ring is not None else {}
     used: dict[int, str] = {}
 
     def claim(pin: int, key: str) -> None:

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from game.timers import Monotonic
@@ -123,7 +124,7 @@ def build_devices(
             )
             opened.append(devices.bar)
         for i, d in enumerate(config.displays):
-            display = _named(f"display {i}", lambda d=d: TM1637(d.clk, d.dio, pin_factory, brightness=d.brightness))
+            display = _named(f"display {i}", partial(TM1637, d.clk, d.dio, pin_factory, brightness=d.brightness))
             devices.displays.append(display)
             opened.append(display)
         if config.buzzer is not None:

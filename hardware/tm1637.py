@@ -132,13 +132,13 @@ class FakeTM1637:
         return bytes(self.memory[:4])
 
     def text(self) -> str:
-        """What a person reads off the display, "" when it is dark: e.g. " 3:04" or "-2:05"."""
+        """What a person reads off the display, "" when it is dark: e.g. "3:04" or "-2:05"."""
         if not self.on:
             return ""
         chars = "".join(_CHARS.get(b & 0x7F, "?") for b in self.memory[:4])
         if self.memory[1] & COLON:
             chars = chars[:2] + ":" + chars[2:]
-        return chars
+        return chars.strip()
 
     # Called by the pins.
     def clock_edge(self, high: bool) -> None:

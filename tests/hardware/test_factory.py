@@ -1,0 +1,74 @@
+"""Building the devices: the mock backend, the real backend's code path on fakes, clean failure."""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.config import DeviceOpenError, parse_hardware_config
+from hardware.factory import build_devices
+from hardware.ws2812 import FakeSpiDev
+
+from .conftest import FakeClock
+
+CONFIG: dict[str, Any] = {
+    "ring": {"leds": 8},
+    "bar": {"pins": [5, 6]},
+    "displays": [{"clk": 23, "dio": 24}, {"clk": 25, "dio": 12}],
+    "buzzer": {"pin": 18},
+    "buttons": {"clock": [17, 27], "pause": 4},
+}
+
+
+def test_mock_backend_builds_everything_on_a_private_factory(clock: FakeClock) -> None:
+    from gpiozero import Device
+
+    before = Device.pin_factory
+    devices = build_devices(parse_hardware_config(CONFIG), "mock", clock)
+    try:
+        assert devices.ring is not None and devices.bar is not None and devices.buzzer is not None
+        assert len(devices.displays) == 2 and sorted(devices.buttons.keys) == ["clock0", "clock1", "pause"]
+        assert devices.sim is not None and isinstance(devices.sim.pin_factory, MockFactory)
+        assert Device.pin_factory is before  # the global factory is left alone
+    finally:
+        devices.close()
+        devices.close()  # twice is harmless
+
+
+def test_real_backend_path_uses_the_default_factory_and_spidev(
+    mock_pins: MockFactory, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[FakeSpiDev] = []
+    module = types.ModuleType("spidev")
+    module.SpiDev = lambda: made.append(FakeSpiDev()) or made[-1]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spidev", module)
+    config = parse_hardware_config({k: v for k, v in CONFIG.items() if k != "displays"})
+    devices = build_devices(config, "real", clock)
+    try:
+        assert devices.sim is None
+        assert made and made[0].opened == (0, 0)
+        mock_pins.pin(4).drive_low()  # the buttons sit on the global (here mock) factory
+        assert devices.buttons.keys["pause"].down
+    finally:
+        devices.close()
+
+
+def test_a_busy_pin_fails_cleanly_and_closes_what_was_opened(mock_pins: MockFactory, clock: FakeClock) -> None:
+    from gpiozero import LED
+
+    squatter = LED(18)  # something else holds the buzzer's pin
+    config = parse_hardware_config({k: v for k, v in CONFIG.items() if k not in ("displays", "ring")})
+    with pytest.raises(DeviceOpenError, match="buzzer: could not be opened"):
+        build_devices(config, "real", clock)
+    squatter.close()
+    devices = build_devices(config, "real", clock)  # the buttons and bar were released
+    devices.close()
+
+
+def test_unknown_backend() -> None:
+    with pytest.raises(ValueError, match="'mock' or 'real'"):
+        build_devices(parse_hardware_config({}), "pigpio")  # type: ignore[arg-type]

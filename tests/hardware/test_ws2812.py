@@ -1,0 +1,88 @@
+"""WS2812 over SPI: the bit encoding, and the driver against a fake `spidev` module."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from hardware.ws2812 import (
+    BIT_ONE,
+    BIT_ZERO,
+    LATCH_BYTES,
+    FakeSpiDev,
+    SpiLedStrip,
+    decode_ws2812,
+    encode_ws2812,
+)
+
+
+def test_one_pixel_is_24_spi_bytes_grb_msb_first() -> None:
+    data = encode_ws2812([(0x01, 0x80, 0x00)], "GRB")
+    body = data[1 : 1 + 24]
+    assert data[0] == 0 and len(data) == 1 + 24 + LATCH_BYTES
+    assert body[:8] == bytes([BIT_ONE] + [BIT_ZERO] * 7)  # G = 0x80
+    assert body[8:16] == bytes([BIT_ZERO] * 7 + [BIT_ONE])  # R = 0x01
+    assert body[16:] == bytes([BIT_ZERO] * 8)  # B = 0
+    assert data[25:] == bytes(LATCH_BYTES)
+
+
+@pytest.mark.parametrize("order", ["GRB", "RGB", "BGR"])
+def test_round_trip(order: str) -> None:
+    pixels = [(255, 0, 0), (0, 0, 0), (1, 2, 3), (200, 100, 50)]
+    assert decode_ws2812(encode_ws2812(pixels, order), order) == pixels
+
+
+def test_bad_colour_names_the_led() -> None:
+    with pytest.raises(ValueError, match="LED 1: a colour is three values"):
+        encode_ws2812([(0, 0, 0), (0, 256, 0)])
+
+
+def test_decode_refuses_garbage() -> None:
+    with pytest.raises(ValueError, match="not a WS2812 bit"):
+        decode_ws2812(bytes([0]) + bytes([0x55] * 24))
+
+
+@pytest.fixture
+def fake_spidev(monkeypatch: pytest.MonkeyPatch) -> list[FakeSpiDev]:
+    """A fake `spidev` module: the real driver imports it and gets recording devices."""
+    made: list[FakeSpiDev] = []
+    module = types.ModuleType("spidev")
+
+    def SpiDev() -> FakeSpiDev:  # the class name spidev uses
+        dev = FakeSpiDev()
+        made.append(dev)
+        return dev
+
+    module.SpiDev = SpiDev  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spidev", module)
+    return made
+
+
+def test_real_driver_through_the_spidev_module(fake_spidev: list[FakeSpiDev]) -> None:
+    strip = SpiLedStrip(3, bus=1, device=2, brightness=0.5)
+    (dev,) = fake_spidev
+    assert dev.opened == (1, 2) and dev.max_speed_hz == 6_400_000 and dev.mode == 0
+    assert strip.show([(200, 0, 0), (0, 100, 0), (0, 0, 51)])
+    assert decode_ws2812(dev.transfers[-1]) == [(100, 0, 0), (0, 50, 0), (0, 0, 26)]
+    assert not strip.show([(200, 0, 0), (0, 100, 0), (0, 0, 51)])  # unchanged: no bus traffic
+    assert len(dev.transfers) == 1
+    strip.close()
+    assert decode_ws2812(dev.transfers[-1]) == [(0, 0, 0)] * 3
+    assert dev.closed
+
+
+def test_missing_spi_device_says_what_to_enable() -> None:
+    class Missing(FakeSpiDev):
+        def open(self, bus: int, device: int) -> None:
+            raise FileNotFoundError(2, "No such file or directory")
+
+    with pytest.raises(OSError, match=r"/dev/spidev0\.0 is missing; enable SPI"):
+        SpiLedStrip(3, spi_factory=Missing)
+
+
+def test_frame_length_must_match() -> None:
+    strip = SpiLedStrip(3, spi_factory=FakeSpiDev)
+    with pytest.raises(ValueError, match="a frame of 2 colours for 3 LEDs"):
+        strip.show([(0, 0, 0)] * 2)
