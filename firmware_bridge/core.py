@@ -94,6 +94,11 @@ class LinkCore:
     # ---- timing ----
 
     @property
+    def last_rx(self) -> float:
+        """When the last intact frame arrived (the caller's clock)."""
+        return self._last_rx
+
+    @property
     def heartbeat_s(self) -> float:
         ms = self.hello.heartbeat_ms if self.hello else (self.want_heartbeat_ms or DEFAULT_HEARTBEAT_MS)
         return ms / 1000.0

@@ -1,0 +1,156 @@
+"""LinkCore without ports: corrupt lines never raise and never leave a wrong picture; every protocol
+failure is counted and reported in words."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge.core import UP, LinkCore
+from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.events import BoardDump, CommandRefused, Event, Hello, Pong, SquareChanged
+from firmware_bridge.firmware import wire
+
+
+def run(board: EmulatedBoard, core: LinkCore, ms: int, mangle=None) -> list[Event]:  # type: ignore[no-untyped-def]
+    """Step board and core together, 1 ms at a time, passing board bytes through `mangle`."""
+    events: list[Event] = []
+    for _ in range(ms):
+        board.advance(1)
+        board.from_host(core.take_outgoing())
+        data = board.to_host()
+        if mangle is not None:
+            data = mangle(data)
+        now = board.now_ms / 1000
+        if data:
+            events += core.data_received(data, now)
+        events += core.tick(now)
+    return events
+
+
+def connected(**kwargs: object) -> tuple[EmulatedBoard, LinkCore]:
+    board = EmulatedBoard(**kwargs)  # type: ignore[arg-type]
+    core = LinkCore()
+    core.connection_made(0.0)
+    run(board, core, 50)
+    assert core.state == UP
+    return board, core
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.floats(0.001, 0.2))
+def test_noisy_line_never_raises_and_the_picture_ends_right(seed: int, rate: float) -> None:
+    """Bytes flipped, dropped and invented at random while tiles go down: once the line is clean again
+    the link's picture equals the board, because every lost frame triggers a resynchronisation."""
+    board, core = connected(coded=True, seed=seed % 1000, width=9, height=9)
+    rng = random.Random(seed)
+
+    def mangle(data: bytes) -> bytes:
+        out = bytearray()
+        for b in data:
+            r = rng.random()
+            if r < rate / 3:
+                continue  # dropped
+            if r < 2 * rate / 3:
+                b ^= 1 << rng.randrange(8)  # flipped
+            out.append(b)
+            if rng.random() < rate / 3:
+                out += rng.randbytes(rng.randrange(1, 5))  # invented
+        return bytes(out)
+
+    letters = "ABCDEZ?"
+    for k in range(12):
+        name = f"{'ABCDEFGHI'[rng.randrange(9)]}{rng.randrange(1, 10)}"
+        if name in board.occupied():
+            board.lift(name)
+        else:
+            board.place(name, letters[k % len(letters)])
+        run(board, core, rng.randrange(5, 60), mangle)
+    run(board, core, 1500)  # clean line: a heartbeat exposes any gap, the dump repairs it
+    expected = {name: core.tile_codes.letter(code) for name, code in board.occupied().items()}
+    assert dict(core.picture().squares) == expected
+    assert core.state == UP
+
+
+def test_sequence_gap_asks_for_the_board_and_reports_what_was_missed() -> None:
+    board, core = connected(seed=4)
+    board.place("C3")
+    board.advance(60)
+    board.to_host()  # the SQUARE_CHANGED frame is lost on the way
+    events = run(board, core, 1100)  # the next heartbeat shows the gap
+    assert core.stats["seq_gaps"] == 1 and core.stats["resyncs"] == 1
+    changes = [e for e in events if isinstance(e, SquareChanged)]
+    assert [(c.square, c.occupied, c.resync) for c in changes] == [("C3", True, True)]
+    assert any(isinstance(e, BoardDump) for e in events)
+
+
+def test_refused_command_arrives_as_words(caplog: pytest.LogCaptureFixture) -> None:
+    board, core = connected()
+    core.command(wire.SET_CONFIG, wire.pack_set_config(5000, 1000, 7))
+    core.command(0x70)
+    core.ping(0x1234)
+    with caplog.at_level(logging.WARNING, "firmware_bridge.link"):
+        events = run(board, core, 10)
+    refused = [e for e in events if isinstance(e, CommandRefused)]
+    assert [(r.command, r.reason) for r in refused] == [
+        ("SET_CONFIG", "value out of range"),
+        ("0x70", "unknown message type"),
+    ]
+    assert "board refused SET_CONFIG" in caplog.text
+    assert [e.token for e in events if isinstance(e, Pong)] == [0x1234]
+
+
+def test_frames_that_pass_crc_but_make_no_sense_are_counted_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    board, core = connected(width=9, height=9, coded=True)
+    seq = (core._rx_seq or 0) + 1
+    bad = [
+        (wire.SQUARE_CHANGED, wire.pack_square(500, 1, 5)),  # off the board
+        (wire.SQUARE_CHANGED, b"\x01"),  # wrong length
+        (0x33, b""),  # unknown type
+        (wire.BOARD_DUMP, wire.pack_dump(1, 15, 15, bytes(225), 0, b"")),  # not the board's size
+        (wire.SQUARE_CHANGED, wire.pack_square(3, 50, 7)),  # a code no tile carries
+    ]
+    stream = b"".join(wire.encode_frame(t, seq + i, p) for i, (t, p) in enumerate(bad))
+    with caplog.at_level(logging.WARNING, "firmware_bridge.link"):
+        events = core.data_received(stream, 1.0)
+    assert core.stats["bad_payloads"] == 3
+    assert core.stats["unknown_types"] == 1
+    assert core.stats["unknown_codes"] == 1
+    odd = [e for e in events if isinstance(e, SquareChanged)]
+    assert [(e.square, e.occupied, e.letter) for e in odd] == [("D1", True, None)]
+    assert "square index 500 is off a 81-square board" in caplog.text
+    assert "bad_payloads so far: 2" not in caplog.text  # a burst is logged once, then every 100th
+    run(board, core, 30)  # the resync it asked for puts the picture right again
+    assert dict(core.picture().squares) == {}
+
+
+def test_board_of_another_protocol_version_is_refused() -> None:
+    core = LinkCore()
+    core.connection_made(0.0)
+    hello = bytearray(wire.pack_hello(15, 15, 0, 0, 0, 30, 1000))
+    hello[0] = 2
+    events = core.data_received(wire.encode_frame(wire.HELLO, 0, bytes(hello)), 0.1)
+    assert not any(isinstance(e, Hello) for e in events)
+    assert core.stats["bad_payloads"] == 1 and core.state != UP
+
+
+def test_handshake_retries_and_a_lost_dump_is_asked_for_again() -> None:
+    board = EmulatedBoard(seed=8)
+    core = LinkCore()
+    core.connection_made(0.0)
+    core.take_outgoing()  # our HOST_HELLO is lost; the board's boot HELLO was sent before we listened
+    board.to_host()
+    run(board, core, 600)  # HOST_HELLO again after 0.5 s
+    assert core.state == UP
+
+    board.place("A1")
+    board.advance(60)
+    board.to_host()  # a SQUARE_CHANGED lost ...
+    events = run(board, core, 1010, mangle=lambda d: b"" if wire.BOARD_DUMP in d[:3] else d)
+    assert core.stats["resyncs"] == 1
+    events += run(board, core, 1100)  # ... and the first dump too: GET_BOARD is repeated
+    assert [(e.square, e.resync) for e in events if isinstance(e, SquareChanged)] == [("A1", True)]

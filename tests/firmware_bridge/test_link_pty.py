@@ -1,0 +1,231 @@
+"""End to end: the firmware in the emulator behind a real pseudo-terminal, the host link through pyserial.
+
+Waiting here is on events with timeouts (the link's queue, the emulator's step condition), never on
+fixed sleeps; the timeouts are generous because the machine is shared."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+import serial
+
+from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+from firmware_bridge.events import (
+    BoardDump,
+    Event,
+    Heartbeat,
+    LinkLost,
+    LinkRestored,
+    Pong,
+    SquareChanged,
+)
+from firmware_bridge.link import BoardLink, open_port, parse_emulator_url
+
+pytestmark = pytest.mark.pty
+TIMEOUT = 10.0
+
+
+@pytest.fixture
+def emulator() -> Iterator[PtyEmulator]:
+    emu = PtyEmulator(EmulatedBoard(coded=True, seed=11, glitch=1.0))
+    emu.start()
+    try:
+        yield emu
+    finally:
+        emu.stop()
+
+
+def link_to(url: str, **kwargs: object) -> BoardLink:
+    link = BoardLink(url, reconnect_s=0.05, **kwargs)  # type: ignore[arg-type]
+    link.start()
+    dump, seen = link.wait_for(lambda e: isinstance(e, BoardDump), TIMEOUT)
+    assert dump is not None, f"no BOARD_DUMP from {url}: {seen}"
+    return link
+
+
+def until_pong(link: BoardLink, token: int) -> list[Event]:
+    """Everything the board sent before it answered this PING (the line is FIFO: a barrier)."""
+    link.ping(token)
+    pong, seen = link.wait_for(lambda e: isinstance(e, Pong) and e.token == token, TIMEOUT)
+    assert pong is not None, seen
+    return seen
+
+
+def test_a_word_yields_exactly_its_square_events_after_debounce(emulator: PtyEmulator) -> None:
+    link = link_to(emulator.path)
+    try:
+        emulator.place_word("H8", "across", "WORD")
+        assert emulator.wait_settled(TIMEOUT)
+        events = until_pong(link, 1)
+        changes = [e for e in events if isinstance(e, SquareChanged)]
+        assert sorted((c.square, c.letter) for c in changes) == [("H8", "W"), ("I8", "O"), ("J8", "R"), ("K8", "D")]
+        assert not any(c.resync for c in changes)
+        assert link.picture().render().splitlines()[8].split()[8:12] == ["W", "O", "R", "D"]
+        assert link.stats["bad_frames"] == 0
+    finally:
+        link.stop()
+
+
+def test_unplug_and_replug_mid_game_loses_no_change(emulator: PtyEmulator) -> None:
+    link = link_to(emulator.path)
+    try:
+        emulator.place_word("G7", "down", "CAT")
+        assert emulator.wait_settled(TIMEOUT)
+        until_pong(link, 2)
+        emulator.place("H7", "O")  # goes down as the cable comes out
+        emulator.unplug()
+        lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
+        assert lost is not None, seen
+        emulator.lift("G9")  # changes while nobody is listening
+        emulator.place("A1", "Z")
+        emulator.replug()
+        restored, seen = link.wait_for(lambda e: isinstance(e, LinkRestored), TIMEOUT)
+        assert restored is not None, seen
+        _, after = link.wait_for(lambda e: isinstance(e, BoardDump), TIMEOUT)
+        assert emulator.wait_settled(TIMEOUT)
+        after += until_pong(link, 3)
+        reported = {(c.square, c.letter) for c in after if isinstance(c, SquareChanged)}
+        reported |= {(c.square, c.letter) for c in seen if isinstance(c, SquareChanged)}
+        assert {("H7", "O"), ("G9", None), ("A1", "Z")} <= reported
+        assert dict(link.picture().squares) == {"G7": "C", "G8": "A", "H7": "O", "A1": "Z"}
+        assert link.stats["reconnects"] >= 1
+    finally:
+        link.stop()
+
+
+def test_silent_board_is_detected_within_three_heartbeat_periods(emulator: PtyEmulator) -> None:
+    period = 0.2
+    link = link_to(emulator.path, heartbeat_ms=int(period * 1000))
+    try:
+        beat, seen = link.wait_for(lambda e: isinstance(e, Heartbeat), TIMEOUT)
+        assert beat is not None, seen
+        emulator.mute()
+        lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
+        assert lost is not None and "silent" in lost.reason, seen
+        assert lost.at - link.core.last_rx <= 3 * period
+        emulator.unmute()
+        restored, seen = link.wait_for(lambda e: isinstance(e, LinkRestored), TIMEOUT)
+        assert restored is not None, seen
+    finally:
+        link.stop()
+
+
+def test_emulator_url_starts_its_own_board() -> None:
+    link = link_to("emulator://9x9?coded=1&buttons=2&seed=4")
+    try:
+        assert link.picture().width == 9
+        link.emulator.place("E5", "Q")
+        assert link.emulator.wait_settled(TIMEOUT)
+        changes = [e for e in until_pong(link, 4) if isinstance(e, SquareChanged)]
+        assert [(c.square, c.letter) for c in changes] == [("E5", "Q")]
+    finally:
+        link.stop()
+
+
+def test_parse_emulator_url_refuses_nonsense() -> None:
+    assert parse_emulator_url("emulator://9x9?coded=yes&slots=7") == {
+        "width": 9,
+        "height": 9,
+        "coded": True,
+        "slots": 7,
+    }
+    assert parse_emulator_url("emulator://") == {}
+    with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+        parse_emulator_url("emulator://big")
+    with pytest.raises(ValueError, match="unknown emulator option 'colour'"):
+        parse_emulator_url("emulator://15x15?colour=red")
+
+
+def test_loop_url_opens_and_its_echo_is_counted_not_raised() -> None:
+    """`loop://` echoes our own HOST_HELLO back: a message type no board sends. Counted, never raised."""
+    got_one = threading.Event()
+    link = BoardLink("loop://", reconnect_s=0.05)
+    link.start()
+    try:
+        for _ in range(200):  # the echo arrives within the first poll; the HELLO retry is 0.5 s
+            if link.stats["unknown_types"] >= 1:
+                got_one.set()
+                break
+            link.get(0.05)
+        assert got_one.is_set()
+        assert not link.picture().connected
+    finally:
+        link.stop()
+
+
+class FakeSerialModule:
+    """A fake of the part of pyserial that open_port calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, object]]] = []
+
+    def serial_for_url(self, url: str, **kwargs: object) -> FakePort:
+        self.calls.append((url, kwargs))
+        return FakePort([])
+
+
+class FakePort:
+    def __init__(self, chunks: list[bytes | Exception]) -> None:
+        self.chunks = chunks
+        self.timeout: float | None = None
+        self.written = b""
+        self.closed = False
+        self.flushed = False
+
+    def reset_input_buffer(self) -> None:
+        self.flushed = True
+
+    @property
+    def in_waiting(self) -> int:
+        return 0
+
+    def read(self, size: int = 1) -> bytes:
+        if not self.chunks:
+            return b""
+        chunk = self.chunks.pop(0)
+        if isinstance(chunk, Exception):
+            raise chunk
+        return chunk
+
+    def write(self, data: bytes) -> int:
+        self.written += data
+        return len(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_open_port_calls_pyserial_with_the_url_and_flushes(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeSerialModule()
+    monkeypatch.setattr(serial, "serial_for_url", fake.serial_for_url)
+    port = open_port("/dev/ttyACM0")
+    assert fake.calls == [("/dev/ttyACM0", {"baudrate": 115200, "timeout": 0.02, "do_not_open": False})]
+    assert isinstance(port, FakePort) and port.flushed
+
+
+def test_port_error_is_a_lost_link_and_the_port_is_reopened() -> None:
+    board = EmulatedBoard(seed=1)
+    frames = board.to_host()  # its boot HELLO
+    board.from_host(b"")
+    ports: list[FakePort] = []
+    opened = threading.Event()
+
+    def opener(url: str) -> FakePort:
+        if ports:
+            opened.set()
+            raise serial.SerialException(f"could not open port {url}: [Errno 2] No such file or directory")
+        board.advance(5)
+        port = FakePort([frames, serial.SerialException("device reports readiness to read but returned no data")])
+        ports.append(port)
+        return port
+
+    link = BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01)
+    link.start()
+    try:
+        assert opened.wait(TIMEOUT)
+        assert ports[0].closed and ports[0].written.startswith(b"\x00")  # our HOST_HELLO went out
+        assert link.stats["open_failures"] >= 1
+    finally:
+        link.stop()
