@@ -31,7 +31,7 @@ TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
 EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
 MIN_CONFIDENCE = 0.25  # letter margin below which a letter is uncertain
 MAX_NOVELTY = 2.6  # distance to the nearest taught example, in typical distances, above which: uncertain
-MAX_COLOUR_SHIFT = 38.0  # Lab distance of an empty square from its calibration colour before it is foreign
+MAX_COLOUR_SHIFT = 28.0  # Lab distance of an empty square from its calibration colour before it is foreign
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,16 @@ class BoardReader:
         self._matrix = calibration.matrix
         refs = calibration.extra.get("empty_colours")
         self._refs = refs if isinstance(refs, list) and len(refs) == SIZE * SIZE else [None] * (SIZE * SIZE)
+        # Squares hidden by a tile at calibration borrow the mean colour of their premium kind (standard layout).
+        from vision.synth import premium_layout
+
+        kinds = "".join(premium_layout())
+        by_kind: dict[str, list[list[float]]] = {}
+        for k, ref in zip(kinds, self._refs, strict=True):
+            if ref is not None:
+                by_kind.setdefault(k, []).append(ref)
+        means = {k: np.mean(np.asarray(v, np.float32), axis=0) for k, v in by_kind.items()}
+        self._kind_colour = [means.get(k) for k in kinds]
 
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
         start = time.perf_counter()
@@ -115,8 +125,12 @@ class BoardReader:
             face, _ink, _h, sat, _val, _sd = stats[i]
             ref = self._refs[i]
             if face <= EMPTY_FACE:
-                shift = float(np.linalg.norm(lab[i] - np.array(ref))) if ref is not None else 0.0
-                strange = shift > MAX_COLOUR_SHIFT if ref is not None else sat < 0.2
+                if ref is not None:
+                    strange = float(np.linalg.norm(lab[i] - np.asarray(ref))) > MAX_COLOUR_SHIFT
+                elif self._kind_colour[i] is not None:  # a tile lay here at calibration: use its kind's colour
+                    strange = float(np.linalg.norm(lab[i] - self._kind_colour[i])) > MAX_COLOUR_SHIFT
+                else:
+                    strange = sat < 0.2
                 if strange:
                     foreign += 1
                 results[name] = SquareReading(name, False, EMPTY, 0.0 if strange else 1.0, strange)
