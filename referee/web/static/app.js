@@ -392,6 +392,13 @@
         send(form.dataset.action, formParams(form));
       });
     }
+    $("#pending").addEventListener("click", () => {
+      // The prompt leads straight to the form that answers it.
+      $("#control").open = true;
+      const field = snapshot && snapshot.pending && snapshot.pending.racks ? "#form-racks [name=tiles]"
+        : "#form-blank [name=letter]";
+      $(field).focus();
+    });
     $("#pin-form").addEventListener("submit", (e) => e.preventDefault()); // Enter in the PIN field sends nothing
     $("#lang").addEventListener("click", () => applyLanguage(lang === "de" ? "en" : "de", true));
     $("#board").addEventListener("click", (e) => {
