@@ -238,13 +238,18 @@ def create_app(
     return app
 
 
-async def serve(table: Table, host: str, port: int, pin: str | None) -> None:
-    """Serve the scoreboard for `table` until cancelled, then close every connection cleanly."""
+async def serve(table: Table, host: str, port: int, pin: str | None, *, started: asyncio.Event | None = None) -> None:
+    """Serve the scoreboard for `table` until cancelled, then close every connection cleanly.
+
+    `started` is set once the port is open, for a caller (the service's readiness, a test) that must not guess.
+    """
     runner = web.AppRunner(create_app(table, pin))
     await runner.setup()
     try:
         site = web.TCPSite(runner, host, port)
         await site.start()
+        if started is not None:
+            started.set()
         log.info("scoreboard at http://%s:%d/ (control %s)", host, port, "on" if pin else "off: no PIN configured")
         await asyncio.Event().wait()
     finally:

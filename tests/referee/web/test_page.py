@@ -178,3 +178,29 @@ def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, liv
         expect()(page.locator("#state")).to_have_text("playing")
     finally:
         context.close()
+
+
+def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, table: Any, live_server: Any) -> None:
+    server = live_server(table, PIN)
+    table.control("start", {})
+    open_page(page, server.url)
+    page.locator("#control summary").click()
+    page.locator("#pin").fill(PIN)
+    form = page.locator("#form-exchange")
+    form.locator("[name=count]").fill("3")
+    form.locator("button[type=submit]").click()
+    expect()(page.locator("#moves tbody tr").first).to_contain_text("-??? (exchange)", timeout=WITHIN)
+    assert table.controls[-1] == ("exchange", {"count": 3})
+    page.locator('button[data-action="pass"]').click()
+    expect()(page.locator("#moves tbody tr").first).to_contain_text("(pass)", timeout=WITHIN)
+    form = page.locator("#form-challenge")
+    form.locator("[name=player]").select_option("Ben")
+    form.locator("button[type=submit]").click()
+    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do challenge",
+                                                         timeout=WITHIN)
+    assert table.controls[-1] == ("challenge", {"player": 1})
+    form = page.locator("#form-racks")
+    form.locator("[name=tiles]").fill("ae q")
+    form.locator("button[type=submit]").click()
+    expect()(page.locator("#control-status")).to_contain_text("The table refused", timeout=WITHIN)
+    assert table.controls[-1] == ("racks", {"player": 0, "tiles": "AEQ"})
