@@ -1,0 +1,75 @@
+"""`referee board emulate` and `referee board monitor`, driven as a user would drive them."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+from referee.cli import main
+from referee.commands.board import execute
+
+pytestmark = pytest.mark.pty
+
+
+@pytest.fixture
+def emulator() -> Iterator[PtyEmulator]:
+    emu = PtyEmulator(EmulatedBoard(coded=True, seed=2))
+    emu.start()
+    try:
+        yield emu
+    finally:
+        emu.stop()
+
+
+def test_emulate_prints_the_device_and_takes_commands(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = "place H8 E\nword G9 across ASK\nshow\nplace H8 E\nfly away\npress 9\nunplug\nreplug\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    assert main(["board", "emulate", "--coded", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("device: ") == 2  # at start, and again after replug
+    assert "placed on G9 H9 I9" in out
+    assert "  8 . . . . . . . E" in out and "  9 . . . . . . A S K" in out
+    assert "error: H8 already holds a tile: lift it first" in out
+    assert "error: 'fly away' is not a command; type help" in out
+    assert "error: button 9 does not exist" in out
+
+
+def test_emulate_refuses_a_bad_size() -> None:
+    with pytest.raises(SystemExit, match="--size 'big'"):
+        main(["board", "emulate", "--size", "big"])
+
+
+def test_execute_help_lists_every_command(emulator: PtyEmulator) -> None:
+    out = io.StringIO()
+    assert execute(emulator, "help", out)
+    for word in ("place", "lift", "word", "press", "roll", "unplug", "mute", "show", "quit"):
+        assert word in out.getvalue()
+    assert not execute(emulator, "quit", out)
+
+
+def test_monitor_shows_the_board_and_live_changes(emulator: PtyEmulator, capsys: pytest.CaptureFixture[str]) -> None:
+    emulator.place("H8", "Q")
+    assert emulator.wait_settled(10)
+    # The first counted event is the BoardDump, which already holds the Q.
+    assert main(["board", "monitor", emulator.path, "--count", "1", "--timeout", "20"]) == 0
+    out = capsys.readouterr().out
+    assert f"monitoring {emulator.path}" in out
+    assert "board: 15x15, coded tiles, protocol v1" in out
+    assert "board dump @" in out
+    assert "  8 . . . . . . . Q" in out
+    assert "link counters: frames=" in out
+
+
+def test_board_help_from_the_console_script() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", "board", "--help"], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 0
+    assert "emulate" in proc.stdout and "monitor" in proc.stdout
