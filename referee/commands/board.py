@@ -38,7 +38,7 @@ def register(sub: Any) -> None:
 
     mon = board_sub.add_parser("monitor", help="show a board's live events and picture")
     mon.add_argument("url", help="/dev/ttyACM0, a pty path, emulator://15x15?coded=1, loop://")
-    mon.add_argument("--count", type=int, default=0, help="stop after this many events (heartbeats and hellos not counted)")
+    mon.add_argument("--count", type=int, default=0, help="stop after N events (not counting heartbeats, hellos)")
     mon.add_argument("--timeout", type=float, default=0.0, help="stop after this many seconds (default: never)")
     mon.add_argument("--heartbeats", action="store_true", help="print heartbeats too")
     mon.add_argument("--no-grid", action="store_true", help="do not redraw the board after changes")
