@@ -1,3 +1,28 @@
-"""The table referee service: ties sensors, clocks and the rules engine into a game players can trust."""
+"""The table referee service: ties sensors, clocks and the rules engine into a game players can trust.
+
+Public API (what the views, the commands and the tests use)::
+
+    from referee.sim_table import SimulatedTable, ManualClock, default_setup
+    table = SimulatedTable(default_setup(challenge="double"), words=["QUIZ", "ZA"])  # in-process, scriptable
+    table.control("start", {})
+    table.play("8E QUIZ")            # lay the tiles and press the mover's clock; blanks lowercase
+    table.place("H9", "A"); table.lift("H9"); table.place_doubtful("H9"); table.press(player)
+    table.advance(15)                # the injected clock moves; timers fall due; a snapshot is published
+    table.unplug(); table.replug()   # the sensor board's link
+    table.snapshot(); table.subscribe(listener); table.control(action, params); table.gcg()
+
+- `referee.table_api`: the contract with the views (`TableView`, `TableControl`, `Snapshot`).
+- `referee.live_table.LiveTable`: the table players use (machine + journal + listeners + table time);
+  `LiveTable.new_game(setup, rules, journal=...)`, `LiveTable.resume(journal, rules_for_setup)`; inputs
+  `board_seen(picture)`, `link(source, up)`, `press_clock(player)`, `roll(letters)`, `poll()`.
+- `referee.table_machine.TableMachine`: the pure state machine (waiting, turn, blank, challenge,
+  takeback, removal, roll, paused, racks, ended); events in, snapshots out.
+- `referee.config`: `load_config(path) -> Config` (one TOML file; `ConfigError` names file, key, reason).
+- `referee.journal.Journal`: SQLite (WAL) of games and their events; `referee games list|export`.
+- `referee.fusion.fuse(sensors, camera, min_confidence)`: one board picture from the sensor board and the
+  camera; doubt is kept, never resolved by guessing.
+- `referee.table_rules`: the engine's rule set and lexicon for a table (`rules_for`, `TableRules`, `WordSet`).
+- `referee.records.game_gcg(machine)`: the game as GCG.
+"""
 
 __version__ = "0.1.0"

@@ -1,0 +1,72 @@
+"""Fusion: the sensor board says *where* tiles are, the camera says *which* letters.
+
+The sensor board is fast and certain about presence, so when it is connected it decides which
+squares are occupied. A coded-tile board also reads letters; a presence-only board does not. The
+camera reads letters with a confidence and says when it doubts a square (a hand, blur). The rule
+is simple and never guesses: a letter is trusted only when every source that read it agrees and
+the camera is confident; otherwise the square carries a `doubt` that the table shows and asks
+about before scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from referee.board_picture import Cell
+
+
+@dataclass(frozen=True)
+class CameraSquare:
+    """One square as the camera read it: `letter` uppercase, `?` for a blank tile, None for unreadable."""
+
+    occupied: bool
+    letter: str | None
+    confidence: float
+    uncertain: bool = False
+
+
+def fuse(
+    sensors: Mapping[str, str | None] | None,
+    camera: Mapping[str, CameraSquare] | None,
+    min_confidence: float = 0.9,
+) -> dict[str, Cell]:
+    """One picture from the sources present. `sensors`: occupied squares -> letter (coded board) or
+    None (presence only); None when there is no sensor board. `camera`: square -> reading, or None."""
+    if sensors is None and camera is None:
+        return {}
+    if sensors is None:
+        assert camera is not None
+        return {sq: _camera_cell(sq, r, min_confidence) for sq, r in camera.items() if r.occupied}
+    out: dict[str, Cell] = {}
+    for sq, coded in sensors.items():
+        reading = camera.get(sq) if camera is not None else None
+        if camera is None:
+            out[sq] = Cell(coded) if coded != "?" else Cell(None, blank=True)
+            continue
+        if reading is None or not reading.occupied:
+            if coded:
+                out[sq] = Cell(coded) if coded != "?" else Cell(None, blank=True)
+            else:
+                out[sq] = Cell(None, doubt=f"{sq}: the board feels a tile the camera does not see")
+            continue
+        cam = _camera_cell(sq, reading, min_confidence)
+        if coded and coded != "?" and cam.letter and not cam.doubt and cam.letter != coded:
+            out[sq] = Cell(None, doubt=f"{sq}: the board reads {coded}, the camera reads {cam.letter}")
+        elif coded == "?" or cam.blank:
+            out[sq] = Cell(None, blank=True) if (coded in (None, "?") and cam.blank) or coded == "?" else Cell(
+                None, doubt=f"{sq}: the board reads {coded}, the camera sees a blank")
+        elif coded:
+            out[sq] = Cell(coded)
+        else:
+            out[sq] = cam
+    return out
+
+
+def _camera_cell(sq: str, r: CameraSquare, min_confidence: float) -> Cell:
+    if r.letter == "?" and r.confidence >= min_confidence and not r.uncertain:
+        return Cell(None, blank=True)
+    if r.letter is None or r.letter == "?" or r.uncertain or r.confidence < min_confidence:
+        guess = f" (maybe {r.letter}, {r.confidence:.0%} sure)" if r.letter and r.letter != "?" else ""
+        return Cell(None, doubt=f"{sq}: the camera cannot read this tile{guess}")
+    return Cell(r.letter.upper())

@@ -1,0 +1,200 @@
+"""The journal: every event that changes a game, in SQLite, written before it takes effect.
+
+The table state machine is deterministic: the same events at the same table times give the same
+game. So the journal stores events, not states, and a restart rebuilds the game by replaying them.
+An event is committed (WAL, `synchronous=FULL`: the row is on the SD card when `append` returns)
+before the table acts on it, so a power cut loses at most an event the players never saw take
+effect.
+
+Table time. Events carry the *table time* in milliseconds: a clock that only runs while the
+service runs. A heartbeat row, rewritten every second or two, records how far table time got; after a
+crash or power cut the service resumes table time from the later of the heartbeat and the last
+event. The time the Pi was down is therefore a pause for every clock, and a wall-clock jump (a Pi
+without a real-time clock setting its time by NTP) moves nothing. The heartbeat is written with
+`synchronous=NORMAL`: losing one costs the mover at most one heartbeat interval, never a score.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from game.errors import RefereeError
+
+
+class JournalError(RefereeError, ValueError):
+    """The journal cannot be opened, or holds something this version cannot read."""
+
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_utc TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    players TEXT NOT NULL,      -- JSON list of names
+    setup TEXT NOT NULL,        -- JSON: what the state machine was built from, so a replay rebuilds it
+    ended_utc TEXT              -- NULL while the game runs
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    t_ms INTEGER NOT NULL,      -- table time
+    wall_utc TEXT NOT NULL,     -- for people reading the journal; never used to compute anything
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,         -- JSON
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS heartbeat (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    t_ms INTEGER NOT NULL,
+    wall_utc TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One input to the table state machine: what happened (`kind`), when in table time (`t` ms), details."""
+
+    kind: str
+    t: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(self.data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    created_utc: str
+    table_name: str
+    kind: str
+    players: tuple[str, ...]
+    setup: Mapping[str, Any]
+    ended_utc: str | None
+    events: int
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Journal:
+    """One SQLite file of games and their events. Safe to share between threads (one lock)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise JournalError(f"{self.path}: journal schema {row[0]} is newer than this referee reads "
+                                   f"({SCHEMA_VERSION}); update the referee")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot open the journal ({exc})") from None
+        self._lock = threading.Lock()
+        self._seq: dict[int, int] = {}
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # --- games -----------------------------------------------------------------------------------
+
+    def new_game(self, table_name: str, kind: str, players: list[str], setup: Mapping[str, Any]) -> int:
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT INTO games (created_utc, table_name, kind, players, setup) VALUES (?, ?, ?, ?, ?)",
+                (_utc_now(), table_name, kind, json.dumps(players, ensure_ascii=False),
+                 json.dumps(setup, sort_keys=True, ensure_ascii=False)),
+            )
+            game_id = int(cur.lastrowid or 0)
+            self._seq[game_id] = 0
+            return game_id
+
+    def end_game(self, game_id: int) -> None:
+        with self._lock:
+            self._db.execute("UPDATE games SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL", (_utc_now(), game_id))
+
+    def games(self) -> list[GameRow]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.created_utc, g.table_name, g.kind, g.players, g.setup, g.ended_utc, "
+                "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
+            ).fetchall()
+        return [GameRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), json.loads(r[5]), r[6], r[7]) for r in rows]
+
+    def game(self, game_id: int) -> GameRow:
+        for g in self.games():
+            if g.id == game_id:
+                return g
+        raise JournalError(f"{self.path}: there is no game {game_id} in the journal")
+
+    def unfinished_game(self) -> GameRow | None:
+        """The most recent game that has not ended: the one to resume after a restart."""
+        open_games = [g for g in self.games() if g.ended_utc is None]
+        return open_games[-1] if open_games else None
+
+    # --- events ----------------------------------------------------------------------------------
+
+    def append(self, game_id: int, event: Event) -> int:
+        """Write one event durably and return its sequence number. Call before applying the event."""
+        with self._lock:
+            seq = self._seq.get(game_id)
+            if seq is None:
+                row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))
+                seq = int(row.fetchone()[0])
+            seq += 1
+            self._db.execute(
+                "INSERT INTO events (game_id, seq, t_ms, wall_utc, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, int(event.t), _utc_now(), event.kind, event.to_json()),
+            )
+            self._seq[game_id] = seq
+            return seq
+
+    def events(self, game_id: int) -> Iterator[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT t_ms, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        for t, kind, data in rows:
+            yield Event(kind, int(t), json.loads(data))
+
+    def heartbeat(self, game_id: int, t_ms: int) -> None:
+        """Record how far table time got. Cheap and not fsynced (see the module docstring)."""
+        with self._lock:
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._db.execute(
+                    "INSERT INTO heartbeat (game_id, t_ms, wall_utc) VALUES (?, ?, ?) "
+                    "ON CONFLICT(game_id) DO UPDATE SET t_ms = MAX(t_ms, excluded.t_ms), wall_utc = excluded.wall_utc",
+                    (game_id, int(t_ms), _utc_now()),
+                )
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
+
+    def resume_time(self, game_id: int) -> int:
+        """The table time to resume from: the later of the last heartbeat and the last event."""
+        with self._lock:
+            hb = self._db.execute("SELECT t_ms FROM heartbeat WHERE game_id = ?", (game_id,)).fetchone()
+            ev = self._db.execute("SELECT MAX(t_ms) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        return max(int(hb[0]) if hb else 0, int(ev[0]) if ev and ev[0] is not None else 0)

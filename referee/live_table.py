@@ -1,0 +1,227 @@
+"""The live table: the state machine plus the journal, a clock, a lock and the views' listeners.
+
+`LiveTable` implements `TableView` and `TableControl` (referee/table_api.py). Everything that
+changes the game goes through `_submit`, which
+
+1. stamps the event with the table time (`TableClock`: runs only while the service runs),
+2. for a control action, applies it to a copy of the machine first, so a refused action changes
+   nothing and is not journaled,
+3. writes it to the journal (durably) *before* it takes effect,
+4. applies it, and publishes a new snapshot to every listener.
+
+`LiveTable.resume` rebuilds an unfinished game from the journal after a crash or restart.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from referee.board_picture import Picture, picture_to_json
+from referee.journal import Event, Journal
+from referee.table_api import ControlError, Listener, Snapshot
+from referee.table_machine import TableMachine
+from referee.table_rules import TableRules
+from referee.table_setup import TableSetup
+
+log = logging.getLogger(__name__)
+
+Monotonic = Callable[[], float]
+HEARTBEAT_MS = 2000
+
+
+class TableClock:
+    """Table time in ms: `offset_ms` plus the monotonic time since this process took over.
+
+    After a restart `offset_ms` is where the journal says table time got, so the downtime counts
+    as a pause for every clock and a wall-clock jump moves nothing."""
+
+    def __init__(self, monotonic: Monotonic = time.monotonic, offset_ms: int = 0) -> None:
+        self._mono = monotonic
+        self._start = monotonic()
+        self.offset_ms = offset_ms
+
+    def now_ms(self) -> int:
+        return self.offset_ms + int((self._mono() - self._start) * 1000)
+
+
+class LiveTable:
+    """A table players use: thread-safe, journaled, observable. See the module docstring."""
+
+    def __init__(self, machine: TableMachine, *, journal: Journal | None = None, game_id: int | None = None,
+                 clock: TableClock | None = None) -> None:
+        self.machine = machine
+        self.journal = journal
+        self.game_id = game_id
+        self.clock = clock or TableClock()
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._seq = 0
+        self._last_heartbeat = -HEARTBEAT_MS
+        self._last_board: dict[str, list[Any]] | None = None
+        self._links: dict[str, bool] = {}
+        self.refused = 0  # control actions refused (counted for the service's log)
+
+    # --- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def new_game(cls, setup: TableSetup, rules: TableRules, *, journal: Journal | None = None,
+                 monotonic: Monotonic = time.monotonic) -> LiveTable:
+        game_id = None
+        if journal is not None:
+            game_id = journal.new_game(setup.table, setup.kind, list(setup.players), setup.to_dict())
+        return cls(TableMachine(setup, rules), journal=journal, game_id=game_id, clock=TableClock(monotonic))
+
+    @classmethod
+    def resume(cls, journal: Journal, rules_for_setup: Callable[[TableSetup], TableRules], *,
+               monotonic: Monotonic = time.monotonic) -> LiveTable | None:
+        """Rebuild the unfinished game of the journal, or None when there is none."""
+        row = journal.unfinished_game()
+        if row is None:
+            return None
+        setup = TableSetup.from_dict(row.setup)
+        machine = TableMachine(setup, rules_for_setup(setup))
+        replayed = 0
+        for ev in journal.events(row.id):
+            try:
+                machine.apply(ev)
+            except ControlError as exc:  # pragma: no cover - journaled events were applied once already
+                log.warning("game %s: journaled %s event no longer applies: %s", row.id, ev.kind, exc)
+            replayed += 1
+        resume_at = journal.resume_time(row.id)
+        machine.time.ms = max(machine.time.ms, resume_at)
+        log.info("game %s resumed from the journal: %d events, table time %.1f s", row.id, replayed, resume_at / 1000)
+        table = cls(machine, journal=journal, game_id=row.id, clock=TableClock(monotonic, offset_ms=resume_at))
+        table._last_board = picture_to_json(machine.observed)
+        table._links = dict(machine.links)
+        return table
+
+    # --- TableView ------------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            self._advance_time()
+            return self._snapshot()
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+        return unsubscribe
+
+    # --- TableControl ---------------------------------------------------------------------------
+
+    def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
+        if not isinstance(action, str) or not isinstance(params, Mapping):
+            raise ControlError("an action is a name and an object of parameters")
+        return self._submit("control", {"action": action, "params": dict(params)}, trial=True)
+
+    def gcg(self) -> str:
+        """The game as a GCG record (offered as a download by the page)."""
+        from referee.records import game_gcg
+
+        with self._lock:
+            return game_gcg(self.machine)
+
+    # --- inputs from the table's devices --------------------------------------------------------
+
+    def board_seen(self, picture: Picture) -> None:
+        """A new fused picture of the board. Journaled only when it differs from the last one."""
+        data = picture_to_json(picture)
+        with self._lock:
+            if data == self._last_board:
+                return
+            self._last_board = data
+            self._submit("board", {"cells": data}, trial=False)
+
+    def link(self, source: str, up: bool) -> None:
+        """A sensor source ("board", "camera") was lost or came back."""
+        with self._lock:
+            if self._links.get(source) == up:
+                return
+            self._links[source] = up
+            self._submit("link", {"source": source, "up": up}, trial=False)
+
+    def press_clock(self, player: int) -> None:
+        """A player's clock button."""
+        self._submit("clock", {"player": int(player)}, trial=False)
+
+    def roll(self, letters: str) -> Snapshot:
+        """Scramble: the faces of the dice just rolled, read from the tray or the camera."""
+        return self._submit("roll", {"letters": letters}, trial=True)
+
+    def poll(self) -> None:
+        """Called by the service loop a few times a second: timers that fell due, heartbeat, clocks shown."""
+        with self._lock:
+            now = self._advance_time()
+            due = self.machine.next_due_ms()
+            if due is not None and now >= due:
+                self._submit("tick", {}, trial=False)
+            if self.journal is not None and self.game_id is not None and now - self._last_heartbeat >= HEARTBEAT_MS:
+                self.journal.heartbeat(self.game_id, now)
+                self._last_heartbeat = now
+
+    def publish(self) -> None:
+        """Push a fresh snapshot (the service does it every second while a clock runs)."""
+        with self._lock:
+            self._advance_time()
+            self._publish()
+
+    def next_due_ms(self) -> int | None:
+        with self._lock:
+            return self.machine.next_due_ms()
+
+    # --- the one way in -------------------------------------------------------------------------
+
+    def _advance_time(self) -> int:
+        now = max(self.clock.now_ms(), self.machine.time.ms)
+        self.machine.time.ms = now
+        return now
+
+    def _submit(self, kind: str, data: dict[str, Any], *, trial: bool) -> Snapshot:
+        with self._lock:
+            now = self._advance_time()
+            ev = Event(kind, now, data)
+            if trial:
+                rules = self.machine.rules
+                # Rules, lexicon, layout and tiles are immutable and shared; copying the lexicon would cost ms.
+                shared: list[object] = [rules, rules.ruleset, rules.lexicon, rules.layout, rules.ruleset.tiles]
+                memo: dict[int, Any] = {id(o): o for o in shared}
+                candidate = copy.deepcopy(self.machine, memo)
+                try:
+                    candidate.apply(ev)
+                except ControlError:
+                    self.refused += 1
+                    raise
+            if self.journal is not None and self.game_id is not None:
+                self.journal.append(self.game_id, ev)
+            if trial:
+                self.machine = candidate
+            else:
+                self.machine.apply(ev)
+            if self.machine.state == "ended" and self.journal is not None and self.game_id is not None:
+                self.journal.end_game(self.game_id)
+            return self._publish()
+
+    def _snapshot(self) -> Snapshot:
+        snap = self.machine.snapshot()
+        snap["seq"] = self._seq
+        return cast(Snapshot, snap)
+
+    def _publish(self) -> Snapshot:
+        self._seq += 1
+        snap = self._snapshot()
+        for listener in list(self._listeners):
+            try:
+                listener(snap)
+            except Exception:  # a view's bug must not stop the table
+                log.exception("a snapshot listener failed")
+        return snap

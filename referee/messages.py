@@ -1,0 +1,96 @@
+"""Words the table says to players, in English and German.
+
+Kept apart from the state machine so that a translation is one place and the machine reads as
+logic. Each message takes named arguments; squares come already formatted (`H8, H9`).
+"""
+
+from __future__ import annotations
+
+_TEXT: dict[str, dict[str, str]] = {
+    "board_lost": {
+        "en": "The sensor board is not answering: check its cable. The game waits.",
+        "de": "Das Sensorbrett antwortet nicht: Kabel prüfen. Das Spiel wartet.",
+    },
+    "camera_lost": {
+        "en": "The camera is not sending pictures: check it. The game waits.",
+        "de": "Die Kamera liefert keine Bilder: bitte prüfen. Das Spiel wartet.",
+    },
+    "tile_moved": {
+        "en": "A tile was moved or lifted outside a turn: {squares}. Put it back.",
+        "de": "Ein Stein wurde außerhalb eines Zuges bewegt oder entfernt: {squares}. Bitte zurücklegen.",
+    },
+    "tile_changed": {
+        "en": "A different letter now lies on {squares}. Put the original tile back.",
+        "de": "Auf {squares} liegt jetzt ein anderer Buchstabe. Bitte den ursprünglichen Stein zurücklegen.",
+    },
+    "tiles_added": {
+        "en": "Tiles were put down outside a turn: {squares}. Take them off.",
+        "de": "Steine wurden außerhalb eines Zuges gelegt: {squares}. Bitte wegnehmen.",
+    },
+    "doubtful_letter": {
+        "en": "Which letter is on {squares}? {why}",
+        "de": "Welcher Buchstabe liegt auf {squares}? {why}",
+    },
+    "blank_letter": {
+        "en": "Which letter does the blank on {squares} stand for?",
+        "de": "Für welchen Buchstaben steht der Blanko auf {squares}?",
+    },
+    "illegal_play": {
+        "en": "Not a legal play: {why}. Fix the tiles and press the clock again.",
+        "de": "Kein gültiger Zug: {why}. Steine korrigieren und die Uhr erneut drücken.",
+    },
+    "commit_refused": {
+        "en": "The turn was not taken: {why}",
+        "de": "Der Zug wurde nicht gewertet: {why}",
+    },
+    "not_in_lexicon": {
+        "en": "{words} not in the lexicon: take the tiles off {squares}.",
+        "de": "{words} nicht im Wörterbuch: bitte die Steine von {squares} nehmen.",
+    },
+    "take_back": {
+        "en": "Take the tiles off {squares}.",
+        "de": "Bitte die Steine von {squares} nehmen.",
+    },
+    "remove_dice": {
+        "en": "Scrambled: take the dice off {squares} and put them in the cup.",
+        "de": "Durcheinander: die Würfel von {squares} in den Becher zurücklegen.",
+    },
+    "challenge_open": {
+        "en": "{player} may challenge now.",
+        "de": "{player} kann jetzt anzweifeln.",
+    },
+    "challenge_good": {
+        "en": "Challenge: the play stands; {words} are good.",
+        "de": "Anzweiflung: der Zug zählt; {words} sind gültig.",
+    },
+    "time_up": {
+        "en": "Time is up for {player}: overtime now costs points.",
+        "de": "Die Zeit von {player} ist abgelaufen: Überzeit kostet jetzt Punkte.",
+    },
+    "max_overtime": {
+        "en": "{player} is past the overtime limit: call the director.",
+        "de": "{player} hat die Überzeitgrenze überschritten: bitte die Turnierleitung rufen.",
+    },
+    "turn_timer": {
+        "en": "The turn timer ran out.",
+        "de": "Die Zugzeit ist abgelaufen.",
+    },
+    "roll_letters": {
+        "en": "Roll the dice: {count} to roll.",
+        "de": "Bitte würfeln: {count} Würfel.",
+    },
+    "not_rolled": {
+        "en": "{letters} was not rolled.",
+        "de": "{letters} wurde nicht gewürfelt.",
+    },
+    "racks_needed": {
+        "en": "Game over: enter the tiles left on the racks of {players}.",
+        "de": "Spielende: bitte die Reststeine von {players} eingeben.",
+    },
+}
+
+
+def text(key: str, language: str = "en", **args: object) -> str:
+    """The message `key` in `language` ("en" or "de"), with its arguments filled in."""
+    entry = _TEXT[key]
+    return entry.get(language, entry["en"]).format(**args)

@@ -1,0 +1,748 @@
+"""The table state machine: from what the sensors see and what people press to a refereed game.
+
+Pure: no I/O, no threads, no clock read. Every input is an `Event` (kind, table time in ms, data)
+and `apply` is deterministic, so the journal of events *is* the game: replaying it rebuilds the
+same board, scores, clocks and state after a crash (see `referee.journal`).
+
+States and the way through a turn::
+
+    waiting --start--> turn (the mover's clock runs; tiles go down)
+    turn --mover's clock button--> read the board, diff against the committed board
+        no new tiles ............................ pass -> next turn
+        a blank or a doubtful letter ............ blank (asked on the page or with buttons)
+        letters known ........................... validate + score through the engine
+            illegal placement ................... back to turn, the mover fixes the tiles
+            "void" rule and a phony ............. takeback (same mover plays again)
+            "auto" rule and a phony ............. withdrawn, takeback -> next turn
+            otherwise ........................... challenge (window; the next player's clock runs)
+    challenge --challenge--> phony: withdrawn, takeback -> next turn
+                             good: penalty by the rule (lost turn, +5/+10), play stands
+    challenge --accept / window over / next player lays a tile--> play stands: draw, next turn
+    takeback --sensors see the tiles gone--> next turn (or the same mover after "void")
+    Scramble: roll (dice read) -> turn (60 s timer; time-out commits) -> ... -> removal (the
+        scrambled dice shown; the sensors must see them gone) -> roll
+    going out or too many scoreless turns -> racks (racks left entered) -> ended (rack adjustments,
+        time penalties)
+
+Anomalies (a tile moved outside a turn, tiles added after the commit, the board unplugged, the
+camera lost) are *derived* from the current picture and links each time, shown as alerts, and
+block the commit; the game state never changes because of them, and play resumes as soon as the
+picture is right again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.clock import ClockConfig, GameClock, TurnTimer, TurnTimerConfig
+from game.errors import IllegalPlayError, IllegalTurnError, NotationError, NotInLexiconError, RefereeError
+from game.events import EventKind
+from game.game import Game
+from game.play import Placement
+from game.squares import Square
+from game.tiles import Tile, rack_counter
+from referee.board_picture import Cell, picture_from_json, squares_text
+from referee.journal import Event
+from referee.messages import text
+from referee.table_api import ControlError
+from referee.table_rules import TableRules, check_letter
+from referee.table_setup import TableSetup
+
+_MOVE_KINDS = {
+    EventKind.PLAY: "play",
+    EventKind.EXCHANGE: "exchange",
+    EventKind.PASS: "pass",
+    EventKind.WITHDRAWN: "withdrawn",
+    EventKind.CHALLENGE_BONUS: "challenge",
+    EventKind.LOST_TURN: "lost_turn",
+    EventKind.TIME_PENALTY: "penalty",
+    EventKind.END_RACK: "end",
+}
+_NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE_BONUS: "(challenge)",
+             EventKind.LOST_TURN: "(lost turn)", EventKind.TIME_PENALTY: "(time)"}
+
+
+class TableTime:
+    """The machine's notion of now: the table time of the event being applied, in seconds.
+
+    An object (not a lambda) so that `copy.deepcopy` of a machine gives the copy its own time."""
+
+    def __init__(self) -> None:
+        self.ms = 0
+
+    def __call__(self) -> float:
+        return self.ms / 1000.0
+
+
+@dataclass
+class Alert:
+    level: str
+    code: str
+    text: str
+    squares: list[str] = field(default_factory=list)
+
+    def view(self) -> dict[str, Any]:
+        return {"level": self.level, "code": self.code, "text": self.text, "squares": list(self.squares)}
+
+
+@dataclass
+class LastPlay:
+    """The play just committed, while it can still be challenged or corrected."""
+
+    player: int
+    placed: dict[str, str]  # square -> letter, lowercase a blank
+    words: tuple[str, ...]
+    scrambled: set[str] = field(default_factory=set)  # Scramble: dice that must come off once it stands
+    deadline_ms: int | None = None  # end of the challenge window
+
+
+class TableMachine:
+    """One table's game. Feed it events with `apply`; read it with `snapshot` and `alerts`."""
+
+    def __init__(self, setup: TableSetup, rules: TableRules) -> None:
+        self.setup = setup
+        self.rules = rules
+        self.lang = setup.language
+        self.n = len(setup.players)
+        self.time = TableTime()
+        self.game: Game = rules.new_game(setup.players)
+        self.state = "waiting"
+        self.paused_from: str | None = None
+        self.mover = 0
+        self.observed: dict[str, Cell] = {}
+        self.links: dict[str, bool] = {}
+        self.by_hand: set[str] = set()  # squares whose letter a person gave (blanks, corrections)
+        self.pending: dict[str, str | None] = {}  # the play being read: square -> letter, None while asked
+        self.pending_blank: set[str] = set()
+        self.last: LastPlay | None = None
+        self.takeback: set[str] = set()
+        self.takeback_then_same = False
+        self.removal: set[str] = set()
+        self.racks: dict[int, str] = {}
+        self.racks_needed: list[int] = []
+        self.notices: list[Alert] = []
+        self.clock: GameClock | None = None
+        self.timer: TurnTimer | None = None
+        if setup.clock_mode == "tournament":
+            self.clock = GameClock(ClockConfig(
+                players=self.n, budget_s=setup.minutes_per_player * 60.0,
+                max_overtime_s=setup.overtime_limit_minutes * 60.0,
+                penalty_points_per_minute=setup.overtime_penalty_points), self.time)
+        if setup.scramble:
+            self.timer = TurnTimer(TurnTimerConfig.scramble(setup.turn_seconds), self.time)
+        elif setup.clock_mode == "turn":
+            self.timer = TurnTimer(TurnTimerConfig.standard(setup.turn_seconds), self.time)
+
+    # --- the one entry point --------------------------------------------------------------------
+
+    def apply(self, ev: Event) -> None:
+        """Apply one event. A refused control action raises `ControlError`; callers that must change
+        nothing on refusal apply to a copy first (`LiveTable` does)."""
+        self.time.ms = max(self.time.ms, int(ev.t))
+        self._poll()
+        handler = getattr(self, f"_on_{ev.kind}", None)
+        if handler is None:
+            raise ControlError(f"unknown event kind {ev.kind!r}")
+        try:
+            handler(dict(ev.data))
+        except ControlError:
+            raise
+        except RefereeError as exc:
+            raise ControlError(str(exc)) from None
+        self._poll()
+
+    def next_due_ms(self) -> int | None:
+        """The table time at which something is due (a timer, the end of the challenge window)."""
+        dues: list[float] = []
+        if self.clock is not None and (d := self.clock.next_due()) is not None:
+            dues.append(d * 1000)
+        if self.timer is not None and (d := self.timer.next_due()) is not None:
+            dues.append(d * 1000)
+        if self.state == "challenge" and self.last is not None and self.last.deadline_ms is not None:
+            dues.append(self.last.deadline_ms)
+        return math.ceil(min(dues)) if dues else None
+
+    @property
+    def on_turn(self) -> int:
+        """Whose turn it is for the players: during a challenge window, the next player (their clock runs)."""
+        return self.game.to_move if self.state == "challenge" else self.mover
+
+    @property
+    def committed(self) -> dict[str, str]:
+        """The board as the game has it: square -> letter, lowercase a blank."""
+        return {str(sq): str(tile) for sq, tile in self.game.board.tiles()}
+
+    # --- events from the table -----------------------------------------------------------------
+
+    def _on_tick(self, data: dict[str, Any]) -> None:
+        """Time passed; `_poll` does the work."""
+
+    def _on_board(self, data: dict[str, Any]) -> None:
+        before = self.observed
+        self.observed = picture_from_json(data.get("cells", {}))
+        if before != self.observed:
+            self.notices = [a for a in self.notices if a.code not in ("illegal_play", "commit_refused")]
+        if self.state == "challenge" and self.last is not None:
+            committed = self.committed
+            started = [sq for sq in self.observed if sq not in committed and sq not in self.last.scrambled]
+            if started:
+                # The next player starts laying tiles: the play was not challenged in time [ONYX].
+                self._accept()
+        if self.state == "takeback" and not (self.takeback & self.observed.keys()):
+            self._takeback_done()
+        if self.state == "removal" and not (self.removal & self.observed.keys()):
+            self._removal_done()
+
+    def _on_link(self, data: dict[str, Any]) -> None:
+        self.links[str(data["source"])] = bool(data["up"])
+
+    def _on_clock(self, data: dict[str, Any]) -> None:
+        """A clock button. Like a chess clock, only the mover's press does anything."""
+        player = int(data.get("player", self.mover))
+        if self.state == "turn" and player == self.mover:
+            self._commit()
+
+    def _on_roll(self, data: dict[str, Any]) -> None:
+        """Scramble: the faces rolled (from the dice tray, the camera, or typed in)."""
+        self._do_roll({"letters": data.get("letters", "")})
+
+    def _on_control(self, data: dict[str, Any]) -> None:
+        action = str(data.get("action", ""))
+        params = data.get("params") or {}
+        if not isinstance(params, dict):
+            raise ControlError("the parameters of an action must be an object")
+        handler = getattr(self, f"_do_{action}", None)
+        if handler is None:
+            raise ControlError(f"unknown action {action!r}; the actions are start, pause, resume, blank, exchange, "
+                               "pass, challenge, accept, racks, correct, roll")
+        handler(params)
+
+    # --- timers ----------------------------------------------------------------------------------
+
+    def _poll(self) -> None:
+        if self.clock is not None:
+            for tev in self.clock.poll():
+                assert tev.player is not None
+                name = self.setup.players[tev.player]
+                if tev.kind == "time_up":
+                    self._notice("info", "time_up", text("time_up", self.lang, player=name))
+                elif tev.kind == "max_overtime":
+                    self._notice("error", "max_overtime", text("max_overtime", self.lang, player=name))
+        if self.timer is not None:
+            for tev in self.timer.poll():
+                if tev.kind == "time_up" and not self.setup.scramble:
+                    self._notice("info", "turn_timer", text("turn_timer", self.lang))
+                if tev.kind == "turn_over" and self.state == "turn":
+                    self._commit(by_time=True)
+        if self.state == "challenge" and self.last is not None and self.last.deadline_ms is not None \
+                and self.time.ms >= self.last.deadline_ms:
+            self._accept()
+
+    # --- the turn --------------------------------------------------------------------------------
+
+    def _new_tiles(self) -> dict[str, Cell]:
+        committed = self.committed
+        return {sq: c for sq, c in self.observed.items() if sq not in committed}
+
+    def _commit(self, by_time: bool = False) -> None:
+        blocking = [a for a in self.alerts() if a.level == "error" and a.code not in (
+            "illegal_play", "commit_refused", "time_up", "max_overtime")]
+        if blocking:
+            self._notice("error", "commit_refused", text("commit_refused", self.lang, why=blocking[0].text))
+            return
+        new = self._new_tiles()
+        if not new:
+            if self.setup.scramble:
+                self.game.time_up(self.mover)  # type: ignore[attr-defined]
+            else:
+                self.game.pass_turn(self.mover)
+            self._end_turn_clock()
+            self._next_turn()
+            return
+        if by_time and self.setup.scramble and not self._tiles_form_a_play(new):
+            self.game.time_up(self.mover)  # type: ignore[attr-defined]
+            self._end_turn_clock()
+            self._next_turn()
+            return
+        self._end_turn_clock()
+        self.pending = {}
+        self.pending_blank = set()
+        for sq, cell in new.items():
+            if cell.blank:
+                self.pending[sq] = None
+                self.pending_blank.add(sq)
+            elif cell.sure:
+                self.pending[sq] = cell.letter
+            else:
+                self.pending[sq] = None
+        if any(v is None for v in self.pending.values()):
+            self.state = "blank"
+        else:
+            self._judge()
+
+    def _tiles_form_a_play(self, new: dict[str, Cell]) -> bool:
+        """Scramble time-out: whether the dice on the mat can be read as a play (else the turn is lost)."""
+        return all(c.sure or c.blank or c.doubt for c in new.values())
+
+    def _end_turn_clock(self) -> None:
+        if self.timer is not None and self.timer.state in ("running", "expired"):
+            self.timer.end_turn()
+        if self.clock is not None:
+            self.clock.press(self.mover)
+
+    def _back_to_mover(self, alert: Alert) -> None:
+        """The commit did not stand (an illegal placement): the mover plays on, on their own clock."""
+        self._notice(alert.level, alert.code, alert.text, alert.squares)
+        self.pending = {}
+        self.pending_blank = set()
+        self.state = "turn"
+        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
+            self.clock.switch_to(self.mover)
+        if self.timer is not None and self.timer.state == "idle":
+            self.timer.start_turn()
+
+    def _judge(self) -> None:
+        placed = {sq: str(v) for sq, v in self.pending.items()}
+        placements = [Placement(Square.from_str(sq), Tile.from_str(ch)) for sq, ch in placed.items()]
+        p = self.mover
+        try:
+            scored = self.game.play(placements, p)
+        except NotInLexiconError as exc:
+            # Void: a phony is refused outright; the mover takes it back and plays again.
+            self.pending, self.pending_blank = {}, set()
+            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=str(exc),
+                                                           squares=squares_text(set(placed))), sorted(placed))
+            self._start_takeback(set(placed), same_mover=True)
+            if self.clock is not None and self.clock.state == "running" and self.clock.on_move != p:
+                self.clock.switch_to(p)
+            return
+        except (IllegalPlayError, IllegalTurnError, NotationError) as exc:
+            self._back_to_mover(Alert("error", "illegal_play", text("illegal_play", self.lang, why=str(exc)),
+                                      sorted(placed)))
+            return
+        self.pending, self.pending_blank = {}, set()
+        words = tuple(w.word.text for w in scored.words)
+        scrambled: set[str] = set()
+        last_scramble = getattr(self.game, "last_scramble", None)
+        if last_scramble is not None:
+            scrambled = {str(sq) for sq in last_scramble.removed}
+        self.last = LastPlay(p, placed, words, scrambled)
+        invalid = self.rules.missing(words)
+        if invalid and self.setup.challenge == "auto":
+            # Auto challenge [PC]: the lexicon judges at once; the phony comes off and the turn is lost.
+            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=", ".join(invalid),
+                                                           squares=squares_text(set(placed))), sorted(placed))
+            self.game.challenge((p + 1) % self.n, valid=False)
+            self._start_takeback(set(placed), same_mover=False)
+            return
+        if self.setup.challenge in ("void", "auto") or self.setup.challenge_window_ms <= 0:
+            self._accept()
+            return
+        self.last.deadline_ms = self.time.ms + self.setup.challenge_window_ms
+        self.state = "challenge"
+
+    def _start_takeback(self, squares: set[str], same_mover: bool) -> None:
+        self.takeback = squares
+        self.takeback_then_same = same_mover
+        self.state = "takeback"
+        if not (self.takeback & self.observed.keys()):
+            self._takeback_done()
+
+    def _takeback_done(self) -> None:
+        self.takeback = set()
+        self.notices = [a for a in self.notices if a.code != "not_in_lexicon"]
+        if self.takeback_then_same:
+            self.state = "turn"
+            if self.timer is not None and self.timer.state == "idle":
+                self.timer.start_turn()
+        else:
+            self._next_turn()
+
+    def _accept(self) -> None:
+        """The play stands: Scramble removals, the end of the game, or the next turn."""
+        assert self.last is not None
+        self.last.deadline_ms = None
+        if self.last.scrambled & self.observed.keys():
+            self.removal = set(self.last.scrambled)
+            self.state = "removal"
+            return
+        self._removal_done()
+
+    def _removal_done(self) -> None:
+        self.removal = set()
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        if self.game.over:
+            self._end()
+            return
+        self.mover = self.game.to_move
+        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
+            self.clock.switch_to(self.mover)
+        if self.setup.scramble:
+            self.state = "roll"
+            return
+        self.state = "turn"
+        if self.timer is not None:
+            self.timer.start_turn()
+
+    # --- end of game -----------------------------------------------------------------------------
+
+    def _end(self) -> None:
+        if self.timer is not None and self.timer.state != "idle":
+            self.timer.end_turn()
+        if self.clock is not None:
+            self.clock.end()
+        if self.game.awaiting_racks:
+            out = self._out_player()
+            self.racks_needed = [i for i, r in enumerate(self.game.racks) if r is None and i != out]
+            self.state = "racks"
+            return
+        self._finish()
+
+    def _out_player(self) -> int | None:
+        last = self.last
+        if last is not None and self.game.bag_count == 0 and self.game.rack_sizes[last.player] == 0:
+            return last.player
+        return None
+
+    def _finish(self) -> None:
+        if self.clock is not None:
+            for i in range(self.n):
+                over_ms = -self.clock.remaining_ms(i)
+                if over_ms > 0:
+                    self.game.apply_time_penalty(i, over_ms / 1000.0)
+        self.state = "ended"
+
+    # --- control actions (from the page, the buttons, the director) ------------------------------
+
+    def _do_start(self, params: dict[str, Any]) -> None:
+        if self.state != "waiting":
+            raise ControlError(f"the game has already started (the table is {self.state})")
+        if self.observed:
+            raise ControlError(f"clear the board before the start: tiles lie on {squares_text(set(self.observed))}")
+        self.mover = self.game.to_move
+        if self.clock is not None:
+            self.clock.start(self.mover)
+        if self.setup.scramble:
+            self.state = "roll"
+        else:
+            self.state = "turn"
+            if self.timer is not None:
+                self.timer.start_turn()
+
+    def _do_pause(self, params: dict[str, Any]) -> None:
+        if self.state in ("waiting", "paused", "ended"):
+            raise ControlError(f"nothing to pause: the table is {self.state}")
+        self.paused_from = self.state
+        self.state = "paused"
+        if self.clock is not None and self.clock.state == "running":
+            self.clock.pause()
+        if self.timer is not None and self.timer.state == "running":
+            self.timer.pause()
+        if self.last is not None and self.last.deadline_ms is not None:
+            self.last.deadline_ms -= self.time.ms  # kept as time left while paused
+
+    def _do_resume(self, params: dict[str, Any]) -> None:
+        if self.state != "paused":
+            raise ControlError("the game is not paused")
+        self.state = self.paused_from or "turn"
+        self.paused_from = None
+        if self.clock is not None and self.clock.state == "paused":
+            self.clock.resume()
+        if self.timer is not None and self.timer.state == "paused":
+            self.timer.resume()
+        if self.last is not None and self.last.deadline_ms is not None:
+            self.last.deadline_ms += self.time.ms
+
+    def _do_blank(self, params: dict[str, Any]) -> None:
+        sq = self._square(params)
+        if self.state != "blank" or sq not in self.pending_blank:
+            asked = squares_text(self.pending_blank) or "none"
+            raise ControlError(f"{sq}: no blank waits for its letter there (waiting: {asked})")
+        letter = self._letter(params, sq)
+        self.pending[sq] = letter.lower()
+        self.by_hand.add(sq)
+        self._maybe_judge()
+
+    def _do_correct(self, params: dict[str, Any]) -> None:
+        sq = self._square(params)
+        if self.state == "blank" and sq in self.pending:
+            letter = self._letter(params, sq)
+            self.pending[sq] = letter.lower() if sq in self.pending_blank else letter
+            self.by_hand.add(sq)
+            self._maybe_judge()
+            return
+        last = self.last
+        actions = self.game.actions
+        plays = [i for i, a in enumerate(actions) if a["action"] == "play"]
+        if last is None or sq not in last.placed or sq not in self.committed or not plays \
+                or self.state not in ("challenge", "turn", "roll"):
+            raise ControlError(f"{sq}: only the tiles of the last play (or of the play being read) can be corrected")
+        letter = self._letter(params, sq)
+        placed = dict(last.placed)
+        placed[sq] = letter.lower() if last.placed[sq].islower() else letter
+        data = self.game.to_dict()
+        data["actions"][plays[-1]]["placements"] = " ".join(f"{s}={ch}" for s, ch in sorted(placed.items()))
+        try:
+            game = self.rules.replay(data)
+        except RefereeError as exc:
+            raise ControlError(f"{sq}: with {letter} there the play does not stand: {exc}") from None
+        self.game = game
+        self.by_hand.add(sq)
+        last.placed = placed
+        scored = game.last_play
+        if scored is not None:
+            last.words = tuple(w.word.text for w in scored.words)
+
+    def _do_exchange(self, params: dict[str, Any]) -> None:
+        count = params.get("count")
+        if self.state != "turn":
+            raise ControlError(f"an exchange is declared during one's own turn (the table is {self.state})")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 7:
+            raise ControlError(f"an exchange is 1 to 7 tiles, not {count!r}")
+        new = self._new_tiles()
+        if new:
+            raise ControlError(f"take your tiles off the board first: {squares_text(set(new))}")
+        self.game.exchange(count, self.mover)
+        self._end_turn_clock()
+        self._next_turn()
+
+    def _do_pass(self, params: dict[str, Any]) -> None:
+        if self.state != "turn":
+            raise ControlError(f"one passes during one's own turn (the table is {self.state})")
+        new = self._new_tiles()
+        if new:
+            raise ControlError(f"take your tiles off the board to pass: {squares_text(set(new))}")
+        self._commit()
+
+    def _do_challenge(self, params: dict[str, Any]) -> None:
+        player = params.get("player")
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise ControlError(f"challenge: player must be a seat from 0 to {self.n - 1}, not {player!r}")
+        if self.state != "challenge" or self.last is None:
+            raise ControlError("there is no play to challenge now")
+        last = self.last
+        if player == last.player:
+            raise ControlError(f"{self.setup.players[player]} cannot challenge their own play")
+        result = self.game.challenge(player)
+        if not result.valid:
+            self._notice("error", "not_in_lexicon", text(
+                "not_in_lexicon", self.lang, words=", ".join(result.bad_words), squares=squares_text(set(last.placed))),
+                sorted(last.placed))
+            last.deadline_ms = None
+            self._start_takeback(set(last.placed), same_mover=False)
+            return
+        self._notice("info", "challenge_good", text("challenge_good", self.lang, words=", ".join(last.words)))
+        self._accept()
+
+    def _do_accept(self, params: dict[str, Any]) -> None:
+        if self.state != "challenge":
+            raise ControlError("there is no play waiting to be accepted")
+        self._accept()
+
+    def _do_racks(self, params: dict[str, Any]) -> None:
+        player = params.get("player")
+        tiles = params.get("tiles")
+        if self.state != "racks":
+            raise ControlError("racks are entered at the end of the game")
+        if player not in self.racks_needed:
+            names = ", ".join(f"{i} ({self.setup.players[i]})" for i in self.racks_needed)
+            raise ControlError(f"racks: player must be a seat still to enter: {names}; not {player!r}")
+        if not isinstance(tiles, str) or not all(ch == "?" or ch.isalpha() for ch in tiles.strip()):
+            raise ControlError("racks: tiles must be letters, e.g. \"AEQ\" (? for a blank)")
+        assert isinstance(player, int)
+        tiles = tiles.strip().upper()
+        size = self.game.rack_sizes[player]
+        if len(tiles) != size:
+            raise ControlError(f"racks: {self.setup.players[player]} has {size} tiles left, not {len(tiles)}")
+        for ch in tiles:
+            if ch != "?" and not self.rules.has_letter(ch):
+                raise ControlError(f"racks: this tile set has no {ch}")
+        entered = rack_counter("".join(self.racks.values()))
+        if rack_counter(tiles) - (self.game.unseen() - entered):
+            raise ControlError(f"racks: {tiles} has tiles that are on the board or on another rack already")
+        self.racks[player] = tiles
+        self.racks_needed.remove(player)
+        if not self.racks_needed:
+            self.game.finish_with_racks(self.racks)
+            self._finish()
+
+    def _do_roll(self, params: dict[str, Any]) -> None:
+        if not self.setup.scramble:
+            raise ControlError("dice are rolled only in Scramble")
+        if self.state != "roll":
+            raise ControlError(f"the dice are rolled at the start of a Scramble turn (the table is {self.state})")
+        letters = params.get("letters")
+        if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= 7:
+            raise ControlError(f"a roll is 1 to 7 letters of the dice (? for a blank face), not {letters!r}")
+        from game.scramble_dice import Face
+
+        dice = self.game.dice_set  # type: ignore[attr-defined]
+        faces = []
+        for ch in letters.strip().upper():
+            if ch != "?" and not self.rules.has_letter(ch):
+                raise ControlError(f"roll: no die shows {ch!r}")
+            faces.append(Face(ch, dice.value(ch)))
+        self.game.read_roll(faces)  # type: ignore[attr-defined]
+        self.state = "turn"
+        if self.timer is not None:
+            self.timer.start_turn()
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def _maybe_judge(self) -> None:
+        if all(v is not None for v in self.pending.values()):
+            self._judge()
+
+    def _square(self, params: dict[str, Any]) -> str:
+        sq = params.get("square")
+        if not isinstance(sq, str) or not sq.strip():
+            raise ControlError("give the square, e.g. \"H8\"")
+        try:
+            return str(Square.from_str(sq))
+        except NotationError as exc:
+            raise ControlError(str(exc)) from None
+
+    def _letter(self, params: dict[str, Any], sq: str) -> str:
+        try:
+            return check_letter(self.rules, params.get("letter"), sq)
+        except RefereeError as exc:
+            raise ControlError(str(exc)) from None
+
+    def _notice(self, level: str, code: str, message: str, squares: list[str] | None = None) -> None:
+        self.notices = [a for a in self.notices if a.code != code]
+        self.notices.append(Alert(level, code, message, squares or []))
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def alerts(self) -> list[Alert]:
+        """What is wrong at the table now: derived from the picture and the links, plus notices."""
+        out: list[Alert] = []
+        if self.links.get("board") is False:
+            out.append(Alert("error", "board_lost", text("board_lost", self.lang)))
+        if self.links.get("camera") is False:
+            out.append(Alert("error", "camera_lost", text("camera_lost", self.lang)))
+        if self.links.get("board") is not False:
+            committed = self.committed
+            still_there = self.takeback | self.removal | (self.last.scrambled if self.last else set())
+            lifted = [sq for sq in committed if sq not in self.observed]
+            lifted += [sq for sq in self.pending if sq not in self.observed]
+            if lifted:
+                out.append(Alert("error", "tile_moved", text("tile_moved", self.lang, squares=squares_text(
+                    set(lifted))), sorted(lifted)))
+            changed = [sq for sq, ch in committed.items()
+                       if sq in self.observed and sq not in self.by_hand and not ch.islower()
+                       and self.observed[sq].sure and self.observed[sq].letter != ch]
+            if changed:
+                out.append(Alert("error", "tile_changed", text("tile_changed", self.lang, squares=squares_text(
+                    set(changed))), sorted(changed)))
+            if self.state not in ("turn", "waiting"):
+                extra = [sq for sq in self.observed
+                         if sq not in committed and sq not in self.pending and sq not in still_there]
+                if extra:
+                    out.append(Alert("warning", "tiles_added", text("tiles_added", self.lang, squares=squares_text(
+                        set(extra))), sorted(extra)))
+        if self.state == "blank":
+            blanks = [sq for sq in self.pending_blank if self.pending[sq] is None]
+            if blanks:
+                out.append(Alert("info", "blank_letter", text("blank_letter", self.lang,
+                                                              squares=squares_text(set(blanks))), sorted(blanks)))
+            for sq, v in sorted(self.pending.items()):
+                if v is None and sq not in self.pending_blank:
+                    why = self.observed[sq].doubt if sq in self.observed else ""
+                    out.append(Alert("warning", "doubtful_letter", text("doubtful_letter", self.lang, squares=sq,
+                                                                        why=why), [sq]))
+        if self.state == "takeback":
+            out.append(Alert("info", "take_back", text("take_back", self.lang,
+                                                       squares=squares_text(self.takeback)), sorted(self.takeback)))
+        if self.state == "removal":
+            out.append(Alert("info", "remove_dice", text("remove_dice", self.lang,
+                                                         squares=squares_text(self.removal)), sorted(self.removal)))
+        if self.state == "racks":
+            names = ", ".join(self.setup.players[i] for i in self.racks_needed)
+            out.append(Alert("info", "racks_needed", text("racks_needed", self.lang, players=names)))
+        return out + self.notices
+
+    def board_rows(self) -> list[str]:
+        h, w = self.rules.size
+        grid = [["."] * w for _ in range(h)]
+        shown = self.committed
+        if self.last is not None and self.state in ("challenge", "removal"):
+            for sq in self.last.scrambled:
+                if sq in self.observed:
+                    shown.setdefault(sq, self.observed[sq].letter or "?")
+        if self.state in ("turn", "blank", "paused", "takeback"):
+            for sq, cell in self.observed.items():
+                if sq not in shown:
+                    p = self.pending.get(sq)
+                    shown[sq] = p if p else (cell.letter if cell.sure and cell.letter else "?")
+        for sq, ch in shown.items():
+            s = Square.from_str(sq)
+            if 0 <= s.row < h and 0 <= s.col < w:
+                grid[s.row][s.col] = ch
+        return ["".join(row) for row in grid]
+
+    def moves(self) -> list[dict[str, Any]]:
+        out = []
+        for ev in self.game.events:
+            notation = _NOTATION.get(ev.kind, ev.move)
+            out.append({"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
+                        "words": list(ev.words), "score": ev.delta, "total": ev.total})
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
+        setup, game = self.setup, self.game
+        players = []
+        for i, name in enumerate(setup.players):
+            clock = None
+            if self.clock is not None:
+                running = self.clock.state == "running" and self.clock.on_move == i
+                clock = {"remaining_ms": self.clock.remaining_ms(i), "running": running}
+            players.append({"name": name, "score": game.scores[i],
+                            "on_turn": i == self.on_turn and self.state not in ("waiting", "ended", "racks"),
+                            "clock": clock, "rack_count": game.rack_sizes[i]})
+        timer = None
+        if self.timer is not None:
+            timer = {"remaining_ms": math.floor(self.timer.remaining() * 1000),
+                     "running": self.timer.state == "running"}
+        pending: dict[str, Any] = {}
+        if self.state == "blank":
+            pending["blanks"] = sorted(sq for sq in self.pending_blank if self.pending[sq] is None)
+            pending["letters"] = sorted(sq for sq, v in self.pending.items()
+                                        if v is None and sq not in self.pending_blank)
+        if self.state in ("takeback", "removal"):
+            pending["remove"] = sorted(self.takeback | self.removal)
+        if self.state == "racks":
+            pending["racks"] = list(self.racks_needed)
+        if self.state == "challenge" and self.last is not None and self.last.deadline_ms is not None:
+            pending["challenge"] = {"player": self.last.player,
+                                    "remaining_ms": max(0, self.last.deadline_ms - self.time.ms)}
+        if self.state == "roll":
+            pending["roll"] = True
+        if setup.scramble and self.state in ("turn", "blank"):
+            pending["rolled"] = "".join(f.letter for f in game.hand())  # type: ignore[attr-defined]
+        committed = self.committed
+        last_play = sorted(self.last.placed) if self.last is not None and all(
+            sq in committed for sq in self.last.placed) else []
+        return {
+            "version": 1,
+            "table": setup.table,
+            "game": setup.kind,
+            "edition": setup.edition,
+            "language": setup.language,
+            "state": self.state,
+            "board": self.board_rows(),
+            "premiums": self.rules.premium_rows(),
+            "last_play": last_play,
+            "players": players,
+            "turn_timer": timer,
+            "moves": self.moves(),
+            "unseen": "" if setup.scramble else "".join(sorted(game.unseen().elements())),
+            "bag": game.bag_count,
+            "alerts": [a.view() for a in self.alerts()],
+            "pending": pending,
+        }

@@ -1,0 +1,123 @@
+"""The table's view of the rules engine: which rule set and lexicon a table plays with.
+
+The game itself (validation, scores, challenges, lost turns, the end and its racks) is the engine's
+`game.game.Game` (`game.scramble.ScrambleGame` for Scramble); the table only decides *when* to hand
+it a play, a pass or a challenge. Keeping the choice of rules here lets the state machine stay
+readable and lets the engine's API move without touching it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from game.errors import DataError
+from game.game import Game, WordList
+from game.rules import ChallengeRule, RuleSet, classic_english, german, naspa
+
+
+class WordSet:
+    """A lexicon as a plain set of uppercase words: for word lists loaded from a file and for tests."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = frozenset(w.strip().upper().replace("ß", "SS") for w in words if w.strip())
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.upper() in self.words
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> WordSet:
+        """One word per line, UTF-8 or Latin-1; lines starting with `#` and blank lines are skipped."""
+        raw = Path(path).read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
+        return cls(line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def rules_for(kind: str, edition: str, players: int, challenge: str) -> RuleSet:
+    """The engine's rule set for a table: NASPA for a two-player English game (what tournament
+    players and GCG records expect), the Hasbro manuals for three or four, the German manual in
+    German; Scramble (basic or advanced) on its 9x9 mat with the dice of the edition.
+
+    `challenge` is the configured rule. "auto" (the PC manual's auto challenge: a phony is taken
+    back and the turn is lost) is played as "single" by the engine while the table challenges every
+    phony itself at once; "void" (a phony is refused, the mover plays again) is the engine's VOID."""
+    if kind == "standard":
+        if edition == "german":
+            base: RuleSet = german()
+        else:
+            base = naspa() if players == 2 else classic_english()
+    else:
+        from game.scramble import scramble_rules
+
+        base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced")
+    rule = ChallengeRule.SINGLE if challenge == "auto" else ChallengeRule(challenge)
+    return replace(base, challenge=rule)
+
+
+class TableRules:
+    """The rule set, the lexicon, and a way to start a game on them. Immutable and shared: a deep
+    copy of a table machine (taken to try a control action) keeps the same rules and lexicon."""
+
+    def __init__(self, ruleset: RuleSet, lexicon: WordList) -> None:
+        self.ruleset = ruleset
+        self.lexicon = lexicon
+        self.layout = ruleset.layout
+        self.size = (ruleset.layout.height, ruleset.layout.width)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TableRules:
+        return self
+
+    @property
+    def scramble(self) -> bool:
+        return hasattr(self.ruleset, "dice")
+
+    def new_game(self, players: Sequence[str]) -> Game:
+        if self.scramble:
+            from game.scramble import ScrambleGame
+
+            return ScrambleGame(self.ruleset, list(players), lexicon=self.lexicon)
+        return Game(self.ruleset, list(players), lexicon=self.lexicon)
+
+    def replay(self, data: Mapping[str, Any]) -> Game:
+        if self.scramble:
+            from game.scramble import ScrambleGame
+
+            return ScrambleGame.replay(self.ruleset, data, self.lexicon)
+        return Game.replay(self.ruleset, data, self.lexicon)
+
+    def missing(self, words: Iterable[str]) -> list[str]:
+        """The words the lexicon does not have."""
+        return [w for w in words if w not in self.lexicon]
+
+    def has_letter(self, letter: str) -> bool:
+        return self.ruleset.tiles.has_letter(letter)
+
+    def premium_rows(self) -> list[str]:
+        """Premiums in the snapshot's letters: `.`, `d`, `t`, `D`, `T` (the start square shows as `D`)."""
+        return ["".join("D" if ch == "*" else ch for ch in row) for row in self.layout.rows]
+
+
+def check_letter(rules: TableRules, letter: object, where: str) -> str:
+    """A letter a person typed for a square: one letter of this tile set, returned uppercase."""
+    if not isinstance(letter, str) or len(letter.strip()) != 1 or not letter.strip().isalpha():
+        raise DataError(f"{where}: give one letter, not {letter!r}")
+    up = letter.strip().upper()
+    if not rules.has_letter(up):
+        raise DataError(f"{where}: this tile set has no letter {up}")
+    return up
+
+
+class EveryWord:
+    """A lexicon that has every word: for a simulated table run without a word list (every challenge
+    then fails). Never used at a real table: the configuration names a lexicon there."""
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str)

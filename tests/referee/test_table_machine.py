@@ -1,0 +1,276 @@
+"""Scenario tests of the table state machine, driven through the simulated table (the real machine,
+engine and journal; a virtual board and a manual clock). Expected scores are worked out by hand
+from the standard layout in the comments; the table must get them from the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.sim_table import SimulatedTable, default_setup
+from referee.table_api import ControlError
+
+WORDS = ["QUIZ", "ZA", "ZAS", "QI", "AS", "IS", "ZO", "OE", "ZOA"]
+
+
+def _table(**changes: object) -> SimulatedTable:
+    t = SimulatedTable(default_setup(**changes), words=WORDS)
+    t.control("start", {})
+    return t
+
+
+def _codes(snap: dict) -> list[str]:
+    return [a["code"] for a in snap["alerts"]]
+
+
+# 8E QUIZ: Q 10 + U 1 + I 1 + Z 10 = 22, H8 is the start square (double word): 44.
+# H8 .A (ZA down from the Z): Z 10 + A 1 on H9 (no premium) = 11.
+
+
+def test_play_is_scored_by_the_engine_and_the_window_closes_into_the_next_turn() -> None:
+    t = _table()
+    snap = t.play("8E QUIZ")
+    assert snap["state"] == "challenge"
+    assert snap["moves"][-1] == {"player": 0, "kind": "play", "notation": "8E QUIZ", "words": ["QUIZ"],
+                                 "score": 44, "total": 44}
+    assert snap["last_play"] == ["E8", "F8", "G8", "H8"]
+    assert snap["players"][1]["on_turn"] and snap["players"][1]["clock"]["running"]
+    snap = t.advance(15)
+    assert snap["state"] == "turn"
+    assert snap["board"][7] == "....QUIZ......."
+    assert snap["bag"] == 100 - 14 - 4
+    assert snap["players"][0]["rack_count"] == 7
+    snap = t.play("H8 .A")
+    assert snap["players"][1]["score"] == 11
+
+
+def test_the_next_player_laying_a_tile_closes_the_challenge_window() -> None:
+    t = _table()
+    t.play("8E QUIZ")
+    t.place("H9", "A")
+    snap = t.snapshot()
+    assert snap["state"] == "turn" and snap["players"][1]["on_turn"]
+    assert t.press()["moves"][-1]["notation"] == "H8 .A"
+
+
+def test_pass_is_a_commit_with_no_new_tiles() -> None:
+    t = _table()
+    snap = t.press()
+    assert snap["moves"][-1]["kind"] == "pass" and snap["players"][1]["on_turn"]
+
+
+def test_a_blank_is_asked_for_then_scored_as_zero() -> None:
+    t = _table()
+    t.place_word("8E QUIz")
+    snap = t.press()
+    assert snap["state"] == "blank" and snap["pending"]["blanks"] == ["H8"]
+    assert "blank_letter" in _codes(snap)
+    with pytest.raises(ControlError, match="no blank waits"):
+        t.control("blank", {"square": "G8", "letter": "I"})
+    snap = t.control("blank", {"square": "H8", "letter": "z"})
+    # Q 10 + U 1 + I 1 + blank 0, double word: 24.
+    assert snap["moves"][-1]["score"] == 24
+    assert snap["board"][7][7] == "z"
+
+
+def test_a_doubtful_letter_is_asked_never_scored_silently() -> None:
+    t = _table()
+    t.place_word("8E QUI")
+    t.place_doubtful("H8", "the camera reads Z or 2 (60% sure)")
+    snap = t.press()
+    assert snap["state"] == "blank" and snap["pending"]["letters"] == ["H8"]
+    assert "doubtful_letter" in _codes(snap)
+    assert snap["players"][0]["score"] == 0
+    snap = t.control("correct", {"square": "H8", "letter": "Z"})
+    assert snap["moves"][-1]["score"] == 44
+
+
+def test_an_illegal_placement_returns_the_turn_to_the_mover() -> None:
+    t = _table()
+    t.place("H8", "Q")
+    t.place("I9", "I")
+    snap = t.press()
+    assert snap["state"] == "turn" and snap["players"][0]["on_turn"]
+    assert snap["players"][0]["clock"]["running"]
+    alert = next(a for a in snap["alerts"] if a["code"] == "illegal_play")
+    assert "H8" in alert["squares"] and "one line" in alert["text"]
+    t.lift("I9")
+    t.place("I8", "I")
+    assert t.press()["moves"][-1]["notation"] == "8H QI"
+
+
+def test_a_phony_challenged_off_must_be_taken_back_before_play_goes_on() -> None:
+    t = _table()
+    t.place_word("8G ZQ")
+    t.press()
+    snap = t.control("challenge", {"player": 1})
+    assert snap["state"] == "takeback"
+    assert snap["pending"]["remove"] == ["G8", "H8"]
+    assert snap["players"][0]["score"] == 0
+    assert snap["moves"][-1]["kind"] == "withdrawn"
+    t.lift("G8")
+    assert t.snapshot()["state"] == "takeback"
+    t.lift("H8")
+    snap = t.snapshot()
+    assert snap["state"] == "turn" and snap["players"][1]["on_turn"]
+
+
+def test_a_good_play_challenged_under_double_costs_the_challenger_a_turn() -> None:
+    t = _table()
+    t.play("8E QUIZ")
+    snap = t.control("challenge", {"player": 1})
+    assert snap["players"][0]["on_turn"] and snap["state"] == "turn"
+    assert [m["kind"] for m in snap["moves"]] == ["play", "lost_turn"]
+    assert any(a["code"] == "challenge_good" for a in snap["alerts"])
+
+
+def test_five_point_rule_gives_the_challenged_player_five() -> None:
+    t = _table(challenge="five-point")
+    t.play("8E QUIZ")
+    snap = t.control("challenge", {"player": 1})
+    assert snap["players"][0]["score"] == 49
+    assert snap["moves"][-1]["kind"] == "challenge" and snap["players"][1]["on_turn"]
+
+
+def test_void_refuses_a_phony_and_the_mover_plays_again() -> None:
+    t = _table(challenge="void")
+    t.place_word("8G ZQ")
+    snap = t.press()
+    assert snap["state"] == "takeback" and snap["moves"] == []
+    assert "not_in_lexicon" in _codes(snap)
+    t.lift("G8")
+    t.lift("H8")
+    snap = t.snapshot()
+    assert snap["state"] == "turn" and snap["players"][0]["on_turn"]
+    assert snap["players"][0]["clock"]["running"]
+    assert t.play("8E QUIZ")["players"][0]["score"] == 44
+
+
+def test_auto_challenge_takes_a_phony_off_and_the_turn_is_lost() -> None:
+    t = _table(challenge="auto")
+    t.place_word("8G ZQ")
+    snap = t.press()
+    assert snap["state"] == "takeback"
+    assert [m["kind"] for m in snap["moves"]] == ["withdrawn"]  # the engine keeps the phony only as withdrawn
+    t.lift("G8")
+    t.lift("H8")
+    assert t.snapshot()["players"][1]["on_turn"]
+
+
+def test_exchange_is_declared_on_the_page_and_checked() -> None:
+    t = _table()
+    with pytest.raises(ControlError, match="1 to 7"):
+        t.control("exchange", {"count": 0})
+    t.place("H8", "Q")
+    with pytest.raises(ControlError, match="take your tiles off"):
+        t.control("exchange", {"count": 3})
+    t.lift("H8")
+    snap = t.control("exchange", {"count": 3})
+    assert snap["moves"][-1] == {"player": 0, "kind": "exchange", "notation": "-3", "words": [], "score": 0,
+                                 "total": 0}
+    assert snap["players"][1]["on_turn"]
+
+
+def test_a_refused_action_changes_nothing() -> None:
+    t = _table()
+    before = t.snapshot()
+    for action, params in [("challenge", {"player": 1}), ("racks", {"player": 0, "tiles": "A"}),
+                           ("blank", {"square": "Z99", "letter": "A"}), ("fly", {}), ("start", {})]:
+        with pytest.raises(ControlError):
+            t.control(action, params)
+    after = t.snapshot()
+    assert {k: v for k, v in after.items() if k != "seq"} == {k: v for k, v in before.items() if k != "seq"}
+    assert t.refused == 5
+
+
+def test_a_tile_moved_outside_a_turn_is_an_alert_and_blocks_the_commit() -> None:
+    t = _table()
+    t.play("8E QUIZ")
+    t.advance(15)
+    t.lift("F8")
+    snap = t.snapshot()
+    alert = next(a for a in snap["alerts"] if a["code"] == "tile_moved")
+    assert alert["squares"] == ["F8"] and alert["level"] == "error"
+    t.place_word("H8 .A")
+    snap = t.press()
+    assert snap["state"] == "turn" and "commit_refused" in _codes(snap)
+    assert snap["players"][0]["score"] == 44 and len(snap["moves"]) == 1
+    t.place("F8", "U")
+    snap = t.press()
+    assert "tile_moved" not in _codes(snap) and snap["players"][1]["score"] == 11
+
+
+def test_tiles_added_after_the_commit_are_flagged() -> None:
+    t = _table()
+    t.place_word("8E QUIz")
+    t.press()
+    t.place("A1", "E")
+    snap = t.snapshot()
+    assert snap["state"] == "blank"
+    assert next(a for a in snap["alerts"] if a["code"] == "tiles_added")["squares"] == ["A1"]
+
+
+def test_unplugged_board_blocks_the_commit_until_replugged() -> None:
+    t = _table()
+    t.place_word("8E QUIZ")
+    t.unplug()
+    snap = t.press()
+    assert "board_lost" in _codes(snap) and snap["state"] == "turn" and snap["moves"] == []
+    t.replug()
+    snap = t.press()
+    assert "board_lost" not in _codes(snap) and snap["players"][0]["score"] == 44
+
+
+def test_a_misread_letter_of_the_last_play_is_corrected_and_rescored() -> None:
+    t = _table()
+    t.place_word("8E QUIZ")
+    t.board["E8"] = t.board["E8"].__class__("O")  # the camera misread Q as O: OUIZ
+    t.board_seen(dict(t.board))
+    t.press()
+    snap = t.control("correct", {"square": "E8", "letter": "Q"})
+    assert snap["moves"][-1]["notation"] == "8E QUIZ" and snap["players"][0]["score"] == 44
+    with pytest.raises(ControlError, match="only the tiles of the last play"):
+        t.control("correct", {"square": "A1", "letter": "Q"})
+
+
+def test_scoreless_turns_end_the_game_with_racks_and_time_penalties() -> None:
+    t = _table()
+    t.play("8E QUIZ")
+    t.advance(15)
+    t.advance(25 * 60 + 61)  # Ben runs 1:01 into overtime: 20 points [NASPA]
+    for _ in range(6):  # six scoreless turns in a row end a two-player NASPA game
+        t.press()
+    snap = t.snapshot()
+    assert snap["state"] == "racks" and snap["pending"]["racks"] == [0, 1]
+    with pytest.raises(ControlError, match="has 7 tiles left"):
+        t.control("racks", {"player": 0, "tiles": "AB"})
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    snap = t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    assert snap["state"] == "ended"
+    kinds = [(m["kind"], m["player"], m["score"]) for m in snap["moves"][-3:]]
+    # Each loses their own rack: A E E I O U S = 7; B3 C3 D2 F4 G2 H4 J8 = 26; then Ben's 20-point penalty.
+    assert kinds == [("end", 0, -7), ("end", 1, -26), ("penalty", 1, -20)]
+    assert snap["players"][0]["score"] == 37 and snap["players"][1]["score"] == -46
+
+
+def test_pause_stops_the_clocks() -> None:
+    t = _table()
+    t.advance(10)
+    t.control("pause", {})
+    t.advance(100)
+    snap = t.control("resume", {})
+    assert snap["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 - 10_000
+    assert snap["state"] == "turn"
+
+
+def test_start_needs_an_empty_board() -> None:
+    t = SimulatedTable(default_setup(), words=WORDS)
+    t.place("A1", "E")
+    with pytest.raises(ControlError, match="clear the board"):
+        t.control("start", {})
+
+
+def test_turn_timer_warns_but_does_not_end_a_standard_turn() -> None:
+    t = _table(clock_mode="turn", turn_seconds=180.0)
+    snap = t.advance(181)
+    assert snap["state"] == "turn" and "turn_timer" in _codes(snap)
+    assert snap["turn_timer"] is not None and snap["turn_timer"]["remaining_ms"] < 0
