@@ -21,7 +21,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from game.board import Board
@@ -67,7 +67,7 @@ class _Pending:
     player: int
     scored: ScoredPlay
     snapshot: dict[str, Any]
-    challenged: bool = False
+    challengers: set[int] = field(default_factory=set)
 
 
 def _take(rack: Counter[str], tiles: Counter[str]) -> None:
@@ -156,6 +156,11 @@ class Game:
     def rack(self, player: int) -> str | None:
         r = self.racks[player]
         return None if r is None else _rack_str(r)
+
+    @property
+    def out_player(self) -> int | None:
+        """The player who went out, once the game ended so."""
+        return self._out_player
 
     @property
     def last_play(self) -> ScoredPlay | None:
@@ -254,6 +259,32 @@ class Game:
             self._go_out(who)
         return scored
 
+    def force_play(self, placements: Iterable[Placement], points: int, player: int | None = None) -> None:
+        """Put tiles on the board and credit `points` without checking any rule.
+
+        For a director's ruling at the table and for replaying a record past a play the engine
+        refuses (the record checker reports the refusal, then follows the record).
+        """
+        who = self._actor(player)
+        placed = tuple(placements)
+        self._close_pending()
+        self.actions.append({"action": "force_play", "player": who, "points": points,
+                             "placements": " ".join(str(p) for p in placed)})
+        rack_before = self.rack(who) or ""
+        self.board.place((p.square, p.tile) for p in placed)
+        rack = self.racks[who]
+        if rack is not None:
+            _take(rack, Counter(p.tile.rack_letter for p in placed))
+        self.rack_sizes[who] = max(0, self.rack_sizes[who] - len(placed))
+        self._draw(who, self.draw_count(who, len(placed)))
+        self.scores[who] += points
+        self._scoreless = 0
+        event = Event(EventKind.PLAY, who, points, self.scores[who], " ".join(str(p) for p in placed),
+                      placed, rack_before)
+        self.events.append(event)
+        self._advance(who)
+        self.after_turn(event)
+
     def exchange(self, tiles: str | int, player: int | None = None) -> None:
         """Exchange tiles (`ABC` when known, or a count at the real table)."""
         who = self._actor(player)
@@ -317,10 +348,12 @@ class Game:
         if self.rules.challenge is ChallengeRule.VOID:
             raise ChallengeError("under the void rule the lexicon judges every play; there is nothing to challenge")
         pending = self._pending
-        if pending is None or pending.challenged:
-            raise ChallengeError("there is no play to challenge (a play may be challenged once, before the next turn)")
+        if pending is None:
+            raise ChallengeError("there is no play to challenge (a play may be challenged only before the next turn)")
         if not 0 <= challenger < len(self.players) or challenger == pending.player:
             raise ChallengeError(f"player {challenger} cannot challenge {self.players[pending.player]}'s play")
+        if challenger in pending.challengers:
+            raise ChallengeError(f"{self.players[challenger]} has already challenged this play")
         bad: tuple[str, ...] = ()
         if valid is None:
             if self.lexicon is None:
@@ -344,7 +377,7 @@ class Game:
             self.after_turn(event)
             self._check_scoreless_end()
             return ChallengeResult(False, who, challenger, lost, bad)
-        pending.challenged = True
+        pending.challengers.add(challenger)
         bonus = self.rules.challenge.bonus
         if bonus:
             self.scores[who] += bonus
@@ -511,6 +544,8 @@ class Game:
         player = action.get("player")
         if kind == "play":
             self.play(placements_from_str(action["placements"]), player)
+        elif kind == "force_play":
+            self.force_play(placements_from_str(action["placements"]), int(action["points"]), player)
         elif kind == "exchange":
             self.exchange(action["tiles"], player)
         elif kind == "pass":

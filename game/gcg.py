@@ -1,0 +1,249 @@
+"""GCG game records: read and write (https://www.poslfit.com/scrabble/gcg/, v1.2, plus Woogles pragmas).
+
+Reading is forgiving, as real records need (see ../shared/gcg/README.md):
+- encodings: UTF-8 (with or without BOM), ISO-8859-1, a wrong `#character-encoding` pragma,
+  DOS line ends;
+- `>nick: RACK MOVE SCORE TOTAL [anything]`, with the rack missing on end-of-game lines, extra
+  tokens after the total (Quackle writes the cross words there), `0` written for `+0`;
+- moves: `8D WORD` / `D8 WORD` (lowercase coordinates too), `.` or the written-out letter for
+  tiles played through, `-` pass, `-ABC` exchange, `-3` exchange of unknown tiles, `--` phony
+  withdrawn, `(challenge)` bonus, `(time)` penalty, `(ABC)` end-of-game rack (+ gained, - lost);
+- two players with one nickname (the turn order decides who is meant);
+- pragmas kept as given: `#lexicon`, `#variant`, `#tile-distribution`, `#board-layout`,
+  `#incomplete`, `#rack1`..., `#note` attached to the move above it.
+
+Writing produces the canonical form from a `Game`'s score sheet.
+"""
+
+from __future__ import annotations
+
+import codecs
+import enum
+import re
+from dataclasses import dataclass, field
+
+from game.errors import GCGError
+from game.events import Event, EventKind
+from game.squares import Position
+
+_NUM = re.compile(r"^[+-]?\d+$")
+
+
+class MoveKind(enum.Enum):
+    PLAY = "play"
+    PASS = "pass"
+    EXCHANGE = "exchange"
+    WITHDRAWN = "withdrawn"
+    CHALLENGE_BONUS = "challenge-bonus"
+    TIME_PENALTY = "time-penalty"
+    END_RACK = "end-rack"
+
+
+@dataclass
+class GCGMove:
+    """One `>` line of a record."""
+
+    line: int  # 1-based line number in the file
+    text: str  # the line as written
+    nick: str
+    rack: str
+    kind: MoveKind
+    move: str  # `8D WORD`, `-ABC`, `-3`, `(ABC)`, ...
+    score: int
+    total: int
+    extra: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def tiles(self) -> str:
+        """Exchanged tiles (`-ABC` -> `ABC`) or end-of-game rack letters (`(ABC)` -> `ABC`)."""
+        if self.kind is MoveKind.EXCHANGE:
+            return self.move[1:]
+        if self.kind is MoveKind.END_RACK:
+            return self.move.strip("()")
+        return ""
+
+
+@dataclass
+class GCGPlayer:
+    number: int
+    nick: str
+    name: str
+
+
+@dataclass
+class GCGRecord:
+    """A parsed record: players in turn order, pragmas, moves."""
+
+    players: list[GCGPlayer]
+    pragmas: dict[str, str]
+    moves: list[GCGMove]
+    encoding: str = "utf-8"
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def variant(self) -> str | None:
+        return self.pragmas.get("variant")
+
+    @property
+    def incomplete(self) -> bool:
+        return "incomplete" in self.pragmas
+
+
+def decode_gcg(data: bytes) -> tuple[str, str]:
+    """Bytes to text and the encoding used.
+
+    Valid UTF-8 is taken as UTF-8 whatever the pragma says (a wrong pragma is common); otherwise the
+    declared encoding when Python knows it, else ISO-8859-1 (which decodes anything).
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8"
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    m = re.search(rb"^#character-encoding[ \t]+(\S+)", data, re.MULTILINE)
+    if m:
+        name = m.group(1).decode("ascii", "replace").strip().lower().replace("iso8859", "iso-8859")
+        try:
+            codecs.lookup(name)
+            return data.decode(name), name
+        except (LookupError, UnicodeDecodeError):
+            pass
+    return data.decode("iso-8859-1"), "iso-8859-1"
+
+
+def _classify(token: str) -> MoveKind | None:
+    """The kind of a one-token move, or None when the token is not one."""
+    if token == "-":
+        return MoveKind.PASS
+    if token == "--":
+        return MoveKind.WITHDRAWN
+    if token.lower() == "(challenge)":
+        return MoveKind.CHALLENGE_BONUS
+    if token.lower() == "(time)":
+        return MoveKind.TIME_PENALTY
+    if token.startswith("(") and token.endswith(")") and len(token) > 2:
+        return MoveKind.END_RACK
+    if token.startswith("-") and len(token) > 1:
+        return MoveKind.EXCHANGE
+    return None
+
+
+def _is_position(token: str) -> bool:
+    try:
+        Position.from_str(token)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_move_line(line: str, number: int) -> GCGMove:
+    """Read one `>nick: ...` line; GCGError names the line when it cannot."""
+    body = line[1:]
+    nick, sep, rest = body.partition(":")
+    if not sep or not nick.strip():
+        raise GCGError(f"line {number}: a move line needs '>nick:' ({line.strip()!r})")
+    tokens = rest.split()
+    # score and total: the last pair of numbers with nothing but words after them
+    at = None
+    for i in range(len(tokens) - 1):
+        if _NUM.match(tokens[i]) and _NUM.match(tokens[i + 1]) and not any(_NUM.match(t) for t in tokens[i + 2:]):
+            at = i
+            break
+    if at is None or at == 0:
+        raise GCGError(f"line {number}: no score and total found in {line.strip()!r}")
+    head = tokens[:at]
+    score, total = int(tokens[at]), int(tokens[at + 1])
+    extra = " ".join(tokens[at + 2:])
+    rack = ""
+    if len(head) == 3:
+        rack, move_tokens = head[0], head[1:]
+    elif len(head) == 2 and _is_position(head[0]):
+        move_tokens = head
+    elif len(head) == 2:
+        rack, move_tokens = head[0], head[1:]
+    elif len(head) == 1:
+        move_tokens = head
+    else:
+        raise GCGError(f"line {number}: cannot tell rack and move apart in {line.strip()!r}")
+    if len(move_tokens) == 2:
+        if not _is_position(move_tokens[0]):
+            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a position (like 8D or D8)")
+        kind = MoveKind.PLAY
+    else:
+        found = _classify(move_tokens[0])
+        if found is None:
+            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a move")
+        kind = found
+    return GCGMove(number, line.rstrip("\r\n"), nick.strip(), rack, kind, " ".join(move_tokens), score, total, extra)
+
+
+def parse_gcg(text: str) -> GCGRecord:
+    """Parse a whole record (text already decoded: see `decode_gcg`)."""
+    players: dict[int, GCGPlayer] = {}
+    pragmas: dict[str, str] = {}
+    moves: list[GCGMove] = []
+    notes: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        if line.startswith(">"):
+            moves.append(parse_move_line(line, number))
+        elif line.startswith("#"):
+            key, _, value = line[1:].partition(" ")
+            key = key.strip().lower()
+            value = value.strip()
+            m = re.fullmatch(r"player(\d+)", key)
+            if m:
+                nick, _, name = value.partition(" ")
+                if not nick:
+                    raise GCGError(f"line {number}: #{key} needs a nickname")
+                players[int(m.group(1))] = GCGPlayer(int(m.group(1)), nick, name.strip() or nick)
+            elif key == "note":
+                (moves[-1].notes if moves else notes).append(value)
+            else:
+                pragmas.setdefault(key, value)
+        # other lines (continuations of notes in some files) are ignored
+    if len(players) < 1:
+        # some records have no #player lines; take the nicks in order of appearance
+        for m_ in moves:
+            if m_.nick not in (p.nick for p in players.values()):
+                players[len(players) + 1] = GCGPlayer(len(players) + 1, m_.nick, m_.nick)
+    return GCGRecord([players[k] for k in sorted(players)], pragmas, moves, notes=notes)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _event_line(nick: str, event: Event) -> str | None:
+    """One `>` line for an event; None for events GCG does not write (a lost turn)."""
+    moves = {
+        EventKind.PASS: "-",
+        EventKind.WITHDRAWN: "--",
+        EventKind.CHALLENGE_BONUS: "(challenge)",
+        EventKind.TIME_PENALTY: "(time)",
+    }
+    if event.kind is EventKind.LOST_TURN:
+        return None
+    move = moves.get(event.kind, event.move)
+    rack = "" if event.kind is EventKind.END_RACK else event.rack
+    parts = [f">{nick}:", *([rack] if rack else []), move, f"{event.delta:+d}", str(event.total)]
+    return " ".join(parts)
+
+
+def write_gcg(
+    players: list[str], events: list[Event], pragmas: dict[str, str] | None = None
+) -> str:
+    """A GCG record (UTF-8 text) from a game's players and score sheet (`Game.events`)."""
+    nicks = [re.sub(r"\s+", "_", p) or f"player{i + 1}" for i, p in enumerate(players)]
+    lines = ["#character-encoding UTF-8"]
+    lines += [f"#player{i + 1} {nick} {name}" for i, (nick, name) in enumerate(zip(nicks, players, strict=True))]
+    for key, value in (pragmas or {}).items():
+        lines.append(f"#{key} {value}".rstrip())
+    for event in events:
+        line = _event_line(nicks[event.player], event)
+        if line is not None:
+            lines.append(line)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,295 @@
+"""Replay a GCG record through the engine and compare every score with what the record says.
+
+This is the engine's acceptance test against real games (`referee gcg check`). For each `>`
+line the engine recomputes the play's score (validation included), the withdrawal of a phony,
+the challenge bonus, the time penalty, the end-of-game rack adjustments and the running total,
+and reports each difference as a `Mismatch` (line, recorded, computed, why). After a mismatch
+the replay follows the record (its score, its tiles) so one error is reported once, not again
+in every later total.
+
+Rules for a record: the `#variant` pragma names a registered variant (`game.variants`); without
+one, the caller's default (tournament rules for English, the German edition for German). What
+records do not state is read from their structure, never fitted to their scores:
+- the challenge rule: the first `(challenge)` bonus says 5-point or 10-point; none: double;
+- the end-of-game rule: a record that both adds and subtracts racks at the end uses 1x each way
+  [ONYX/PC]; otherwise the player out gains 2x [NASPA];
+- the tile set: when a record's letters are not all in the chosen set, a shipped set that has
+  them all (Polish) is used, and a note says so; when none has them, the record is skipped.
+Racks that do not hold the tiles played are notes, not mismatches: test records carry
+made-up racks, and the score is what the referee must get right.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from game.errors import ChallengeError, GameOverError, IllegalPlayError, IllegalTurnError, NotationError
+from game.events import EventKind
+from game.game import Game
+from game.gcg import GCGMove, GCGRecord, MoveKind
+from game.play import Play
+from game.rules import ChallengeRule, EndRackRule, RuleSet
+from game.tiles import BLANK, TileSet, load_tile_set, rack_counter, tile_set_names
+from game.variants import get_variant
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    line: int
+    recorded: str
+    computed: str
+    why: str
+
+
+@dataclass
+class CheckResult:
+    """What checking one record found."""
+
+    plays: int = 0  # `>` lines checked
+    mismatches: list[Mismatch] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    skipped: str | None = None  # why the record could not be checked at all
+    rules: str = ""
+
+
+def record_letters(record: GCGRecord) -> set[str]:
+    """Every letter the record uses on racks and in plays (uppercase, blanks as `?`)."""
+    out: set[str] = set()
+    for mv in record.moves:
+        out.update(ch.upper() if ch != BLANK else BLANK for ch in mv.rack if ch.isalpha() or ch == BLANK)
+        if mv.kind is MoveKind.PLAY:
+            out.update(ch.upper() for ch in mv.move.split()[1] if ch.isalpha())
+        elif mv.kind in (MoveKind.EXCHANGE, MoveKind.END_RACK):
+            out.update(ch.upper() for ch in mv.tiles if ch.isalpha())
+    return out
+
+
+def _fits(tiles: TileSet, letters: set[str]) -> bool:
+    return all(tiles.has_letter(ch) or ch == BLANK for ch in letters)
+
+
+def rules_for_record(record: GCGRecord, default: RuleSet) -> tuple[RuleSet | None, list[str]]:
+    """The rule set to replay a record with (None: no shipped tile set fits), and notes on the choices."""
+    notes: list[str] = []
+    rules = get_variant(record.variant).rules() if record.variant else default
+    letters = record_letters(record)
+    if not _fits(rules.tiles, letters):
+        strange = "".join(sorted(ch for ch in letters if not rules.tiles.has_letter(ch) and ch != BLANK))
+        for name in tile_set_names():
+            candidate = load_tile_set(name)
+            if _fits(candidate, letters):
+                notes.append(f"letters {strange} are not {rules.tiles.name} tiles: checked with the {name} tile set")
+                rules = rules.with_options(tiles=candidate)
+                break
+        else:
+            return None, [f"letters {strange} are in no shipped tile set"]
+    bonuses = [mv.score for mv in record.moves if mv.kind is MoveKind.CHALLENGE_BONUS]
+    if bonuses:
+        # the value most bonuses have (the first on a tie) says which rule the game was played under
+        common = max(bonuses, key=lambda b: (bonuses.count(b), -bonuses.index(b)))
+        rule = {5: ChallengeRule.FIVE_POINT, 10: ChallengeRule.TEN_POINT}.get(common)
+        if rule is not None:
+            rules = rules.with_options(challenge=rule)
+    elif rules.challenge is ChallengeRule.VOID:
+        rules = rules.with_options(challenge=ChallengeRule.DOUBLE)
+    ends = [mv.score for mv in record.moves if mv.kind is MoveKind.END_RACK]
+    each_way = any(s > 0 for s in ends) and any(s < 0 for s in ends)
+    rules = rules.with_options(end_racks=EndRackRule.EACH_WAY if each_way else EndRackRule.DOUBLE_TO_OUT)
+    players = len(record.players)
+    if players > rules.max_players:
+        rules = rules.with_options(max_players=players)
+    return rules, notes
+
+
+class _Replay:
+    def __init__(self, record: GCGRecord, rules: RuleSet, result: CheckResult) -> None:
+        self.record = record
+        self.result = result
+        variant = get_variant(record.variant) if record.variant else None
+        cls = variant.game_class if variant and variant.game_class else Game
+        self.game = cls(rules, [p.nick for p in record.players], strict_turns=False)
+        self.last_turn: int | None = None
+        self.matched_end: set[int] = set()  # indices in game.events of END_RACK events matched to lines
+        self.recorded_play_score: dict[int, int] = {}
+
+    # which player a line means
+    def player(self, mv: GCGMove) -> int:
+        nicks = [p.nick for p in self.record.players]
+        found = [i for i, n in enumerate(nicks) if n == mv.nick]
+        if not found:
+            raise NotationError(f"line {mv.line}: {mv.nick!r} is not a player of this game")
+        if len(found) == 1:
+            return found[0]
+        # one nickname for two players: the turn order decides
+        follows_turn = mv.kind in (MoveKind.WITHDRAWN, MoveKind.CHALLENGE_BONUS, MoveKind.END_RACK)
+        if self.last_turn is None:
+            return found[0]
+        if follows_turn and self.last_turn in found:
+            return self.last_turn
+        nxt = (self.last_turn + 1) % len(nicks)
+        return nxt if nxt in found else found[0]
+
+    def mismatch(self, mv: GCGMove, recorded: object, computed: object, why: str) -> None:
+        self.result.mismatches.append(Mismatch(mv.line, str(recorded), str(computed), why))
+
+    def engine_score(self, who: int) -> int:
+        """The engine's score for a player, without end-of-game adjustments the record has not reached."""
+        ahead = sum(e.delta for k, e in enumerate(self.game.events)
+                    if e.kind is EventKind.END_RACK and e.player == who and k not in self.matched_end)
+        return self.game.scores[who] - ahead
+
+    def run(self) -> None:
+        """Replay every line. Running totals are compared through the offset between the record's total
+        and the engine's: a line is flagged when the offset moves by more than its own score difference,
+        so a wrong score is reported once and a wrong sum once, and neither repeats on later lines."""
+        moves = self.record.moves
+        offset = [0] * len(self.game.players)
+        for i, mv in enumerate(moves):
+            self.result.plays += 1
+            who = self.player(mv)
+            if (self.game.over and mv.kind is MoveKind.PASS and mv.score == 0 and self.game.out_player is not None
+                    and who != self.game.out_player):
+                # Woogles writes the turn a wrong challenger of the last play loses as a pass
+                self.result.notes.append(f"line {mv.line}: a pass after the player went out: read as the "
+                                         "turn lost by a wrong challenge of the last play")
+                continue
+            if self.game.over and mv.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE):
+                self.mismatch(mv, mv.move, "game over", f"the engine ended the game ({self.game.end_reason})")
+                self.game.over = False
+            before = self.engine_score(who)
+            recorded = mv.score
+            try:
+                recorded = self.step(mv, who, moves, i)
+            except (IllegalPlayError, IllegalTurnError, NotationError) as exc:
+                self.mismatch(mv, f"{mv.move} {mv.score:+d}", "refused", str(exc))
+            after = self.engine_score(who)
+            expected = offset[who] + recorded - (after - before)
+            offset[who] = mv.total - after
+            if offset[who] != expected:
+                self.mismatch(mv, f"total {mv.total}", f"total {mv.total - offset[who] + expected}",
+                              "the running total does not add up")
+            if mv.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE):
+                self.last_turn = who
+        leftover = [e for k, e in enumerate(self.game.events)
+                    if e.kind is EventKind.END_RACK and k not in self.matched_end]
+        if leftover and not self.record.incomplete:
+            shown = ", ".join(f"{self.game.players[e.player]} {e.move} {e.delta:+d}" for e in leftover)
+            self.result.notes.append(f"the record ends without the end-of-game rack lines ({shown})")
+
+    def step(self, mv: GCGMove, who: int, moves: list[GCGMove], i: int) -> int:
+        """Apply one line; returns the score the record means for it (normally the score written)."""
+        game = self.game
+        kind = mv.kind
+        if kind is MoveKind.PLAY:
+            self.play(mv, who)
+        elif kind is MoveKind.PASS:
+            game.pass_turn(who)
+            self.compare(mv, 0, "a pass scores nothing")
+        elif kind is MoveKind.EXCHANGE:
+            tiles = mv.tiles
+            game.exchange(int(tiles) if tiles.isdigit() else tiles, who)
+            self.compare(mv, 0, "an exchange scores nothing")
+        elif kind is MoveKind.WITHDRAWN:
+            played = self.recorded_play_score.get(who)
+            before = game.scores[who]
+            result = game.challenge(self._challenger(who), valid=False)
+            if mv.score == 0 and played and mv.total == before - played:
+                # Quackle writes `-- +0` and takes the score off the total only
+                self.result.notes.append(f"line {mv.line}: withdrawal written as +0, the total removes {played}")
+                return -played
+            elif played is not None and mv.score != -played:
+                self.mismatch(mv, mv.score, -played, "the withdrawal does not remove the recorded score")
+            elif played is None:
+                self.compare(mv, -result.points, "withdrawing the phony removes its score")
+        elif kind is MoveKind.CHALLENGE_BONUS:
+            try:
+                result = game.challenge(self._challenger(who), valid=True)
+            except ChallengeError as exc:
+                self.mismatch(mv, mv.score, 0, f"no bonus: {exc}")
+                return mv.score
+            self.compare(mv, result.points, f"the {game.rules.challenge.value} rule gives {result.points}")
+        elif kind is MoveKind.TIME_PENALTY:
+            step = game.rules.time_penalty_points
+            if mv.score > 0 or mv.score % step:
+                self.mismatch(mv, mv.score, f"a multiple of -{step}", f"{step} points per started minute over")
+            game.apply_time_penalty(who, -mv.score // step * 60)
+        elif kind is MoveKind.END_RACK:
+            self.end_rack(mv, who, moves, i)
+        return mv.score
+
+    def _challenger(self, who: int) -> int:
+        return (who + 1) % len(self.game.players)
+
+    def compare(self, mv: GCGMove, computed: int, why: str) -> None:
+        if computed != mv.score:
+            self.mismatch(mv, f"{mv.score:+d}", f"{computed:+d}", why)
+
+    def play(self, mv: GCGMove, who: int) -> None:
+        game = self.game
+        self.recorded_play_score[who] = mv.score
+        play = Play.from_str(mv.move)
+        placements = play.placements(game.board)
+        self._rack_note(mv, placements_letters="".join(p.tile.rack_letter for p in placements))
+        try:
+            scored = game.play(placements, who)
+        except (IllegalPlayError, IllegalTurnError) as exc:
+            self.mismatch(mv, f"{mv.move} {mv.score:+d}", "refused", str(exc))
+            game.over = False
+            game.force_play(placements, mv.score, who)
+            return
+        if scored.score != mv.score:
+            words = ", ".join(f"{w.word.text} {w.score}" for w in scored.words)
+            bonus = f" + bingo {scored.bingo_bonus}" if scored.bingo_bonus else ""
+            self.mismatch(mv, f"{mv.move} {mv.score:+d}", f"{scored.score:+d}", f"words {words}{bonus}")
+
+    def _rack_note(self, mv: GCGMove, placements_letters: str) -> None:
+        if not mv.rack:
+            return
+        short = rack_counter(placements_letters) - rack_counter(mv.rack)
+        if short:
+            self.result.notes.append(
+                f"line {mv.line}: the rack {mv.rack} does not hold {''.join(sorted(short.elements()))}"
+            )
+
+    def end_rack(self, mv: GCGMove, who: int, moves: list[GCGMove], i: int) -> None:
+        game = self.game
+        if game.awaiting_racks:
+            racks: dict[int, str] = {}
+            j = i
+            while j < len(moves) and moves[j].kind is MoveKind.END_RACK:
+                if moves[j].score < 0:
+                    racks[self.player(moves[j])] = moves[j].tiles
+                j += 1
+            try:
+                game.finish_with_racks(racks)
+            except (IllegalTurnError, IllegalPlayError) as exc:
+                raise GameOverError(f"cannot score the racks at the end: {exc}") from exc
+        if not game.over:
+            raise GameOverError("the engine has not ended the game: nobody went out and the scoreless turns "
+                                "are below the limit")
+        mine = [k for k, e in enumerate(game.events)
+                if e.kind is EventKind.END_RACK and e.player == who and k not in self.matched_end]
+        if not mine:
+            raise GameOverError(f"the engine gives {game.players[who]} no end-of-game rack adjustment")
+        self.matched_end.add(mine[0])
+        event = game.events[mine[0]]
+        computed_letters = re.sub(r"[()]", "", event.move)
+        if rack_counter(computed_letters) != rack_counter(mv.tiles):
+            self.mismatch(mv, mv.move, f"({computed_letters})", "the tiles left do not match the tiles unplayed")
+        elif event.delta != mv.score:
+            self.mismatch(mv, f"{mv.score:+d}", f"{event.delta:+d}",
+                          f"unplayed tiles under the {game.rules.end_racks.value} rule")
+
+
+def check_record(record: GCGRecord, default: RuleSet) -> CheckResult:
+    """Replay one record (see the module docstring for how its rules are chosen)."""
+    result = CheckResult()
+    rules, notes = rules_for_record(record, default)
+    result.notes.extend(notes)
+    if rules is None:
+        result.skipped = notes[0]
+        return result
+    result.rules = rules.name
+    _Replay(record, rules, result).run()
+    return result
