@@ -88,8 +88,8 @@ def render_scene(
     font: str | None = None,
 ) -> Scene:
     """A camera frame of `board`: perspective (`tilt`), uneven light, blur, noise, and optionally a hand."""
-    rng = np.random.default_rng(seed)
-    flat = render_board(board, tiles=tiles, rng=rng, font=font)
+    rng = np.random.default_rng(seed)  # the camera and the light: the same for the same seed, whatever the board
+    flat = render_board(board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font)
     w, h = size
     side = flat.shape[0]
     span = 0.86 * min(w, h)

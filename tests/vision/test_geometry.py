@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+import pytest
+
+from vision.geometry import ALL_SQUARES, parse_square, square_name
+
+
+def test_centre_and_corners() -> None:
+    assert square_name(7, 7) == "H8"
+    assert square_name(0, 0) == "A1"
+    assert square_name(14, 14) == "O15"
+    assert parse_square("h8") == (7, 7)
+    assert len(ALL_SQUARES) == 225 and ALL_SQUARES[1] == "B1"
+
+
+@pytest.mark.parametrize("bad", ["P1", "A0", "A16", "", "8H"])
+def test_bad_square_names_are_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="not a square name"):
+        parse_square(bad)

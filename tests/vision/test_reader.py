@@ -1,0 +1,76 @@
+"""Reading synthetic boards: every letter of both editions, blanks, hands, several frames."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classifier import TileClassifier
+from vision.reader import BoardReader, combine_readings
+from vision.registration import calibrate
+from vision.synth import random_board, render_scene
+from vision.tilesets import tile_values
+
+
+def _board_with(letters: str) -> list[str]:
+    cells = list(letters)
+    rows = []
+    for r in range(15):
+        row = ["."] * 15
+        if r % 2 == 1:
+            for c in range(0, 15, 2):
+                if cells:
+                    row[c] = cells.pop(0)
+        rows.append("".join(row))
+    assert not cells
+    return rows
+
+
+@pytest.mark.parametrize("tiles", ["german", "english"])
+def test_every_letter_and_blanks_are_read(tiles: str, request: pytest.FixtureRequest) -> None:
+    model: TileClassifier = request.getfixturevalue(f"{tiles}_model")
+    letters = "".join(tile_values(tiles)) + "??"
+    board = _board_with(letters)
+    empty = render_scene(["." * 15] * 15, tiles=tiles, seed=11, tilt=0.04)
+    scene = render_scene(board, tiles=tiles, seed=11, tilt=0.04)
+    reader = BoardReader(calibrate(empty.frame), model)
+    reading = reader.read(scene.frame)
+    assert not reading.occluded
+    assert reading.board == board
+    assert reading.squares["A2"].letter == letters[0]
+    assert all(reading.squares[n].confidence > 0 for n in reading.squares)
+
+
+def test_a_hand_makes_the_frame_occluded_and_never_a_confident_misread(german_model: TileClassifier) -> None:
+    for seed in range(3):
+        board = random_board(np.random.default_rng(seed), count=50)
+        calib = calibrate(render_scene(board, seed=seed).frame)
+        scene = render_scene(board, seed=seed, hand=True)
+        reading = BoardReader(calib, german_model).read(scene.frame)
+        assert reading.occluded, f"seed {seed}: the hand went unnoticed"
+        truth = {n: board[int(n[1:]) - 1]["ABCDEFGHIJKLMNO".index(n[0])] for n in reading.squares}
+        confident_wrong = [n for n, s in reading.squares.items() if s.letter != truth[n] and not s.uncertain]
+        assert confident_wrong == [], f"seed {seed}"
+        assert set(reading.uncertain) <= scene.covered | set(reading.uncertain)
+        assert reading.uncertain, "covered squares must be reported uncertain"
+
+
+def test_several_frames_combine_past_a_hand(german_model: TileClassifier) -> None:
+    board = random_board(np.random.default_rng(4), count=40)
+    calib = calibrate(render_scene(board, seed=4).frame)
+    reader = BoardReader(calib, german_model)
+    frames = [render_scene(board, seed=4, hand=(k == 0), blur=0.5 + 0.1 * k).frame for k in range(3)]
+    readings = [reader.read(f) for f in frames]
+    assert readings[0].occluded
+    combined = combine_readings(readings)
+    assert not combined.occluded
+    assert combined.board == board
+    assert combined.uncertain == []
+
+
+def test_reading_json_has_the_stable_keys(german_model: TileClassifier) -> None:
+    board = random_board(np.random.default_rng(6), count=10)
+    scene = render_scene(board, seed=6)
+    out = BoardReader(calibrate(scene.frame), german_model).read(scene.frame).to_json("a.png")
+    assert sorted(out) == ["board", "image", "ms", "occluded", "uncertain"]
+    assert out["board"] == board and out["image"] == "a.png" and out["ms"] > 0
