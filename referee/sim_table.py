@@ -24,7 +24,7 @@ from referee.journal import Journal
 from referee.live_table import LiveTable, TableClock
 from referee.table_api import Snapshot
 from referee.table_machine import TableMachine
-from referee.table_rules import EveryWord, TableRules, WordSet, rules_for
+from referee.table_rules import EveryWord, WordSet, table_rules
 from referee.table_setup import TableSetup
 
 
@@ -56,7 +56,7 @@ class SimulatedTable(LiveTable):
                  journal: Journal | None = None, clock: ManualClock | None = None) -> None:
         setup = setup or default_setup()
         lexicon = WordSet(words) if words is not None else EveryWord()
-        rules = TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge), lexicon)
+        rules = table_rules(setup, lexicon)
         self.manual_clock = clock or ManualClock()
         game_id = None
         if journal is not None:

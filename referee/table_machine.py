@@ -131,7 +131,8 @@ class TableMachine:
                 max_overtime_s=setup.overtime_limit_minutes * 60.0,
                 penalty_points_per_minute=setup.overtime_penalty_points), self.time)
         if setup.scramble:
-            self.timer = TurnTimer(TurnTimerConfig.scramble(setup.turn_seconds), self.time)
+            seconds = float(getattr(rules.ruleset, "turn_seconds", 60.0))  # the Scramble rules' own timer
+            self.timer = TurnTimer(TurnTimerConfig.scramble(seconds), self.time)
         elif setup.clock_mode == "turn":
             self.timer = TurnTimer(TurnTimerConfig.standard(setup.turn_seconds), self.time)
 

@@ -16,6 +16,7 @@ from typing import Any
 from game.errors import DataError
 from game.game import Game, WordList
 from game.rules import ChallengeRule, RuleSet, classic_english, german, naspa
+from referee.table_setup import TableSetup
 
 
 class WordSet:
@@ -121,3 +122,8 @@ class EveryWord:
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str)
+
+
+def table_rules(setup: TableSetup, lexicon: WordList) -> TableRules:
+    """The rules of a table set up as `setup`, judging words with `lexicon`."""
+    return TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge), lexicon)

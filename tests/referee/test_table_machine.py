@@ -274,3 +274,60 @@ def test_turn_timer_warns_but_does_not_end_a_standard_turn() -> None:
     snap = t.advance(181)
     assert snap["state"] == "turn" and "turn_timer" in _codes(snap)
     assert snap["turn_timer"] is not None and snap["turn_timer"]["remaining_ms"] < 0
+
+
+# --- Scramble -------------------------------------------------------------------------------------
+
+def _scramble(**changes: object) -> SimulatedTable:
+    t = SimulatedTable(default_setup(kind="scramble", clock_mode="none", **changes), words=["OAT", "ZA", "OATS"])
+    t.control("start", {})
+    return t
+
+
+def test_scramble_roll_play_and_the_scrambled_dice_confirmed_by_the_sensors() -> None:
+    t = _scramble()
+    assert t.snapshot()["state"] == "roll"
+    with pytest.raises(ControlError, match="the table is roll"):
+        t.control("pass", {})
+    snap = t.roll("OATZEEE")
+    assert snap["state"] == "turn" and snap["pending"]["rolled"] == "OATZEEE"
+    assert snap["turn_timer"] == {"remaining_ms": 60_000, "running": True}
+    # 5D OAT on the 9x9 mat: O 1 + A 1 + T 1 on the centre double word square: 6.
+    snap = t.play("5D OAT")
+    assert snap["moves"][-1]["score"] == 6
+    t.advance(15)
+    t.roll("ZEEEEEE")
+    # E4 Z. reads ZA down through the A: Z 10 + A 1 = 11; O and T were on the mat and are not in ZA: scrambled.
+    t.play("E4 Z.")
+    snap = t.advance(15)
+    assert snap["state"] == "removal" and snap["pending"]["remove"] == ["D5", "F5"]
+    assert "remove_dice" in _codes(snap)
+    t.lift("D5")
+    assert t.snapshot()["state"] == "removal"
+    t.lift("F5")
+    snap = t.snapshot()
+    assert snap["state"] == "roll" and snap["players"][0]["on_turn"]
+    assert snap["board"][3:5] == ["....Z....", "....A...."]
+
+
+def test_scramble_time_out_with_no_word_loses_the_turn() -> None:
+    t = _scramble()
+    t.roll("OATZEEE")
+    snap = t.advance(60.5)
+    assert snap["state"] == "roll" and snap["players"][1]["on_turn"]
+    assert snap["moves"][-1]["kind"] == "pass"
+
+
+def test_scramble_time_out_commits_the_dice_on_the_mat() -> None:
+    t = _scramble()
+    t.roll("OATZEEE")
+    t.place_word("5D OAT")
+    snap = t.advance(60.5)
+    assert snap["state"] == "challenge" and snap["moves"][-1]["score"] == 6
+
+
+def test_scramble_a_letter_not_rolled_is_refused() -> None:
+    t = _scramble()
+    t.roll("OATZEEE")
+    snap = t.play("5D ZAS")
+    assert snap["state"] == "turn" and "illegal_play" in _codes(snap)

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+from referee.board_picture import Cell, picture_from_json, picture_to_json
+from referee.fusion import CameraSquare, fuse
+
+
+def cam(letter: str | None, conf: float = 0.99, occupied: bool = True, uncertain: bool = False) -> CameraSquare:
+    return CameraSquare(occupied, letter, conf, uncertain)
+
+
+def test_sensor_presence_with_confident_camera_letters() -> None:
+    pic = fuse({"H8": None, "H9": None}, {"H8": cam("Q"), "H9": cam("I")})
+    assert pic == {"H8": Cell("Q"), "H9": Cell("I")}
+
+
+def test_presence_only_board_without_camera_leaves_letters_to_ask() -> None:
+    pic = fuse({"H8": None}, None)
+    assert pic["H8"].letter is None and not pic["H8"].sure
+
+
+def test_low_confidence_or_uncertain_is_doubt_never_a_letter() -> None:
+    pic = fuse({"H8": None, "H9": None}, {"H8": cam("Q", conf=0.6), "H9": cam("I", uncertain=True)}, 0.9)
+    assert pic["H8"].letter is None and "60% sure" in pic["H8"].doubt and "maybe Q" in pic["H8"].doubt
+    assert pic["H9"].letter is None and pic["H9"].doubt
+
+
+def test_sensor_wins_on_presence_and_disagreement_is_doubt() -> None:
+    pic = fuse({"H8": None}, {"H8": cam(None, occupied=False), "A1": cam("E")})
+    assert set(pic) == {"H8"}
+    assert "camera does not see" in pic["H8"].doubt
+    coded = fuse({"H8": "Q"}, {"H8": cam("O")})
+    assert coded["H8"].letter is None and "board reads Q, the camera reads O" in coded["H8"].doubt
+    agree = fuse({"H8": "Q"}, {"H8": cam("Q")})
+    assert agree["H8"] == Cell("Q")
+
+
+def test_blank_tiles_are_blanks_from_either_source() -> None:
+    assert fuse({"H8": None}, {"H8": cam("?")})["H8"].blank
+    assert fuse({"H8": "?"}, None)["H8"].blank
+    assert fuse(None, {"H8": cam("?")})["H8"].blank
+
+
+def test_camera_only() -> None:
+    pic = fuse(None, {"H8": cam("Q"), "H9": cam(None, occupied=False)})
+    assert pic == {"H8": Cell("Q")}
+
+
+def test_picture_json_round_trip() -> None:
+    pic = {"H8": Cell("Q"), "H9": Cell(None, blank=True), "H10": Cell(None, doubt="why")}
+    assert picture_from_json(picture_to_json(pic)) == pic

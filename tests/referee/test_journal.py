@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.journal import Event, Journal, JournalError
+from referee.live_table import LiveTable
+from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.table_api import ControlError
+from referee.table_rules import WordSet, table_rules
+
+WORDS = ["QUIZ", "ZA", "ZQ", "QI"]
+
+
+def _without_seq(snap: dict) -> dict:
+    return {k: v for k, v in snap.items() if k != "seq"}
+
+
+def test_events_round_trip_in_order(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite3")
+    gid = j.new_game("T1", "standard", ["A", "B"], {"players": ["A", "B"]})
+    j.append(gid, Event("control", 5, {"action": "start", "params": {}}))
+    j.append(gid, Event("clock", 900, {"player": 0}))
+    assert [(e.kind, e.t) for e in j.events(gid)] == [("control", 5), ("clock", 900)]
+    assert j.games()[0].events == 2 and j.unfinished_game() is not None
+    j.end_game(gid)
+    assert j.unfinished_game() is None
+    j.close()
+    assert Journal(tmp_path / "j.sqlite3").game(gid).ended_utc is not None
+
+
+def test_journal_is_in_wal_mode(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite3")
+    assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_resume_time_is_the_later_of_heartbeat_and_last_event(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite3")
+    gid = j.new_game("T1", "standard", ["A", "B"], {})
+    j.append(gid, Event("tick", 1000))
+    j.heartbeat(gid, 4000)
+    j.heartbeat(gid, 3000)  # a late heartbeat never moves table time back
+    assert j.resume_time(gid) == 4000
+    j.append(gid, Event("tick", 5000))
+    assert j.resume_time(gid) == 5000
+
+
+def test_a_missing_game_and_an_unopenable_file_say_so(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite3")
+    with pytest.raises(JournalError, match="no game 7"):
+        j.game(7)
+    (tmp_path / "dir.sqlite3").mkdir()
+    with pytest.raises(JournalError, match="cannot open"):
+        Journal(tmp_path / "dir.sqlite3")
+
+
+def _play_some(t: SimulatedTable) -> None:
+    t.control("start", {})
+    t.advance(40)
+    t.play("8E QUIZ")
+    t.advance(15)
+    t.advance(20)
+    t.place_word("8G ..")  # nothing new: a no-op lay
+    t.play("H8 .A")  # Ben: ZA, window open now
+
+
+def test_replaying_the_journal_rebuilds_the_same_game_and_clocks(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    t = SimulatedTable(default_setup(), words=WORDS, journal=Journal(path))
+    _play_some(t)
+    t.advance(3)
+    t.poll()
+    before = t.snapshot()
+    assert before["state"] == "challenge"
+    with pytest.raises(ControlError):
+        t.control("racks", {"player": 0, "tiles": "A"})  # refused: not journaled
+
+    # a new process, started 5 minutes of monotonic time later: the downtime is a pause
+    later = ManualClock(start=99_999.0)
+    j2 = Journal(path)
+    resumed = LiveTable.resume(j2, lambda s: table_rules(s, WordSet(WORDS)), monotonic=later)
+    assert resumed is not None
+    after = resumed.snapshot()
+    assert _without_seq(after) == _without_seq(before)
+    # Anna: 40 s before her play, then 3 s while Ben's play is open to challenge (her clock runs).
+    assert after["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 - 43_000
+    later.advance(12)
+    resumed.poll()
+    assert resumed.snapshot()["state"] == "turn"  # the challenge window closed 15 s after the commit
+    assert not any(e.kind == "control" and e.data["action"] == "racks" for e in j2.events(resumed.game_id or 0))
+
+
+def test_an_ended_game_is_not_resumed(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+    t = SimulatedTable(default_setup(clock_mode="none"), words=WORDS, journal=j)
+    t.control("start", {})
+    for _ in range(6):
+        t.press()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    assert t.snapshot()["state"] == "ended"
+    assert LiveTable.resume(j, lambda s: table_rules(s, WordSet(WORDS))) is None
