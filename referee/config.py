@@ -35,9 +35,7 @@ LANGUAGES = ("en", "de")
 CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
 CLOCK_MODES = ("none", "turn", "tournament")
 FUSION_MODES = ("sensors", "camera", "both")
-LED_KINDS = ("none", "mock", "gpio")
-PIN_ROLES = ("clock_button_0", "clock_button_1", "clock_button_2", "clock_button_3", "challenge_button",
-             "pause_button", "confirm_button", "buzzer")
+DEVICE_BACKENDS = ("none", "mock", "real")
 
 
 @dataclass(frozen=True)
@@ -79,8 +77,7 @@ class SensorSection:
 
 @dataclass(frozen=True)
 class OutputSection:
-    led: str = "none"
-    pins: Mapping[str, int] = field(default_factory=dict)
+    devices: str = "none"  # the LED timer, displays, buzzer and buttons of [hardware]: none, mock or real pins
     terminal_clock: bool = False
 
 
@@ -103,6 +100,7 @@ class Config:
     sensors: SensorSection = field(default_factory=SensorSection)
     outputs: OutputSection = field(default_factory=OutputSection)
     web: WebSection = field(default_factory=WebSection)
+    hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (issue 6's schema), or None
 
 
 # --- value checkers: each returns the converted value or raises ValueError with the reason ---------------
@@ -172,22 +170,6 @@ def _table_pin(v: Any) -> str:
     return v
 
 
-def _gpio_pins(v: Any) -> dict[str, int]:
-    if not isinstance(v, dict):
-        raise ValueError("must be a table of role = BCM pin number")
-    pins: dict[str, int] = {}
-    for role, pin in v.items():
-        if role not in PIN_ROLES:
-            raise ValueError(f"unknown role {role!r}; the roles are {', '.join(PIN_ROLES)}")
-        if isinstance(pin, bool) or not isinstance(pin, int) or not 2 <= pin <= 27:
-            raise ValueError(f"{role} must be a BCM pin number from 2 to 27, not {pin!r}")
-        if pin in pins.values():
-            other = next(r for r, p in pins.items() if p == pin)
-            raise ValueError(f"{role} and {other} are both on pin {pin}")
-        pins[role] = pin
-    return pins
-
-
 _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "table": (TableSection, {
         "name": _string(nonempty=True, max_len=60),
@@ -219,8 +201,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "settle_ms": _number(0, 10_000, integer=True),
     }),
     "outputs": (OutputSection, {
-        "led": _choice(*LED_KINDS),
-        "pins": _gpio_pins,
+        "devices": _choice(*DEVICE_BACKENDS),
         "terminal_clock": _boolean,
     }),
     "web": (WebSection, {
@@ -236,8 +217,12 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
     """Check a parsed TOML document and build the `Config`; raise `ConfigError` at the first wrong key."""
     sections: dict[str, Any] = {}
     for name, value in data.items():
+        if name == "hardware":
+            sections["hardware"] = _hardware(value, source)
+            continue
         if name not in _SCHEMA:
-            raise ConfigError(source, f"[{name}]", f"unknown section; the sections are {', '.join(_SCHEMA)}")
+            known = ", ".join([*_SCHEMA, "hardware"])
+            raise ConfigError(source, f"[{name}]", f"unknown section; the sections are {known}")
         if not isinstance(value, dict):
             raise ConfigError(source, name, "must be a section ([" + name + "]), not a single value")
         cls, checks = _SCHEMA[name]
@@ -255,6 +240,21 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
     return config
 
 
+def _hardware(value: Any, source: str) -> Any:
+    """The [hardware] table, checked by the hardware package's own parser (docs/hardware-timer.md)."""
+    from hardware.config import HardwareConfigError, parse_hardware_config
+
+    if not isinstance(value, dict):
+        raise ConfigError(source, "hardware", "must be a section ([hardware]), not a single value")
+    try:
+        return parse_hardware_config(value)
+    except HardwareConfigError as exc:
+        text = str(exc)
+        key = text.split(":", 1)[0] if ":" in text else ""
+        reason = text.split(":", 1)[1].strip() if ":" in text else text
+        raise ConfigError(source, f"hardware.{key}" if key else "hardware", reason) from None
+
+
 def _check_whole(c: Config) -> None:
     """Rules that tie keys together."""
     src = c.source
@@ -270,11 +270,12 @@ def _check_whole(c: Config) -> None:
     if c.sensors.fusion in ("camera", "both") and not c.sensors.camera:
         raise ConfigError(src, "sensors.camera", f"fusion = {c.sensors.fusion!r} needs a camera source "
                                                  "(e.g. \"picamera2:\" or \"v4l2:0\")")
-    if c.outputs.led == "gpio":
-        needed = [f"clock_button_{i}" for i in range(len(c.game.players))]
-        missing = [r for r in needed if r not in c.outputs.pins]
-        if missing:
-            raise ConfigError(src, "outputs.pins", f"led = \"gpio\" needs pins for {', '.join(missing)}")
+    if c.outputs.devices != "none" and c.hardware is None:
+        raise ConfigError(src, "outputs.devices", f"devices = {c.outputs.devices!r} needs a [hardware] section "
+                                                  "saying which LEDs, displays and buttons are on which pins")
+    if c.hardware is not None and c.hardware.players != len(c.game.players):
+        raise ConfigError(src, "hardware.players", f"is {c.hardware.players} but [game] names "
+                                                   f"{len(c.game.players)} players")
 
 
 def load_config(path: str | Path) -> Config:

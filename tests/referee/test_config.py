@@ -28,7 +28,7 @@ def test_annotated_example_loads() -> None:
     c = load_config(EXAMPLE)
     assert c.game.players == ("Anna", "Ben")
     assert c.clocks.mode == "tournament"
-    assert c.outputs.pins["clock_button_1"] == 27
+    assert c.hardware is not None and c.hardware.buttons.clock == (5, 6)
     assert c.web.pin == "4711"
     assert c.source == str(EXAMPLE)
 
@@ -53,8 +53,7 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[web]\nport = 70000\n", "web.port", "between 1 and 65535"),
         ("[web]\npin = '12'\n", "web.pin", "4 to 12 digits"),
         ("[web]\nenabled = 'yes'\n", "web.enabled", "true or false"),
-        ("[outputs]\npins = { clock_button_0 = 17, clock_button_1 = 17 }\n", "outputs.pins", "both on pin 17"),
-        ("[outputs]\npins = { laser = 5 }\n", "outputs.pins", "unknown role"),
+        ("[outputs]\ndevices = 'gpio'\n", "outputs.devices", "must be one of"),
         ("game = 3\n", "game", "must be a section"),
     ],
 )
@@ -84,11 +83,18 @@ def test_scramble_refuses_tournament_clocks() -> None:
         parse_config(data)
 
 
-def test_gpio_outputs_need_a_clock_button_per_player() -> None:
-    data = {"outputs": {"led": "gpio", "pins": {"clock_button_0": 17}}, "web": {"enabled": False},
-            "sensors": {"board": "emulator"}}
-    with pytest.raises(ConfigError, match="clock_button_1"):
+def test_devices_need_a_hardware_section() -> None:
+    data = {"outputs": {"devices": "real"}, "web": {"enabled": False}, "sensors": {"board": "emulator"}}
+    with pytest.raises(ConfigError, match=r"outputs\.devices: .*\[hardware\]"):
         parse_config(data)
+
+
+def test_hardware_section_is_checked_by_the_hardware_parser_and_named_in_the_file(tmp_path: Path) -> None:
+    text = MINIMAL + "[hardware]\nplayers = 2\n[hardware.buzzer]\npin = 17\n[hardware.buttons]\nclock = [17, 27]\n"
+    with pytest.raises(ConfigError) as exc:
+        load_config(_write(tmp_path, text))
+    assert str(tmp_path) in str(exc.value) and exc.value.key.startswith("hardware")
+    assert "17" in exc.value.reason
 
 
 def test_unreadable_and_broken_files_say_so(tmp_path: Path) -> None:
