@@ -224,9 +224,11 @@ class Game:
             if short:
                 raise NotOnRackError(f"{scored.play()}: {_rack_str(short)} not on the rack {_rack_str(rack)}")
         else:
-            short = used - self.unseen()
+            unseen = self.unseen()
+            short = used - unseen
             if short:
-                raise NotInBagError(f"{scored.play()}: no {_rack_str(short)} left unseen")
+                left = ", ".join(f"only {unseen[ch]} {ch}" if unseen[ch] else f"no {ch}" for ch in sorted(short))
+                raise NotInBagError(f"{scored.play()}: {left} left unseen")
         if self.rules.challenge is ChallengeRule.VOID and self.lexicon is not None:
             bad = tuple(w.word.text for w in scored.words if w.word.text not in self.lexicon)
             if bad:
@@ -511,16 +513,22 @@ class Game:
               "scores_before_racks", "awaiting_racks", "_scoreless", "_lose_turn", "_out_player")
 
     def _snapshot(self) -> dict[str, Any]:
-        return {name: copy.deepcopy(getattr(self, name)) if name != "board" else self.board.copy()
-                for name in self._STATE}
+        snap = {name: copy.deepcopy(getattr(self, name)) for name in self._STATE if name not in ("board", "events")}
+        snap["board"] = self.board.copy()
+        snap["events"] = list(self.events)
+        return snap
 
     def _restore(self, snap: dict[str, Any]) -> None:
-        events = self.events
+        """Undo a play (a phony withdrawn). The score sheet keeps the play line (GCG writes it, then `--`)
+        and any time penalty handed in meanwhile; end-of-game adjustments the play caused are dropped."""
+        later = self.events[len(snap["events"]):]
         for name, value in snap.items():
             setattr(self, name, value)
-        # keep time penalties etc. handed in after the play; drop only the play and its end events
-        self.events = snap["events"] + [e for e in events[len(snap["events"]):]
-                                       if e.kind is EventKind.TIME_PENALTY]
+        kept = [e for e in later if e.kind is not EventKind.END_RACK]
+        for e in kept:
+            if e.kind is EventKind.TIME_PENALTY:
+                self.scores[e.player] += e.delta
+        self.events = list(snap["events"]) + kept
 
     # --- journal --------------------------------------------------------------------------------
 

@@ -1,0 +1,273 @@
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from game.errors import (
+    ChallengeError,
+    ExchangeNotAllowedError,
+    GameOverError,
+    NotInBagError,
+    NotInLexiconError,
+    NotOnRackError,
+    NotYourTurnError,
+    PlayerError,
+)
+from game.events import Event, EventKind
+from game.game import Game
+from game.rules import (
+    SCORELESS_DE,
+    SCORELESS_NASPA,
+    SCORELESS_PC,
+    ChallengeRule,
+    EndRackRule,
+    RuleSet,
+    classic_english,
+    german,
+)
+from game.tiles import TileSet
+
+from .helpers import pl
+
+EN = classic_english()
+WORDS = {"CAT", "CATS", "AT", "TA", "AB", "BA", "ABA", "BAA", "BAT", "TAB"}
+
+
+def tiny(**options: object) -> RuleSet:
+    """Six tiles, racks of three: the bag is empty from the start, so going out is one play away."""
+    tiles = TileSet("tiny", "en", {"A": 3, "B": 3, "?": 0}, {"A": 1, "B": 3, "?": 0})
+    return replace(EN, name="tiny", tiles=tiles, rack_size=3, bingo_tiles=3).with_options(**options)
+
+
+def test_player_count_checked() -> None:
+    with pytest.raises(PlayerError, match="1 players: the english rules are for 2 to 4"):
+        Game(EN, ["solo"])
+    with pytest.raises(PlayerError, match="5 players"):
+        Game(EN, list("abcde"))
+
+
+def test_seeded_game_deals_racks_and_checks_them() -> None:
+    game = Game(EN, ["ann", "bob"], seed=7)
+    rack = game.rack(0)
+    assert rack is not None and len(rack) == 7
+    assert game.bag_count == 100 - 14
+    missing = next(ch for ch in "QZXJKV" if ch not in rack)
+    with pytest.raises(NotOnRackError, match=f"{missing} not on the rack"):
+        game.play(pl(f"H8={missing} I8={missing}"))
+    # the same seed deals the same racks
+    assert Game(EN, ["ann", "bob"], seed=7).rack(1) == game.rack(1)
+
+
+def test_unknown_racks_track_unseen_tiles() -> None:
+    game = Game(EN, ["ann", "bob"])
+    assert game.bag_count == 86
+    with pytest.raises(NotInBagError, match="8H ZZ: only 1 Z left unseen"):
+        game.play(pl("H8=Z I8=Z"))
+    game.play(pl("H8=Z I8=A"))
+    assert game.scores == [22, 0]
+    assert game.bag_count == 84
+    with pytest.raises(NotInBagError, match="no Z left unseen"):
+        game.play(pl("H9=Z"))
+
+
+def test_turn_order_and_play_by_gcg_text() -> None:
+    game = Game(EN, ["ann", "bob"])
+    with pytest.raises(NotYourTurnError, match="it is ann's turn, not bob's"):
+        game.play("8H CAT", player=1)
+    scored = game.play("8H CAT")
+    assert str(scored) == "8H CAT +10"
+    assert game.to_move == 1
+    assert game.events[-1] == Event(EventKind.PLAY, 0, 10, 10, "8H CAT", scored.placements, "", ("CAT",))
+
+
+def test_exchange_rules() -> None:
+    game = Game(german(), ["ann", "bob"])
+    game.exchange(3)
+    assert game.events[-1].move == "-3"
+    de = Game(german().with_options(rack_size=7), ["a", "b"])
+    de.board.place((p.square, p.tile) for p in pl(" ".join(f"{c}{r}=E" for r in range(1, 13) for c in "ABCDEFG")))
+    assert de.bag_count == 102 - 84 - 14
+    assert de.bag_count < 7
+    with pytest.raises(ExchangeNotAllowedError, match="4 tiles in the bag, the rules need 7"):
+        de.exchange(1)
+    with pytest.raises(ExchangeNotAllowedError, match="at least one tile"):
+        game.exchange("")
+    seeded = Game(EN, ["ann", "bob"], seed=1)
+    with pytest.raises(ExchangeNotAllowedError, match="say which tiles"):
+        seeded.exchange(2)
+    rack = seeded.rack(0) or ""
+    seeded.exchange(rack[:3])
+    assert len(seeded.rack(0) or "") == 7 and seeded.bag_count == 86
+
+
+def test_void_rule_refuses_phonies_with_the_lexicon() -> None:
+    rules = EN.with_options(challenge=ChallengeRule.VOID)
+    with pytest.raises(ChallengeError, match="needs a lexicon"):
+        Game(rules, ["a", "b"])
+    game = Game(rules, ["a", "b"], lexicon=WORDS)
+    with pytest.raises(NotInLexiconError, match="QZX is not in the lexicon") as exc:
+        game.play("8G QZX")
+    assert exc.value.words == ("QZX",)
+    assert game.board.is_empty
+    game.play("8G CAT")
+    with pytest.raises(ChallengeError, match="void rule"):
+        game.challenge(1)
+
+
+def test_phony_withdrawn_after_challenge() -> None:
+    game = Game(EN, ["ann", "bob"], lexicon=WORDS)
+    game.play("8G QAT")
+    result = game.challenge(1)
+    assert not result.valid and result.points == 24 and result.bad_words == ("QAT",)
+    assert game.board.is_empty and game.scores == [0, 0]
+    assert game.events[-1].kind is EventKind.WITHDRAWN and game.events[-1].delta == -24
+    assert game.to_move == 1
+    with pytest.raises(ChallengeError, match="no play to challenge"):
+        game.challenge(0)
+
+
+@pytest.mark.parametrize(
+    ("rule", "bonus", "next_player"),
+    [(ChallengeRule.DOUBLE, 0, 0), (ChallengeRule.SINGLE, 0, 1), (ChallengeRule.FIVE_POINT, 5, 1),
+     (ChallengeRule.TEN_POINT, 10, 1)],
+)
+def test_wrong_challenge_under_each_rule(rule: ChallengeRule, bonus: int, next_player: int) -> None:
+    game = Game(EN.with_options(challenge=rule), ["ann", "bob"], lexicon=WORDS)
+    game.play("8G CAT")
+    result = game.challenge(1)
+    assert result.valid and result.points == bonus
+    assert game.scores == [10 + bonus, 0]
+    assert game.to_move == next_player
+    if rule is ChallengeRule.DOUBLE:
+        assert game.events[-1].kind is EventKind.LOST_TURN and game.events[-1].player == 1
+
+
+def test_challenge_errors() -> None:
+    game = Game(EN, ["ann", "bob"])
+    game.play("8G CAT")
+    with pytest.raises(ChallengeError, match="cannot challenge ann's play"):
+        game.challenge(0, valid=True)
+    with pytest.raises(ChallengeError, match="give the verdict"):
+        game.challenge(1)
+    game.challenge(1, valid=True)
+    with pytest.raises(ChallengeError, match="already challenged"):
+        game.challenge(1, valid=True)
+
+
+@pytest.mark.parametrize(("seconds", "points"), [(0, 0), (1, 10), (60, 10), (61, 20), (600, 100)])
+def test_time_penalty_per_started_minute(seconds: float, points: int) -> None:
+    game = Game(EN, ["ann", "bob"])
+    assert game.apply_time_penalty(1, seconds) == points
+    assert game.scores[1] == -points
+
+
+def test_going_out_each_way_and_double() -> None:
+    each = Game(tiny(end_racks=EndRackRule.EACH_WAY), ["ann", "bob"])
+    each.play("8G BAA")  # 3 + 1 + 1 doubled = 10, + 50 "bingo" of the tiny rack
+    assert each.over and each.end_reason == "ann went out"
+    assert each.racks[1] is not None and each.rack(1) == "ABB"
+    assert each.scores == [60 + 7, -7]
+    double = Game(tiny(end_racks=EndRackRule.DOUBLE_TO_OUT), ["ann", "bob"])
+    double.play("8G BAA")
+    assert double.scores == [60 + 14, 0]
+    with pytest.raises(GameOverError, match="the game is over"):
+        double.pass_turn()
+
+
+def test_withdrawing_the_last_play_resumes_the_game() -> None:
+    game = Game(tiny(), ["ann", "bob"])
+    game.play("8G BAA")
+    assert game.over
+    game.challenge(1, valid=False)
+    assert not game.over and game.scores == [0, 0] and game.to_move == 1
+
+
+@pytest.mark.parametrize(
+    ("limit", "turns"), [(SCORELESS_PC, 6), (SCORELESS_NASPA, 6), (SCORELESS_DE, 4)]
+)
+def test_scoreless_turn_limits(limit: object, turns: int) -> None:
+    game = Game(EN.with_options(scoreless=limit), ["ann", "bob"], seed=3)
+    for _ in range(turns - 1):
+        game.pass_turn()
+    assert not game.over
+    game.pass_turn()
+    assert game.over and game.end_reason == f"{turns} scoreless turns in a row"
+    racks = [game.rules.tiles.rack_value(game.rack(i) or "") for i in range(2)]
+    assert game.scores == [-racks[0], -racks[1]]
+
+
+def test_german_rule_counts_passes_only() -> None:
+    game = Game(german(), ["ann", "bob"])
+    game.pass_turn()
+    game.pass_turn()
+    game.pass_turn()
+    game.exchange(2)
+    game.pass_turn()
+    game.pass_turn()
+    game.pass_turn()
+    assert not game.over
+    game.pass_turn()
+    assert game.over and game.awaiting_racks
+    game.finish_with_racks({0: "AB", 1: "Q"})
+    assert game.scores == [-4, -10]
+    assert not game.awaiting_racks
+
+
+def test_finish_with_racks_needs_every_rack() -> None:
+    game = Game(EN, ["a", "b", "c"])
+    for _ in range(9):
+        game.pass_turn()
+    assert game.awaiting_racks
+    with pytest.raises(PlayerError, match="the racks of c are still needed"):
+        game.finish_with_racks({0: "A", 1: "B"})
+    with pytest.raises(NotInBagError, match="not among the unseen tiles"):
+        game.finish_with_racks({2: "ZZ"})
+
+
+def test_tie_break_on_score_before_racks() -> None:
+    game = Game(EN, ["ann", "bob"])
+    game.scores = [20, 10]
+    for _ in range(6):
+        game.pass_turn()
+    game.finish_with_racks({0: "Z", 1: "A"})  # 20-10 = 10, 10-1 = 9
+    assert game.winners() == [0]
+    game2 = Game(EN, ["ann", "bob"])
+    game2.scores = [20, 19]
+    for _ in range(6):
+        game2.pass_turn()
+    game2.finish_with_racks({0: "AA", 1: "A"})  # 18 each: ann was ahead before the racks
+    assert game2.scores == [18, 18]
+    assert game2.winners() == [0]
+
+
+def test_journal_replay_rebuilds_the_game() -> None:
+    game = Game(EN.with_options(challenge=ChallengeRule.FIVE_POINT), ["ann", "bob"], seed=11)
+    r0 = game.rack(0) or ""
+    game.exchange(r0[:2])
+    r1 = game.rack(1) or ""
+    game.play(pl(f"H8={r1[0]} I8={r1[1]}"))
+    game.challenge(0, valid=True)
+    game.apply_time_penalty(0, 75)
+    game.pass_turn()
+    data = json.loads(json.dumps(game.to_dict()))
+    again = Game.replay(game.rules, data)
+    assert again.scores == game.scores
+    assert str(again.board) == str(game.board)
+    assert again.racks == game.racks
+    assert [e.to_dict() for e in again.events] == [e.to_dict() for e in game.events]
+    assert [Event.from_dict(e.to_dict()) for e in game.events] == game.events
+
+
+def test_force_play_is_journaled() -> None:
+    game = Game(EN, ["ann", "bob"])
+    game.force_play(pl("A1=Q A2=I"), 7)
+    assert game.scores == [7, 0]
+    again = Game.replay(EN, game.to_dict())
+    assert str(again.board) == str(game.board)
+
+
+def test_unknown_action_in_journal() -> None:
+    with pytest.raises(PlayerError, match="unknown action 'dance'"):
+        Game(EN, ["a", "b"]).apply_action({"action": "dance"})

@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import pytest
+
+from game.errors import GCGError
+from game.game import Game
+from game.gcg import MoveKind, decode_gcg, parse_gcg, parse_move_line, write_gcg
+from game.rules import ChallengeRule, classic_english
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "rack", "move", "score", "total", "extra"),
+    [
+        (">Peter: DELOTUU H7 OUTDUEL +68 68", MoveKind.PLAY, "DELOTUU", "H7 OUTDUEL", 68, 68, ""),
+        (">Ganesh: OXGSHYD   i12 OXY             +44   70  KO, EX", MoveKind.PLAY, "OXGSHYD", "i12 OXY", 44, 70,
+         "KO, EX"),
+        (">1: AJMSUWY -  +0 24", MoveKind.PASS, "AJMSUWY", "-", 0, 24, ""),
+        (">1: AJMSUWY -J +0 24", MoveKind.EXCHANGE, "AJMSUWY", "-J", 0, 24, ""),
+        (">x: ABCDEFG -3 +0 24", MoveKind.EXCHANGE, "ABCDEFG", "-3", 0, 24, ""),
+        (">Johannes: EINOOSU -OOU 0 0", MoveKind.EXCHANGE, "EINOOSU", "-OOU", 0, 0, ""),
+        (">Peter: ?BCHRUY --  -115 277", MoveKind.WITHDRAWN, "?BCHRUY", "--", -115, 277, ""),
+        (">JD: AAEGIUU (challenge) +5 189", MoveKind.CHALLENGE_BONUS, "AAEGIUU", "(challenge)", 5, 189, ""),
+        (">Deeean: OZ (challenge) +5 296", MoveKind.CHALLENGE_BONUS, "OZ", "(challenge)", 5, 296, ""),
+        (">Josh:  (AQR) +24 399", MoveKind.END_RACK, "", "(AQR)", 24, 399, ""),
+        (">Ben: EIOQRRT (EIOQRRT) -16 -16 ", MoveKind.END_RACK, "EIOQRRT", "(EIOQRRT)", -16, -16, ""),
+        (">Ann: ABC (time) -10 300", MoveKind.TIME_PENALTY, "ABC", "(time)", -10, 300, ""),
+        (">Ann: 8D WORD +10 300", MoveKind.PLAY, "", "8D WORD", 10, 300, ""),
+    ],
+)
+def test_move_lines(line: str, kind: MoveKind, rack: str, move: str, score: int, total: int, extra: str) -> None:
+    mv = parse_move_line(line, 3)
+    assert (mv.kind, mv.rack, mv.move, mv.score, mv.total, mv.extra) == (kind, rack, move, score, total, extra)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [(">: ABC 8D X +1 1", "a move line needs '>nick:'"), (">a: ABC 8D X", "no score and total"),
+     (">a: ABC XYZ WORD +1 1", "'XYZ' is not a position"), (">a: ABC !! +1 1", "'!!' is not a move"),
+     (">a: A B C D +1 1", "cannot tell rack and move apart")],
+)
+def test_bad_move_lines_name_the_line(line: str, message: str) -> None:
+    with pytest.raises(GCGError, match=f"line 3: {message}"):
+        parse_move_line(line, 3)
+
+
+def test_record_pragmas_players_and_notes() -> None:
+    text = (
+        "#character-encoding UTF-8\r\n#player1 NoName Alice A\r\n#player2 NoName Bob B\r\n#lexicon NWL18\r\n"
+        "#variant classic\r\n#note before\r\n>NoName: ABC 8G CAB +14 14\r\n#note after the move\r\n#incomplete\r\n"
+    )
+    record = parse_gcg(text)
+    assert [(p.nick, p.name) for p in record.players] == [("NoName", "Alice A"), ("NoName", "Bob B")]
+    assert record.pragmas["lexicon"] == "NWL18" and record.variant == "classic" and record.incomplete
+    assert record.notes == ["before"] and record.moves[0].notes == ["after the move"]
+    assert record.moves[0].line == 7
+
+
+def test_players_from_moves_when_no_player_pragmas() -> None:
+    record = parse_gcg(">a: AB 8G AB +8 8\n>b: CD H7 C.D +7 7\n")
+    assert [p.nick for p in record.players] == ["a", "b"]
+
+
+def test_decoding() -> None:
+    latin = "#character-encoding ISO-8859-1\n#player1 Jörg Jörg\n".encode("latin-1")
+    assert decode_gcg(latin) == ("#character-encoding ISO-8859-1\n#player1 Jörg Jörg\n", "iso-8859-1")
+    mislabelled = "#character-encoding ISO8859-6\n#player1 césar c\n".encode()
+    assert decode_gcg(mislabelled)[1] == "utf-8"
+    assert decode_gcg(b"\xef\xbb\xbf#player1 a a\n") == ("#player1 a a\n", "utf-8")
+    assert decode_gcg(b"#player1 J\xf6rg J\n")[0] == "#player1 Jörg J\n"
+
+
+def test_write_then_read_round_trip() -> None:
+    game = Game(classic_english().with_options(challenge=ChallengeRule.FIVE_POINT), ["Ann Lee", "Bob"])
+    game.play("8G CAT")
+    game.challenge(1, valid=True)
+    game.play("H7 A.E")
+    game.challenge(0, valid=False)
+    game.pass_turn()
+    game.exchange(2)
+    game.apply_time_penalty(0, 30)
+    text = write_gcg(game.players, game.events, {"lexicon": "ENABLE"})
+    assert text.splitlines()[:4] == ["#character-encoding UTF-8", "#player1 Ann_Lee Ann Lee", "#player2 Bob Bob",
+                                     "#lexicon ENABLE"]
+    record = parse_gcg(text)
+    kinds = [m.kind for m in record.moves]
+    assert kinds == [MoveKind.PLAY, MoveKind.CHALLENGE_BONUS, MoveKind.PLAY, MoveKind.WITHDRAWN, MoveKind.PASS,
+                     MoveKind.EXCHANGE, MoveKind.TIME_PENALTY]
+    assert [m.total for m in record.moves] == [e.total for e in game.events]
+    assert record.moves[0].move == "8G CAT" and record.moves[0].score == 10

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.gcg import decode_gcg, parse_gcg
+from game.gcg_check import CheckResult, check_record, rules_for_record
+from game.rules import ChallengeRule, EndRackRule, german, naspa
+
+
+def check(text: str) -> CheckResult:
+    return check_record(parse_gcg(text), naspa())
+
+
+def test_clean_record_has_no_mismatch() -> None:
+    result = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>b: AEH H7 A.E +3 3\n>a: - +0 10\n")
+    assert result.mismatches == [] and result.plays == 3
+
+
+def test_wrong_score_reported_once_with_words() -> None:
+    result = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +11 11\n>b: AEH H7 A.E +3 3\n>a: - +0 11\n")
+    assert [(m.line, m.recorded, m.computed) for m in result.mismatches] == [(3, "8G CAT +11", "+10")]
+    assert result.mismatches[0].why == "words CAT 10"
+
+
+def test_wrong_sum_reported_once() -> None:
+    result = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 12\n>b: AEH H7 A.E +3 3\n>a: - +0 12\n")
+    assert [(m.line, m.recorded, m.computed, m.why) for m in result.mismatches] == [
+        (3, "total 12", "total 10", "the running total does not add up")
+    ]
+
+
+def test_illegal_play_is_reported_and_the_replay_follows_the_record() -> None:
+    result = check("#player1 a a\n#player2 b b\n>a: ACT 8A CAT +10 10\n>b: AEH B7 A.E +3 3\n")
+    assert result.mismatches[0].why == "A8-C8: the first play must cover the start square H8"
+    assert len(result.mismatches) == 1
+
+
+def test_rules_read_from_the_record_structure() -> None:
+    five = parse_gcg(">a: A 8G AT +4 4\n>a: X (challenge) +5 9\n>b: (Q) +20 20\n")
+    rules, notes = rules_for_record(five, naspa())
+    assert rules is not None and rules.challenge is ChallengeRule.FIVE_POINT
+    assert rules.end_racks is EndRackRule.DOUBLE_TO_OUT and notes == []
+    each = parse_gcg(">a: A 8G AT +4 4\n>a: (Q) +10 14\n>b: Q (Q) -10 -10\n")
+    rules, _ = rules_for_record(each, naspa())
+    assert rules is not None and rules.end_racks is EndRackRule.EACH_WAY
+    strange = parse_gcg(">a: A 8G ЖЖ +4 4\n")
+    rules, notes = rules_for_record(strange, naspa())
+    assert rules is None and notes == ["letters Ж are in no shipped tile set"]
+    assert check_record(strange, naspa()).skipped == "letters Ж are in no shipped tile set"
+
+
+def _check_folder(folder: Path, default: object) -> tuple[int, list[tuple[str, int, str]]]:
+    plays = 0
+    found = []
+    for path in sorted(folder.glob("*.gcg")):
+        result = check_record(parse_gcg(decode_gcg(path.read_bytes())[0]), default)  # type: ignore[arg-type]
+        assert result.skipped is None, path
+        plays += result.plays
+        found += [(path.name, m.line, m.why) for m in result.mismatches]
+    return plays, found
+
+
+@pytest.mark.slow
+def test_english_records_reproduce(shared_dir: Path) -> None:
+    found = []
+    for sub in ("liwords", "macondo", "quackle"):
+        _, mismatches = _check_folder(shared_dir / "gcg" / sub, naspa())
+        found += mismatches
+    assert [(name, line) for name, line, _ in found] == [
+        ("pkg_puzzles_testdata_r20_peter.gcg", 19),  # documented annotation error: BRUnCH..Y scores 113
+        ("pkg_stats_testdata_many_challenges.gcg", 9),  # one +10 bonus among +5 bonuses
+    ]
+
+
+def test_polish_record_uses_the_polish_tiles(shared_dir: Path) -> None:
+    path = shared_dir / "gcg" / "macondo" / "gcgio_testdata_polish_endgame.gcg"
+    result = check_record(parse_gcg(decode_gcg(path.read_bytes())[0]), naspa())
+    assert result.mismatches == []
+    assert any("checked with the polish tile set" in n for n in result.notes)
+
+
+def test_german_records(shared_dir: Path) -> None:
+    plays, found = _check_folder(shared_dir / "gcg" / "german", german())
+    assert plays == 83
+    # ScrabScrap's own slips, confirmed against photos/labels.json (see docs/gcg.md)
+    assert [(name, line) for name, line, _ in found] == [
+        ("nu19_johannes-stefan.gcg", 20), ("nu19_johannes-stefan.gcg", 20), ("nu19_johannes-stefan.gcg", 26),
+        ("nu19_stefan-hanns.gcg", 28),
+    ]

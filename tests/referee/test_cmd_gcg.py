@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+
+GOOD = "#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>b: AEH H7 A.E +3 3\n"
+BAD = "#player1 a a\n#player2 b b\n>a: ACT 8G CAT +12 12\n>b: AEH H7 A.E +3 3\n"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
+    code = main(["gcg", "check", *args])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def test_clean_folder_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "one.gcg").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "two.GCG").write_text(GOOD, encoding="utf-8")
+    code, out = run(capsys, str(tmp_path))
+    assert code == 0
+    assert out == ["checked 2 games, 4 plays, 0 mismatches"]
+
+
+def test_mismatch_line_form_and_exit_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.gcg"
+    path.write_text(BAD, encoding="utf-8")
+    code, out = run(capsys, str(path))
+    assert code == 1
+    assert out == [f"{path}:3: recorded 8G CAT +12, computed +10: words CAT 10",
+                   "checked 1 games, 2 plays, 1 mismatches"]
+
+
+def test_german_tiles_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "de.gcg"
+    path.write_bytes("#player1 a a\n#player2 b b\n>a: DÜS 8G DÜS +16 16\n".encode("latin-1"))
+    code, out = run(capsys, "--tiles", "german", str(path))
+    assert (code, out) == (0, ["checked 1 games, 1 plays, 0 mismatches"])
+
+
+def test_skipped_and_unreadable_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.gcg").write_text("#player1 a a\n>a: ЖЖ 8G ЖЖ +4 4\n", encoding="utf-8")
+    (tmp_path / "b.gcg").write_text(">a: garbage\n", encoding="utf-8")
+    code, out = run(capsys, str(tmp_path))
+    assert code == 1
+    assert out[0] == f"skipped: {tmp_path / 'a.gcg'}: letters Ж are in no shipped tile set"
+    assert out[1].startswith(f"{tmp_path / 'b.gcg'}: unreadable: line 1:")
+    assert out[-1] == "checked 0 games, 0 plays, 1 mismatches"
+
+
+def test_missing_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gcg", "check", str(tmp_path / "nope")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_shared_records_summary(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folders = [str(shared_dir / "gcg" / sub) for sub in ("liwords", "macondo", "quackle")]
+    code, out = run(capsys, "--quiet", *folders)
+    assert code == 1
+    assert out[-1] == "checked 111 games, 2729 plays, 2 mismatches"
