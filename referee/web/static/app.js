@@ -18,6 +18,11 @@
       on_turn: "to play", tiles_on_rack: "tiles", no_moves: "No moves yet",
       pending_blanks: (sq) => `Blank on ${sq}: which letter does it stand for?`,
       pending_racks: (names) => `Enter the tiles left on the rack of ${names}.`,
+      pending_letters: (sq) => `Which letter is on ${sq}? The sensors cannot read it for sure.`,
+      pending_remove: (sq) => `Take these tiles off the board: ${sq}.`,
+      pending_challenge: (name) => `Time to challenge ${name}'s play:`,
+      pending_roll: "Roll the dice.",
+      pending_rolled: (letters) => `Rolled: ${letters}`,
       pending_other: "The table waits for an entry.",
       done: (a) => `Done: ${a}`,
       sending: "Sending…",
@@ -35,7 +40,7 @@
       states: {
         waiting: "waiting to start", turn: "playing", blank: "blank letter?", challenge: "challenge window",
         takeback: "take back tiles", paused: "paused", ended: "game over", exchange: "exchange",
-        racks: "racks at the end",
+        racks: "racks at the end", removal: "remove dice", roll: "roll the dice",
       },
       kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
                penalty: "penalty", end: "end", lost_turn: "lost turn" },
@@ -54,6 +59,11 @@
       on_turn: "am Zug", tiles_on_rack: "Steine", no_moves: "Noch keine Züge",
       pending_blanks: (sq) => `Joker auf ${sq}: für welchen Buchstaben steht er?`,
       pending_racks: (names) => `Reststeine von ${names} eintragen.`,
+      pending_letters: (sq) => `Welcher Buchstabe liegt auf ${sq}? Die Sensoren können ihn nicht sicher lesen.`,
+      pending_remove: (sq) => `Diese Steine vom Brett nehmen: ${sq}.`,
+      pending_challenge: (name) => `Zeit, den Zug von ${name} anzuzweifeln:`,
+      pending_roll: "Bitte würfeln.",
+      pending_rolled: (letters) => `Gewürfelt: ${letters}`,
       pending_other: "Der Tisch wartet auf eine Eingabe.",
       done: (a) => `Erledigt: ${a}`,
       sending: "Sende…",
@@ -71,7 +81,7 @@
       states: {
         waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Joker-Buchstabe?", challenge: "Zweifelfrist",
         takeback: "Steine zurücknehmen", paused: "Pause", ended: "Spielende", exchange: "Tausch",
-        racks: "Reststeine",
+        racks: "Reststeine", removal: "Würfel entfernen", roll: "würfeln",
       },
       kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
                penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren" },
@@ -100,16 +110,17 @@
     return s < 0 ? `−${text}` : text;
   }
 
-  function setClock(el, clock) {
+  function setClock(el, clock, stopAtZero = false) {
     el.dataset.remainingMs = String(clock.remaining_ms);
     el.dataset.running = String(clock.running);
-    clocks.push({ el, base: clock.remaining_ms, at: performance.now(), running: clock.running });
+    clocks.push({ el, base: clock.remaining_ms, at: performance.now(), running: clock.running, stopAtZero });
   }
 
   function drawClocks() {
     const now = performance.now();
     for (const c of clocks) {
-      const ms = c.running ? c.base - (now - c.at) : c.base;
+      let ms = c.running ? c.base - (now - c.at) : c.base;
+      if (c.stopAtZero) ms = Math.max(0, ms);
       const text = formatClock(ms);
       if (c.el.textContent !== text) c.el.textContent = text;
       c.el.classList.toggle("overtime", ms < 0);
@@ -140,7 +151,9 @@
     if (board.children.length !== rows * cols) buildBoard(rows, cols);
     const last = new Set(s.last_play || []);
     const flagged = new Set((s.alerts || []).flatMap((a) => a.squares || []));
-    const waiting = new Set((s.pending && s.pending.blanks) || []);
+    const p = s.pending || {};
+    const waiting = new Set([...(p.blanks || []), ...(p.letters || [])]);
+    const remove = new Set(p.remove || []);
     let i = 0;
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++, i++) {
@@ -153,6 +166,7 @@
         cell.classList.toggle("last", last.has(cell.dataset.square));
         cell.classList.toggle("flagged", flagged.has(cell.dataset.square));
         cell.classList.toggle("waiting", waiting.has(cell.dataset.square));
+        cell.classList.toggle("remove", remove.has(cell.dataset.square));
       }
     }
   }
@@ -240,21 +254,57 @@
     }));
   }
 
+  function playerName(s, i) {
+    return s.players[i] ? s.players[i].name : `#${i + 1}`;
+  }
+
   function drawPending(s) {
+    // What the table waits for from people, each with its prompt; the forms that answer it are filled in.
     const box = $("#pending");
     const p = s.pending || {};
-    let text = "";
+    const lines = [];
     if (p.blanks && p.blanks.length) {
-      text = t("pending_blanks")(p.blanks.join(", "));
+      lines.push(t("pending_blanks")(p.blanks.join(", ")));
       const square = $("#form-blank [name=square]");
       if (!square.value || !p.blanks.includes(square.value.toUpperCase())) square.value = p.blanks[0];
-    } else if (p.racks && p.racks.length) {
-      text = t("pending_racks")(p.racks.map((i) => (s.players[i] ? s.players[i].name : `#${i + 1}`)).join(", "));
-    } else if (Object.keys(p).length) {
-      text = t("pending_other");
     }
-    box.textContent = text;
-    box.hidden = !text;
+    if (p.letters && p.letters.length) {
+      lines.push(t("pending_letters")(p.letters.join(", ")));
+      const square = $("#form-correct [name=square]");
+      if (!square.value || !p.letters.includes(square.value.toUpperCase())) square.value = p.letters[0];
+    }
+    if (p.remove && p.remove.length) lines.push(t("pending_remove")(p.remove.join(", ")));
+    if (p.racks && p.racks.length) {
+      lines.push(t("pending_racks")(p.racks.map((i) => playerName(s, i)).join(", ")));
+      $("#form-racks [name=player]").value = String(p.racks[0]);
+    }
+    if (p.roll) lines.push(t("pending_roll"));
+    if (p.rolled) lines.push(t("pending_rolled")(p.rolled));
+    box.replaceChildren(...lines.map((text) => {
+      const div = document.createElement("div");
+      div.textContent = text;
+      return div;
+    }));
+    if (p.challenge) {
+      const div = document.createElement("div");
+      div.className = "challenge-window";
+      div.append(`${t("pending_challenge")(playerName(s, p.challenge.player))} `);
+      const left = document.createElement("span");
+      left.className = "clock countdown";
+      div.append(left);
+      box.appendChild(div);
+      setClock(left, { remaining_ms: p.challenge.remaining_ms, running: s.state === "challenge" }, true);
+      const challenger = $("#form-challenge [name=player]");
+      if (Number(challenger.value) === p.challenge.player && s.players.length === 2) {
+        challenger.value = String(1 - p.challenge.player);
+      }
+    }
+    if (!box.children.length && Object.keys(p).length) {
+      const div = document.createElement("div");
+      div.textContent = t("pending_other");
+      box.appendChild(div);
+    }
+    box.hidden = !box.children.length;
   }
 
   function draw(s) {
@@ -395,8 +445,9 @@
     $("#pending").addEventListener("click", () => {
       // The prompt leads straight to the form that answers it.
       $("#control").open = true;
-      const field = snapshot && snapshot.pending && snapshot.pending.racks ? "#form-racks [name=tiles]"
-        : "#form-blank [name=letter]";
+      const p = (snapshot && snapshot.pending) || {};
+      const field = p.racks ? "#form-racks [name=tiles]" : p.letters && p.letters.length && !(p.blanks || []).length
+        ? "#form-correct [name=letter]" : p.challenge ? "#form-challenge [name=player]" : "#form-blank [name=letter]";
       $(field).focus();
     });
     $("#pin-form").addEventListener("submit", (e) => e.preventDefault()); // Enter in the PIN field sends nothing

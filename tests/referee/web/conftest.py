@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import os
+import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -343,3 +344,46 @@ def page(browser: Any) -> Iterator[Any]:
         yield page
     finally:
         context.close()
+
+
+class Scoreboard:
+    """What the browser tests check on the page, the same way for the fake and the simulated table.
+
+    The page's own clock is Playwright's fake clock, paused at `open`: the page then shows exactly the
+    server's clock values, and a test moves the page's time on with `page.clock.run_for` when it checks
+    the animation between pushes. `within_ms` is how soon a push must be on the page.
+    """
+
+    within_ms = 1000
+
+    def __init__(self, expect: Any) -> None:
+        self.expect = expect
+
+    @staticmethod
+    def clock_text(ms: int) -> str:
+        """The page's clock format: minutes and seconds, rounded up while time is left, minus in overtime."""
+        s = -((-ms) // 1000)
+        text = f"{abs(s) // 60}:{abs(s) % 60:02d}"
+        return f"\u2212{text}" if s < 0 else text
+
+    def open(self, page: Any, url: str) -> None:
+        page.clock.install()
+        page.goto(url)
+        page.clock.pause_at(10_000_000_000)  # the browser's clock stands still unless the test moves it
+        self.expect(page.locator("#connection")).to_have_attribute("data-connected", "true", timeout=5000)
+
+    def check_players(self, page: Any, table: Any) -> None:
+        """Every score and clock on the page equals the table's, within `within_ms` of the push."""
+        for i, player in enumerate(table.snapshot()["players"]):
+            card = page.locator(f"#player-{i}")
+            self.expect(card.locator(".score")).to_have_text(str(player["score"]), timeout=self.within_ms)
+            if player["clock"] is not None:
+                self.expect(card.locator(".clock")).to_have_text(self.clock_text(player["clock"]["remaining_ms"]),
+                                                                 timeout=self.within_ms)
+            on_turn = re.compile(r"\bon-turn\b") if player["on_turn"] else re.compile(r"^player$")
+            self.expect(card).to_have_class(on_turn, timeout=self.within_ms)
+
+
+@pytest.fixture
+def ui(browser: Any) -> Scoreboard:
+    return Scoreboard(pytest.importorskip("playwright.sync_api").expect)

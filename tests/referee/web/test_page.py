@@ -22,36 +22,12 @@ def expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
 
-def clock_text(ms: int) -> str:
-    """The page's clock format: minutes and seconds, rounded up while time is left, minus in overtime."""
-    s = -((-ms) // 1000)
-    text = f"{abs(s) // 60}:{abs(s) % 60:02d}"
-    return f"−{text}" if s < 0 else text
-
-
-def open_page(page: Any, url: str) -> None:
-    page.clock.install()
-    page.goto(url)
-    page.clock.pause_at(10_000_000_000)  # the browser's own clock stands still unless the test moves it
-    expect()(page.locator("#connection")).to_have_attribute("data-connected", "true", timeout=5000)
-
-
-def check_players(page: Any, table: Any) -> None:
-    """Every score and clock on the page equals the table's, within a second of the push."""
-    for i, player in enumerate(table.snapshot()["players"]):
-        card = page.locator(f"#player-{i}")
-        expect()(card.locator(".score")).to_have_text(str(player["score"]), timeout=WITHIN)
-        expect()(card.locator(".clock")).to_have_text(clock_text(player["clock"]["remaining_ms"]), timeout=WITHIN)
-        expect()(card).to_have_class(re.compile(r"\bon-turn\b") if player["on_turn"] else re.compile(r"^player$"),
-                                     timeout=WITHIN)
-
-
-def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live_server: Any) -> None:
+def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live_server: Any, ui: Any) -> None:
     server = live_server(table, PIN)
-    open_page(page, server.url)
+    ui.open(page, server.url)
     expect()(page.locator("#state")).to_have_text("waiting to start")
     table.control("start", {})
-    check_players(page, table)
+    ui.check_players(page, table)
     script = [
         (95.0, "H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44),
         (61.5, "G10=J I10=N", "10G JIN", ["JIN"], 20),
@@ -61,7 +37,7 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live
     for seconds, tiles, notation, words, score in script:
         table.clock.advance(seconds)
         table.play(tiles, notation, words, score)
-        check_players(page, table)
+        ui.check_players(page, table)
         rows = page.locator("#moves tbody tr")
         expect()(rows).to_have_count(len(table.moves), timeout=WITHIN)
         expect()(rows.first).to_contain_text(notation)
@@ -73,12 +49,13 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live
         expect()(page.locator("#bag")).to_have_text(str(table.bag))
         # A clock second passes on the table: the page follows the pushed value.
         table.tick(1.0)
-        check_players(page, table)
+        ui.check_players(page, table)
     # Between pushes the page animates the running clock from the server's value, for display only.
     running = next(p for p in table.snapshot()["players"] if p["clock"]["running"])
     index = table.snapshot()["players"].index(running)
     page.clock.run_for(3000)
-    expect()(page.locator(f"#player-{index} .clock")).to_have_text(clock_text(running["clock"]["remaining_ms"] - 3000))
+    left = running["clock"]["remaining_ms"]
+    expect()(page.locator(f"#player-{index} .clock")).to_have_text(ui.clock_text(left - 3000))
     expect()(page.locator(f"#player-{index} .clock")).to_have_attribute(
         "data-remaining-ms", str(running["clock"]["remaining_ms"]))
     table.alert("tile_moved", "H8: a tile was moved outside a turn", ["H8"])
@@ -86,12 +63,12 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live
     expect()(page.locator('#board [data-square="H8"]')).to_have_class(re.compile(r"\bflagged\b"))
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, live_server: Any) -> None:
+def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, live_server: Any, ui: Any) -> None:
     server = live_server(table, PIN)
     table.control("start", {})
     table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
     table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
-    open_page(page, server.url)
+    ui.open(page, server.url)
     expect()(page.locator("#pending")).to_have_text("Blank on I10: which letter does it stand for?")
     page.locator("#control summary").click()
     page.locator("#pin").fill(PIN)
@@ -107,7 +84,7 @@ def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, liv
     assert table.controls[-1] == ("blank", {"square": "I10", "letter": "N"})
 
     table.play("F12=W G12=O H12=X", "12F WOX", ["WOX"])
-    check_players(page, table)
+    ui.check_players(page, table)
     page.locator('#board [data-square="F12"]').click()  # tapping a tile fills in its square
     form = page.locator("#form-correct")
     expect()(form.locator("[name=square]")).to_have_value("F12")
@@ -126,9 +103,9 @@ def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, liv
     assert len(table.controls) == sent
 
 
-def test_a_control_action_is_refused_without_the_pin(page: Any, table: Any, live_server: Any) -> None:
+def test_a_control_action_is_refused_without_the_pin(page: Any, table: Any, live_server: Any, ui: Any) -> None:
     server = live_server(table, PIN)
-    open_page(page, server.url)
+    ui.open(page, server.url)
     page.locator("#control summary").click()
     page.locator('button[data-action="start"]').click()
     status = page.locator("#control-status")
@@ -144,22 +121,23 @@ def test_a_control_action_is_refused_without_the_pin(page: Any, table: Any, live
     expect()(page.locator("#state")).to_have_text("playing", timeout=WITHIN)
 
 
-def test_without_a_configured_pin_the_page_says_control_is_off(page: Any, table: Any, live_server: Any) -> None:
+def test_without_a_configured_pin_the_page_says_control_is_off(page: Any, table: Any, live_server: Any,
+                                                               ui: Any) -> None:
     server = live_server(table, None)
-    open_page(page, server.url)
+    ui.open(page, server.url)
     page.locator("#control summary").click()
     expect()(page.locator("#control-disabled")).to_have_text(
         "Control is disabled: this table has no PIN configured.")
     expect()(page.locator("#control-body")).to_be_hidden()
 
 
-def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, live_server: Any) -> None:
+def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, live_server: Any, ui: Any) -> None:
     table = make_table(players=("Jürgen", "Ömer"), language="de")
     server = live_server(table, PIN)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
-        open_page(page, server.url)
+        ui.open(page, server.url)
         table.control("start", {})
         table.play("H8=Ä H9=U", "8H ÄU", ["ÄU"], 8)
         expect()(page.locator("#state")).to_have_text("Spiel läuft", timeout=WITHIN)
@@ -167,7 +145,7 @@ def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, liv
         expect()(page.locator("h2")).to_have_text("Züge")
         expect()(page.locator("#player-1 .meta")).to_contain_text("am Zug")
         expect()(page.locator('#board [data-square="H8"]')).to_have_text("Ä")
-        check_players(page, table)
+        ui.check_players(page, table)
         # One column, nothing wider than the phone, and the board fits the width.
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         box = page.locator("#board").bounding_box()
@@ -180,10 +158,11 @@ def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, liv
         context.close()
 
 
-def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, table: Any, live_server: Any) -> None:
+def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, table: Any, live_server: Any,
+                                                                   ui: Any) -> None:
     server = live_server(table, PIN)
     table.control("start", {})
-    open_page(page, server.url)
+    ui.open(page, server.url)
     page.locator("#control summary").click()
     page.locator("#pin").fill(PIN)
     form = page.locator("#form-exchange")

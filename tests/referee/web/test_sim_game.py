@@ -1,0 +1,148 @@
+"""End to end: a scripted game on the service's `SimulatedTable` (state machine, rules engine, table clock),
+watched and steered through the scoreboard in headless Chromium.
+
+Scores come from the engine, not from the script: the test reads them from the table and checks that the
+page shows the same within a second of each push. The table's clock is a `ManualClock`; the page's clock
+is Playwright's, paused. Nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+sim = pytest.importorskip("referee.sim_table")
+
+PIN = "4711"
+WITHIN = 1000
+
+
+@pytest.fixture
+def sim_table() -> Any:
+    return sim.SimulatedTable(clock=sim.ManualClock())
+
+
+def test_a_game_on_the_simulated_table(page: Any, sim_table: Any, live_server: Any, ui: Any) -> None:
+    table = sim_table
+    expect = ui.expect
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    expect(page.locator("#table-name")).to_have_text(table.snapshot()["table"])
+    table.control("start", {})
+    ui.check_players(page, table)
+
+    # Anna thinks 40 s, plays QUIZ; the page shows the score, the clocks and the challenge window.
+    table.advance(40)
+    ui.check_players(page, table)
+    table.play("8G QUIZ")
+    ui.check_players(page, table)
+    assert table.snapshot()["players"][0]["score"] == 44
+    expect(page.locator("#pending .challenge-window")).to_contain_text("Time to challenge Anna's play:",
+                                                                         timeout=WITHIN)
+    expect(page.locator("#moves tbody tr").first).to_contain_text("8G QUIZ")
+    table.advance(15)  # the window closes: Ben's turn, his clock runs
+    ui.check_players(page, table)
+    expect(page.locator("#pending")).to_be_hidden()
+
+    # Ben plays through the I of QUIZ.
+    table.advance(75)
+    table.play("I5 WAX.ER")
+    table.advance(15)
+    ui.check_players(page, table)
+    expect(page.locator("#moves tbody tr")).to_have_count(2)
+
+    # Anna lays BOARD with a blank for the B; the page asks for its letter and the PIN holder enters it.
+    table.advance(33)
+    table.place_word("10F bOA.D")
+    table.press()
+    expect(page.locator("#pending")).to_contain_text("Blank on F10", timeout=WITHIN)
+    page.locator("#control summary").click()
+    page.locator("#pin").fill(PIN)
+    form = page.locator("#form-blank")
+    expect(form.locator("[name=square]")).to_have_value("F10")
+    form.locator("[name=letter]").fill("b")
+    form.locator("button[type=submit]").click()
+    expect(page.locator('#board [data-square="F10"]')).to_have_attribute("data-tile", "blank", timeout=WITHIN)
+    expect(page.locator('#board [data-square="F10"]')).to_have_text("B")
+    ui.check_players(page, table)
+    expect(page.locator("#moves tbody tr").first).to_contain_text("10F bOA.D")  # GCG: "." a tile already there
+    table.advance(15)
+
+    # Ben plays SHOWY, but the tile on J5 is really an S (a misread letter): corrected with the PIN,
+    # the engine re-scores the play.
+    table.advance(20)
+    table.play("5F SHO.Y")
+    before = table.snapshot()["players"][1]["score"]
+    ui.check_players(page, table)
+    form = page.locator("#form-correct")
+    page.locator('#board [data-square="J5"]').click()
+    expect(form.locator("[name=square]")).to_have_value("J5")
+    form.locator("[name=letter]").fill("s")
+    form.locator("button[type=submit]").click()
+    expect(page.locator('#board [data-square="J5"]')).to_have_text("S", timeout=WITHIN)
+    after = table.snapshot()["players"][1]["score"]
+    assert after == before - 3  # Y is worth 4, S 1, on a plain square
+    ui.check_players(page, table)
+    expect(page.locator("#moves tbody tr").first.locator("td").nth(4)).to_have_text(
+        str(table.snapshot()["moves"][-1]["score"]))
+
+    # A control action without the PIN is refused, and the game is as it was.
+    seq = table.snapshot()["seq"]
+    page.locator("#pin").fill("")
+    page.locator('button[data-action="pause"]').click()
+    expect(page.locator("#control-status")).to_have_text("Enter the table PIN first.", timeout=WITHIN)
+    assert table.snapshot()["seq"] == seq
+
+    # With it, the pause reaches the table and every clock stops on the page.
+    page.locator("#pin").fill(PIN)
+    page.locator('button[data-action="pause"]').click()
+    expect(page.locator("#state")).to_have_text("paused", timeout=WITHIN)
+    for card in page.locator(".player .clock").all():
+        expect(card).to_have_attribute("data-running", "false")
+    ui.check_players(page, table)
+
+    # The downloads come from the same game.
+    gcg = page.request.get(f"{server.url}/game.gcg")
+    assert gcg.ok and "8G QUIZ" in gcg.text() and gcg.text() == table.gcg()
+    png = page.request.get(f"{server.url}/board.png")
+    assert png.ok and png.body()[:4] == b"\x89PNG"
+
+
+def test_a_doubtful_letter_and_a_lost_sensor_on_the_simulated_table(page: Any, sim_table: Any, live_server: Any,
+                                                                     ui: Any) -> None:
+    table = sim_table
+    expect = ui.expect
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    table.control("start", {})
+    table.place_word("8G QUI")
+    table.place_doubtful("J8")
+    table.press()
+    # The table asks; the page says so, marks the square and fills in the correction form.
+    expect(page.locator("#pending")).to_contain_text("Which letter is on J8?", timeout=WITHIN)
+    expect(page.locator('#alerts [data-code="doubtful_letter"]')).to_be_visible()
+    expect(page.locator('#board [data-square="J8"]')).to_have_class(re.compile(r"\bwaiting\b"))
+    page.locator("#pending").click()  # the prompt opens control at the form that answers it
+    form = page.locator("#form-correct")
+    expect(form.locator("[name=square]")).to_have_value("J8")
+    expect(form.locator("[name=letter]")).to_be_focused()
+    page.locator("#pin").fill(PIN)
+    form.locator("[name=letter]").fill("Z")
+    form.locator("button[type=submit]").click()
+    expect(page.locator('#board [data-square="J8"]')).to_have_text("Z", timeout=WITHIN)
+    expect(page.locator("#alerts .alert")).to_have_count(0)
+    ui.check_players(page, table)
+    assert table.snapshot()["players"][0]["score"] == 44
+    table.advance(15)
+
+    # The sensor board's cable comes out: the page says what is wrong; back in, the alert goes.
+    table.unplug()
+    table.publish()
+    expect(page.locator('#alerts [data-code="board_lost"]')).to_contain_text("sensor board", timeout=WITHIN)
+    table.replug()
+    table.publish()
+    expect(page.locator("#alerts .alert")).to_have_count(0, timeout=WITHIN)
+    ui.check_players(page, table)
