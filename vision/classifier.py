@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,8 +129,10 @@ class TileClassifier:
 
     # -- files -----------------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        fs = cv2.FileStorage(".yml", cv2.FILE_STORAGE_WRITE | cv2.FILE_STORAGE_MEMORY)
-        self._svm.write(fs)
+        # Through a temporary file: OpenCV's in-memory FileStorage fails on large models (4.14).
+        with tempfile.TemporaryDirectory() as tmp:
+            self._svm.save(str(Path(tmp) / "svm.yml"))
+            svm_text = (Path(tmp) / "svm.yml").read_text(encoding="utf-8")
         header = {
             "format": MODEL_FORMAT,
             "version": 1,
@@ -141,7 +144,7 @@ class TileClassifier:
         np.savez_compressed(
             buf,
             header=np.array(json.dumps(header)),
-            svm=np.array(fs.releaseAndGetString()),
+            svm=np.array(svm_text),
             prototypes=self._protos,
             proto_labels=self._proto_labels,
         )
@@ -161,11 +164,14 @@ class TileClassifier:
             raise ModelError(f"{p}: not a tile model ({exc})") from exc
         if header.get("format") != MODEL_FORMAT:
             raise ModelError(f"{p}: not a tile model (format {header.get('format')!r})")
-        svm = cv2.ml.SVM_create()
         try:
-            svm.read(cv2.FileStorage(svm_text, cv2.FILE_STORAGE_READ | cv2.FILE_STORAGE_MEMORY).root())
+            with tempfile.TemporaryDirectory() as tmp:
+                (Path(tmp) / "svm.yml").write_text(svm_text, encoding="utf-8")
+                svm = cv2.ml.SVM_load(str(Path(tmp) / "svm.yml"))
         except cv2.error as exc:
             raise ModelError(f"{p}: the classifier inside is corrupt") from exc
+        if svm.getVarCount() != protos.shape[1]:
+            raise ModelError(f"{p}: the classifier inside is corrupt (feature sizes disagree)")
         return cls(svm, header["classes"], protos, plabels, header["typical_distance"], header.get("meta", {}))
 
     @classmethod

@@ -1,0 +1,105 @@
+"""`referee vision ...` end to end on synthetic photos written to a temporary folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cli import main
+from vision.synth import random_board, render_scene
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def test_calibrate_then_read_json(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty = render_scene(["." * 15] * 15, seed=7, tilt=0.05)
+    board = random_board(np.random.default_rng(7), count=30)
+    played = render_scene(board, seed=7, tilt=0.05)
+    cv2.imwrite(str(cache / "empty.png"), empty.frame)
+    cv2.imwrite(str(cache / "played.png"), played.frame)
+    calib = cache / "calib.json"
+    assert main(["vision", "calibrate", str(cache / "empty.png"), "-o", str(calib)]) == 0
+    assert "board found by grid" in capsys.readouterr().out
+    assert json.loads(calib.read_text(encoding="utf-8"))["format"] == "scrabble-referee-calibration"
+    status = main(
+        [
+            "vision",
+            "read",
+            str(cache / "played.png"),
+            str(cache / "empty.png"),
+            "--calibration",
+            str(calib),
+            "--tiles",
+            "german",
+            "--json",
+        ]
+    )
+    assert status == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    first, second = (json.loads(line) for line in lines)
+    assert first["image"] == str(cache / "played.png")
+    assert first["board"] == board and first["occluded"] is False and first["uncertain"] == []
+    assert isinstance(first["ms"], float)
+    assert second["board"] == ["." * 15] * 15
+
+
+def test_calibrate_without_a_board_fails_clearly(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cv2.imwrite(str(cache / "wall.png"), np.full((400, 500, 3), 200, np.uint8))
+    assert main(["vision", "calibrate", str(cache / "wall.png"), "-o", str(cache / "c.json")]) == 2
+    err = capsys.readouterr().err
+    assert "no board found in" in err and "wall.png" in err
+    assert not (cache / "c.json").exists()
+
+
+def test_read_with_a_missing_calibration_fails_clearly(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "read", "x.png", "--calibration", str(cache / "none.json"), "--json"]) == 2
+    assert "calibration file not found" in capsys.readouterr().err
+
+
+def test_markers_sheet_is_written(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = cache / "markers.png"
+    assert main(["vision", "markers", "-o", str(out)]) == 0
+    sheet = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    assert sheet is not None and sheet.shape[0] > 1000
+    assert "100% scale" in capsys.readouterr().out
+
+
+def test_teach_writes_a_model_the_reader_uses(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entries = []
+    (cache / "g1").mkdir()
+    for k in range(3):
+        board = random_board(np.random.default_rng(20 + k), count=60)
+        cv2.imwrite(str(cache / "g1" / f"p{k}.png"), render_scene(board, seed=20).frame)
+        entries.append({"game": "g1", "file": f"p{k}.png", "board": board})
+    (cache / "labels.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    model = cache / "tiles.model"
+    assert main(["vision", "teach", str(cache / "labels.json"), "-o", str(model)]) == 0
+    assert "taught" in capsys.readouterr().out
+    calib = cache / "c.json"
+    assert main(["vision", "calibrate", str(cache / "g1" / "p0.png"), "-o", str(calib)]) == 0
+    capsys.readouterr()
+    assert (
+        main(
+            [
+                "vision",
+                "read",
+                str(cache / "g1" / "p1.png"),
+                "--calibration",
+                str(calib),
+                "--model",
+                str(model),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["board"] == entries[1]["board"]
