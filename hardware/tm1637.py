@@ -180,7 +180,7 @@ class FakeTM1637:
             self.brightness = cmd & 0x07
 
 
-class _ChipPin(MockPin):
+class _ChipPin(MockPin):  # type: ignore[misc]  # gpiozero ships no type hints
     def __init__(self, factory: Any, info: Any, chip: FakeTM1637) -> None:
         self.chip = chip
         super().__init__(factory, info)

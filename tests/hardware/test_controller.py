@@ -181,3 +181,34 @@ def test_terminal_line_matches_the_digits(table: TableDevices, clock: FakeClock)
 def test_display_count_must_match_players(table: TableDevices, clock: FakeClock) -> None:
     with pytest.raises(ValueError, match="2 digit display"):
         ClockController(table, GameClock(ClockConfig(players=3), clock), clock)
+
+
+def test_wall_clock_jump_moves_nothing_on_the_table(
+    table: TableDevices, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time as time_module
+
+    game = GameClock(ClockConfig(budget_s=100.0), clock)
+    ctl = ClockController(table, game, clock)
+    game.start(0)
+    clock.advance(12.3)
+    ctl.refresh()
+    before = (digits(table), ring(table), ctl.clock_views())
+    # NTP sets the date of a Pi without a real-time clock: the wall clock leaps a year, twice.
+    for leap in (365 * 86400.0, -2 * 365 * 86400.0):
+        real = time_module.time()
+        monkeypatch.setattr(time_module, "time", lambda leap=leap, real=real: real + leap)
+        ctl.refresh()
+        assert (digits(table), ring(table), ctl.clock_views()) == before
+
+
+def test_no_wall_clock_reads_in_the_clock_path() -> None:
+    """The guarantee behind the test above: nothing on the clock's path reads the wall clock."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sources = [*(root / "hardware").glob("*.py"), root / "game" / "clock.py", root / "game" / "timers.py"]
+    wall = re.compile(r"time\.time\(|time\.time_ns\(|datetime\.now\(|datetime\.utcnow\(|time\.localtime\(")
+    offenders = [str(p.relative_to(root)) for p in sources if wall.search(p.read_text())]
+    assert len(sources) >= 10 and offenders == []
