@@ -252,6 +252,36 @@ class TableWithoutRecord:
         return self._table.control(action, params)
 
 
+def run_in_thread(coro: Any) -> Any:
+    """Run a coroutine to the end on a fresh event loop in its own thread, and return its result.
+
+    Playwright's sync API keeps an event loop running on the main thread while the session's browser is
+    open, so `asyncio.run` there would refuse; a thread of its own keeps the async tests independent of it.
+    """
+    result: list[Any] = []
+    error: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(asyncio.run(coro))
+        except BaseException as exc:
+            error.append(exc)
+
+    thread = threading.Thread(target=target, name="async-test")
+    thread.start()
+    thread.join(120)
+    if thread.is_alive():
+        raise TimeoutError("the async test did not finish within 120 s")
+    if error:
+        raise error[0]
+    return result[0]
+
+
+@pytest.fixture
+def run_async() -> Callable[[Any], Any]:
+    return run_in_thread
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()

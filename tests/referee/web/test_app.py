@@ -6,7 +6,6 @@ published nothing.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -65,7 +64,7 @@ def test_all_documented_actions_have_a_parser() -> None:
 
 
 @pytest.mark.parametrize("action", sorted(VALID_PARAMS))
-def test_every_control_endpoint_refuses_a_missing_or_wrong_pin(table: Any, action: str) -> None:
+def test_every_control_endpoint_refuses_a_missing_or_wrong_pin(table: Any, action: str, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
@@ -78,11 +77,11 @@ def test_every_control_endpoint_refuses_a_missing_or_wrong_pin(table: Any, actio
             assert (status, body["code"]) == (403, "pin_wrong")
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
 @pytest.mark.parametrize("pin", [None, ""])
-def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pin: str | None) -> None:
+def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pin: str | None, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table, pin=pin) as client:
             response = await client.get("/api/session")
@@ -97,10 +96,10 @@ def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pi
                     assert "no PIN configured" in body["error"]
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_a_burst_of_wrong_pins_is_slowed_with_a_growing_wait(table: Any, clock: Any) -> None:
+def test_a_burst_of_wrong_pins_is_slowed_with_a_growing_wait(table: Any, clock: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table, clock=clock) as client:
             csrf = await token(client)
@@ -133,7 +132,7 @@ def test_a_burst_of_wrong_pins_is_slowed_with_a_growing_wait(table: Any, clock: 
             assert (await control(client, "pause", pin="9999", csrf=csrf))[1]["code"] == "pin_wrong"
             assert (await control(client, "pause", pin=PIN, csrf=csrf))[0] == 200
 
-    asyncio.run(go())
+    run_async(go())
 
 
 @pytest.mark.parametrize(
@@ -148,7 +147,7 @@ def test_a_burst_of_wrong_pins_is_slowed_with_a_growing_wait(table: Any, clock: 
     ],
 )
 def test_cross_site_requests_are_refused_before_the_pin(table: Any, clock: Any, headers: dict[str, str],
-                                                        use_token: bool, needle: str) -> None:
+                                                        use_token: bool, needle: str, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table, clock=clock) as client:
             csrf = await token(client) if use_token else None
@@ -159,10 +158,10 @@ def test_cross_site_requests_are_refused_before_the_pin(table: Any, clock: Any, 
             status, _ = await control(client, "start", pin=PIN, csrf=await token(client))
             assert status == 200
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_a_token_is_bound_to_its_session(table: Any) -> None:
+def test_a_token_is_bound_to_its_session(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as first, serve(table) as second:
             stolen = await token(first)
@@ -171,10 +170,10 @@ def test_a_token_is_bound_to_its_session(table: Any) -> None:
             assert (status, body["code"]) == (403, "cross_site")
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_same_origin_headers_from_the_page_are_accepted(table: Any) -> None:
+def test_same_origin_headers_from_the_page_are_accepted(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
@@ -184,7 +183,7 @@ def test_same_origin_headers_from_the_page_are_accepted(table: Any) -> None:
             assert status == 200
             assert table.controls == [("start", {})]
 
-    asyncio.run(go())
+    run_async(go())
 
 
 @pytest.mark.parametrize(
@@ -212,7 +211,7 @@ def test_same_origin_headers_from_the_page_are_accepted(table: Any) -> None:
     ],
 )
 def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, action: str, params: dict[str, Any],
-                                                                field: str, needle: str) -> None:
+                                                                field: str, needle: str, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             status, body = await control(client, action, params, csrf=await token(client))
@@ -220,7 +219,7 @@ def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, acti
             assert body["error"].startswith(f"{field}: ") and needle in body["error"]
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
 @pytest.mark.parametrize(
@@ -233,7 +232,8 @@ def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, acti
         (b"\xff\xfe", "application/json", "not valid JSON"),
     ],
 )
-def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, content_type: str, needle: str) -> None:
+def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, content_type: str, needle: str,
+                                                     run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             response = await client.post("/api/control/blank", data=body,
@@ -244,10 +244,10 @@ def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, co
             assert answer["code"] == "invalid" and needle in answer["error"]
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_an_oversized_body_is_refused(table: Any) -> None:
+def test_an_oversized_body_is_refused(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             response = await client.post("/api/control/racks", data=b"{" + b" " * 100_000 + b"}",
@@ -256,10 +256,10 @@ def test_an_oversized_body_is_refused(table: Any) -> None:
             assert response.status == 413
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_an_unknown_action_is_refused_with_the_list(table: Any) -> None:
+def test_an_unknown_action_is_refused_with_the_list(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             status, body = await control(client, "undo", {}, csrf=await token(client))
@@ -267,10 +267,10 @@ def test_an_unknown_action_is_refused_with_the_list(table: Any) -> None:
             assert "blank" in body["error"] and "correct" in body["error"]
         untouched(table, 0)
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any) -> None:
+def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             before = table.snapshot()
@@ -280,10 +280,10 @@ def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any) -> None:
             assert table.controls == [("blank", {"square": "H8", "letter": "E"})]  # cleaned before the table
             assert table.snapshot() == before
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(table: Any) -> None:
+def test_a_blank_letter_and_a_correction_with_the_pin(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
@@ -301,10 +301,10 @@ def test_a_blank_letter_and_a_correction_with_the_pin(table: Any) -> None:
             status, body = await control(client, "correct", {"square": "F12", "letter": "M"}, csrf=csrf)
             assert body["snapshot"]["players"][0]["score"] == 44 + 12  # M is worth one less than W
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_gcg_download_comes_from_the_table(table: Any) -> None:
+def test_gcg_download_comes_from_the_table(table: Any, run_async: Any) -> None:
     async def go() -> None:
         table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
         async with serve(table) as client:
@@ -314,10 +314,10 @@ def test_gcg_download_comes_from_the_table(table: Any) -> None:
             assert response.content_type == "text/plain"
             assert await response.text() == table.gcg()
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_gcg_download_from_a_table_without_a_record_says_so(table_without_record: Any) -> None:
+def test_gcg_download_from_a_table_without_a_record_says_so(table_without_record: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table_without_record) as client:
             response = await client.get("/game.gcg")
@@ -325,10 +325,10 @@ def test_gcg_download_from_a_table_without_a_record_says_so(table_without_record
             body = await response.json()
             assert body["code"] == "no_record" and "keeps no game record" in body["error"]
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_board_image_is_a_png_of_the_board(table: Any) -> None:
+def test_board_image_is_a_png_of_the_board(table: Any, run_async: Any) -> None:
     async def go() -> None:
         table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
         async with serve(table) as client:
@@ -340,10 +340,10 @@ def test_board_image_is_a_png_of_the_board(table: Any) -> None:
             download = await client.get("/board.png?download")
             assert download.headers["Content-Disposition"].startswith("attachment")
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any) -> None:
+def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with serve(table) as client:
             for path, kind in (("/", "text/html"), ("/static/app.js", "javascript"), ("/static/style.css", "css")):
@@ -357,4 +357,4 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any) -> N
             cookie = session.headers["Set-Cookie"]
             assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
 
-    asyncio.run(go())
+    run_async(go())

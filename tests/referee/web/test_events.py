@@ -30,7 +30,7 @@ async def next_event(response: ClientResponse) -> dict[str, Any]:
         fields[key] = value
 
 
-def test_a_page_gets_the_current_snapshot_then_every_new_one(table: Any) -> None:
+def test_a_page_gets_the_current_snapshot_then_every_new_one(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with TestClient(TestServer(create_app(table, "4711"))) as client:
             response = await client.get("/events")
@@ -50,10 +50,10 @@ def test_a_page_gets_the_current_snapshot_then_every_new_one(table: Any) -> None
             assert third["data"]["seq"] == 2
             response.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_every_open_page_gets_the_snapshot(table: Any) -> None:
+def test_every_open_page_gets_the_snapshot(table: Any, run_async: Any) -> None:
     async def go() -> None:
         async with TestClient(TestServer(create_app(table, None))) as client:
             streams = [await client.get("/events") for _ in range(3)]
@@ -65,10 +65,10 @@ def test_every_open_page_gets_the_snapshot(table: Any) -> None:
                 assert event["data"]["alerts"][0]["code"] == "tile_moved"
                 stream.close()
 
-    asyncio.run(go())
+    run_async(go())
 
 
-def test_the_server_shuts_down_cleanly_with_pages_open(table: Any) -> None:
+def test_the_server_shuts_down_cleanly_with_pages_open(table: Any, run_async: Any) -> None:
     async def go() -> None:
         client = TestClient(TestServer(create_app(table, None)))
         await client.start_server()
@@ -77,11 +77,11 @@ def test_the_server_shuts_down_cleanly_with_pages_open(table: Any) -> None:
         await asyncio.wait_for(client.close(), 10)
         table.publish()  # after the server is gone the table's listener is removed: nothing to deliver to
 
-    asyncio.run(go())
+    run_async(go())
     assert table._listeners == []
 
 
-def test_a_slow_page_gets_the_newest_snapshot_not_a_backlog() -> None:
+def test_a_slow_page_gets_the_newest_snapshot_not_a_backlog(run_async: Any) -> None:
     async def go() -> None:
         client = _Client()
         for seq in (3, 4, 5):
@@ -90,7 +90,7 @@ def test_a_slow_page_gets_the_newest_snapshot_not_a_backlog() -> None:
         assert await client.next(1) == (5, b"message 5")
         assert await client.next(0.01) is None  # nothing new: time for a keep-alive
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_an_event_is_one_sse_message_with_the_seq_as_id() -> None:

@@ -16,7 +16,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_runs_until_cancelled_and_closes_open_streams(table: Any) -> None:
+def test_serve_runs_until_cancelled_and_closes_open_streams(table: Any, run_async: Any) -> None:
     from referee.web import serve
 
     async def go() -> None:
@@ -37,4 +37,4 @@ def test_serve_runs_until_cancelled_and_closes_open_streams(table: Any) -> None:
             stream.close()
         assert table._listeners == []
 
-    asyncio.run(go())
+    run_async(go())
