@@ -150,7 +150,7 @@ def test_auto_challenge_takes_a_phony_off_and_the_turn_is_lost() -> None:
     t.place_word("8G ZQ")
     snap = t.press()
     assert snap["state"] == "takeback"
-    assert [m["kind"] for m in snap["moves"]] == ["withdrawn"]  # the engine keeps the phony only as withdrawn
+    assert [m["kind"] for m in snap["moves"]] == ["play", "withdrawn"]
     t.lift("G8")
     t.lift("H8")
     assert t.snapshot()["players"][1]["on_turn"]
