@@ -1,0 +1,115 @@
+"""`referee lexicon`: install word lists (download and verify, or the user's own file), check words, list.
+
+    referee lexicon install enable [--url URL --sha256 HEX]
+    referee lexicon install PATH [--name NAME] [--tiles english|german]
+    referee lexicon check WORD... [--lexicon NAME]
+    referee lexicon list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("lexicon", help="install word lists and check words")
+    lsub = p.add_subparsers(dest="lexicon_command", metavar="ACTION", required=True)
+
+    inst = lsub.add_parser("install", help="install a known list (enable) or your own word-list file")
+    inst.add_argument("source", help="'enable', or the path of a word list (one word per line)")
+    inst.add_argument("--url", help="download from this address instead of the known one")
+    inst.add_argument("--sha256", help="the SHA-256 the download must have (required with --url)")
+    inst.add_argument("--name", help="name to install under (default: 'enable' or the file's stem)")
+    inst.add_argument("--tiles", choices=["english", "german", "polish"],
+                      help="reject words that this tile set cannot spell")
+    inst.add_argument("--data-dir", type=Path, help="data folder (default: $REFEREE_DATA_DIR or ~/.local/share)")
+    inst.set_defaults(handler=handle_install)
+
+    chk = lsub.add_parser("check", help="say whether words are in a lexicon")
+    chk.add_argument("words", nargs="+", metavar="WORD")
+    chk.add_argument("--lexicon", default="enable", help="installed lexicon name (default: enable)")
+    chk.add_argument("--data-dir", type=Path)
+    chk.set_defaults(handler=handle_check)
+
+    lst = lsub.add_parser("list", help="list installed lexicons")
+    lst.add_argument("--data-dir", type=Path)
+    lst.set_defaults(handler=handle_list)
+
+
+def handle_install(args: argparse.Namespace) -> int:
+    from game.errors import RefereeError
+    from game.tiles import load_tile_set
+    from referee import lexicon_store
+
+    alphabet = None
+    if args.tiles:
+        alphabet = {ch for ch in load_tile_set(args.tiles).counts if ch != "?"}
+    path = Path(args.source)
+    try:
+        if path.is_file() and not args.url:
+            name = args.name or path.stem
+            data = path.read_bytes()
+            origin = str(path.resolve())
+        else:
+            known = lexicon_store.KNOWN_SOURCES.get(args.source)
+            if args.url:
+                if not args.sha256:
+                    print("error: --url needs --sha256: a download is never installed unchecked", file=sys.stderr)
+                    return 2
+                url, sha = args.url, args.sha256
+            elif known is not None:
+                url, sha = known.url, args.sha256 or known.sha256
+            else:
+                names = ", ".join(sorted(lexicon_store.KNOWN_SOURCES))
+                print(f"error: {args.source!r} is neither a file nor a known list ({names})", file=sys.stderr)
+                return 2
+            name = args.name or args.source
+            print(f"downloading {url}")
+            data = lexicon_store.download(url, sha)
+            origin = url
+        target, report = lexicon_store.install_bytes(name, data, origin, args.data_dir, alphabet)
+    except (OSError, RefereeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"installed {name}: {report.summary()}")
+    for line, text, why in report.examples:
+        print(f"  line {line}: {text!r}: {why}")
+    if report.rejected > len(report.examples):
+        print(f"  ... and {report.rejected - len(report.examples)} more rejected lines")
+    print(f"compiled to {target}")
+    return 0
+
+
+def handle_check(args: argparse.Namespace) -> int:
+    from game.errors import RefereeError
+    from game.tiles import normalise_word
+    from referee import lexicon_store
+
+    try:
+        lexicon = lexicon_store.load_installed(args.lexicon, args.data_dir)
+    except RefereeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bad = 0
+    for word in args.words:
+        norm = normalise_word(word)
+        if norm in lexicon:
+            print(f"{norm}: in {args.lexicon}")
+        else:
+            bad += 1
+            print(f"{norm} is not in the lexicon ({args.lexicon})")
+    return 1 if bad else 0
+
+
+def handle_list(args: argparse.Namespace) -> int:
+    from referee import lexicon_store
+
+    names = lexicon_store.installed(args.data_dir)
+    if not names:
+        print(f"no lexicons installed in {lexicon_store.lexicon_dir(args.data_dir)}")
+    for name in names:
+        print(name)
+    return 0

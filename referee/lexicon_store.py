@@ -1,0 +1,133 @@
+"""Installed lexicons: where they live, how they are downloaded, verified, compiled and loaded.
+
+Lexicons are not shipped (their licences vary; tournament lists are not free). A user
+installs one into the data folder, once: `referee lexicon install enable` downloads ENABLE (public
+domain) from a pinned address and refuses it unless its SHA-256 matches; `referee lexicon install
+PATH` takes the user's own list (NWL, CSW, a German list). Either way the list is parsed and
+compiled by `game.lexicon` and stored as `<data>/lexicons/<name>.lex` with a `<name>.json` beside it
+saying where it came from.
+
+The data folder is `$REFEREE_DATA_DIR`, else `$XDG_DATA_HOME/scrabble-referee`, else
+`~/.local/share/scrabble-referee`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from game.errors import LexiconError
+from game.lexicon import Lexicon, LoadReport
+
+
+@dataclass(frozen=True)
+class Source:
+    """A word list the referee knows how to fetch."""
+
+    url: str
+    sha256: str
+    language: str
+    licence: str
+
+
+# ENABLE2K, public domain. Pinned by commit and checksum: if the bytes served ever differ, the install
+# refuses (pass --url and --sha256 for another copy).
+KNOWN_SOURCES: dict[str, Source] = {
+    "enable": Source(
+        url="https://raw.githubusercontent.com/reneeverly/nawibo-blog/2f86b8973637479dc63495b22e28a00c9e80076d/enable2k.txt",
+        sha256="2262de288ddc2b2ccfb2e46119fb25f02311af5ba1e1a77802817b76268dff99",
+        language="en",
+        licence="public domain",
+    ),
+}
+
+MAX_DOWNLOAD = 64 * 1024 * 1024  # a word list is a few MB; refuse anything absurd
+
+
+def data_dir() -> Path:
+    """The user's data folder for the referee (see the module docstring)."""
+    env = os.environ.get("REFEREE_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
+    return base / "scrabble-referee"
+
+
+def lexicon_dir(root: Path | None = None) -> Path:
+    return (root or data_dir()) / "lexicons"
+
+
+def _check_name(name: str) -> str:
+    if not name or not all(c.isalnum() or c in "-_." for c in name) or name.startswith("."):
+        raise LexiconError(f"{name!r} is not a lexicon name: use letters, digits, '-', '_' or '.'")
+    return name
+
+
+def download(url: str, expected_sha256: str, timeout: float = 60.0) -> bytes:
+    """Fetch a word list and verify its SHA-256; LexiconError says what failed."""
+    if not url.lower().startswith(("http://", "https://")):
+        raise LexiconError(f"{url}: only http and https addresses are downloaded (give a file path instead)")
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            data: bytes = response.read(MAX_DOWNLOAD + 1)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise LexiconError(f"download of {url} failed: {exc}") from exc
+    if len(data) > MAX_DOWNLOAD:
+        raise LexiconError(f"{url}: more than {MAX_DOWNLOAD // (1024 * 1024)} MB, not a word list")
+    got = hashlib.sha256(data).hexdigest()
+    if got != expected_sha256.strip().lower():
+        raise LexiconError(f"{url}: checksum mismatch: expected sha256 {expected_sha256}, got {got}; nothing installed")
+    return data
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def install_bytes(
+    name: str, data: bytes, origin: str, root: Path | None = None, alphabet: set[str] | None = None
+) -> tuple[Path, LoadReport]:
+    """Parse, compile and store a word list under `name`; returns the compiled file and the load report."""
+    _check_name(name)
+    lexicon, report = Lexicon.from_word_list(data, name, alphabet)
+    folder = lexicon_dir(root)
+    target = folder / f"{name}.lex"
+    _write_atomic(target, lexicon.to_compiled())
+    meta = {"name": name, "origin": origin, "sha256": hashlib.sha256(data).hexdigest(), "words": len(lexicon),
+            "report": report.summary()}
+    _write_atomic(folder / f"{name}.json", json.dumps(meta, indent=1).encode("utf-8"))
+    return target, report
+
+
+def load_installed(name: str, root: Path | None = None) -> Lexicon:
+    """The compiled lexicon `name` from the data folder."""
+    path = lexicon_dir(root) / f"{_check_name(name)}.lex"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        have = ", ".join(installed(root)) or "none"
+        raise LexiconError(f"no lexicon {name!r} installed in {path.parent} (installed: {have}); "
+                           f"run `referee lexicon install`") from None
+    return Lexicon.from_compiled(data)
+
+
+def installed(root: Path | None = None) -> list[str]:
+    folder = lexicon_dir(root)
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.lex"))

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import hashlib
+import http.server
+import threading
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+
+
+@pytest.fixture
+def server(shared_dir: Path) -> Iterator[str]:
+    """A local HTTP server serving ../shared/lexicons (no test uses the internet)."""
+    handler = partial(_QuietHandler, directory=str(shared_dir / "lexicons"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=partial(httpd.serve_forever, poll_interval=0.05), daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
+        pass
+
+
+def test_install_enable_from_url_then_check(
+    server: str, shared_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sha = hashlib.sha256((shared_dir / "lexicons" / "enable2k.txt").read_bytes()).hexdigest()
+    code = main(["lexicon", "install", "enable", "--url", f"{server}/enable2k.txt", "--sha256", sha,
+                 "--data-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "installed enable: 173528 words" in out
+    assert (tmp_path / "lexicons" / "enable.lex").is_file()
+    assert main(["lexicon", "check", "juice", "qat", "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["JUICE: in enable", "QAT: in enable"]
+    assert main(["lexicon", "check", "qi", "cat", "--data-dir", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.splitlines() == ["QI is not in the lexicon (enable)", "CAT: in enable"]
+    assert main(["lexicon", "list", "--data-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == "enable"
+
+
+def test_checksum_mismatch_installs_nothing(server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["lexicon", "install", "enable", "--url", f"{server}/enable2k.txt", "--sha256", "0" * 64,
+                 "--data-dir", str(tmp_path)])
+    assert code == 1
+    assert "checksum mismatch" in capsys.readouterr().err
+    assert not (tmp_path / "lexicons" / "enable.lex").exists()
+
+
+def test_download_errors(server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lexicon", "install", "enable", "--url", f"{server}/nope.txt", "--sha256", "0" * 64,
+                 "--data-dir", str(tmp_path)]) == 1
+    assert "download of" in capsys.readouterr().err
+    assert main(["lexicon", "install", "enable", "--url", f"{server}/x.txt", "--data-dir", str(tmp_path)]) == 2
+    assert "--url needs --sha256" in capsys.readouterr().err
+
+
+def test_install_own_file_with_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = tmp_path / "meine-liste.txt"
+    words.write_bytes("Straße\nÄRGER\ncafé\n# Kommentar\n".encode("latin-1"))
+    data = tmp_path / "data"
+    assert main(["lexicon", "install", str(words), "--tiles", "german", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "installed meine-liste: 2 words" in out and "no tile for É" in out
+    assert main(["lexicon", "check", "strasse", "ärger", "--lexicon", "meine-liste", "--data-dir", str(data)]) == 0
+
+
+def test_unknown_source_and_missing_lexicon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lexicon", "install", "klingon", "--data-dir", str(tmp_path)]) == 2
+    assert "neither a file nor a known list" in capsys.readouterr().err
+    assert main(["lexicon", "check", "cat", "--data-dir", str(tmp_path)]) == 2
+    assert "no lexicon 'enable' installed" in capsys.readouterr().err
+    assert main(["lexicon", "list", "--data-dir", str(tmp_path)]) == 0
+    assert "no lexicons installed" in capsys.readouterr().out
