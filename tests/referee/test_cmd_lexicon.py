@@ -28,7 +28,7 @@ def server(shared_dir: Path) -> Iterator[str]:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
