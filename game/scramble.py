@@ -26,11 +26,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.errors import DataError, ExchangeNotAllowedError, NotOnRackError
+from game.errors import DataError, ExchangeNotAllowedError, IllegalPlayError, NotOnRackError
 from game.events import Event, EventKind
 from game.game import Game, WordList
 from game.layout import load_layout
-from game.play import Placement
+from game.play import Placement, Play
 from game.rules import ChallengeRule, RuleSet, ScorelessLimit
 from game.scoring import ScoredPlay
 from game.scramble_cup import ALPHABETS, Dice
@@ -39,6 +39,7 @@ from game.scramble_errors import RollError, RollOrderError
 from game.scramble_rule import Scramble, scramble
 from game.squares import Square
 from game.tiles import rack_counter
+from game.validation import Word, validate
 from game.variants import register_variant
 
 TARGET_SCORE = 200
@@ -154,12 +155,12 @@ class ScrambleGame(Game):
         self._rolled(self.to_move)
         return self.hand()
 
-    def read_roll(self, faces: Sequence[Face | str]) -> tuple[Face, ...]:
+    def read_roll(self, faces: Sequence[Face | str], *, exact: bool = True) -> tuple[Face, ...]:
         """The real table: the faces the sensors read on the dice just rolled (not those passed on)."""
         self._start_roll()
         read = [f if isinstance(f, Face) else Face.from_str(f) for f in faces]
-        self.dice = self.dice.read(self.dice_set, read)
-        self.actions.append({"action": "read_roll", "faces": [str(f) for f in read]})
+        self.dice = self.dice.read(self.dice_set, read, exact=exact)
+        self.actions.append({"action": "read_roll", "faces": [str(f) for f in read], "exact": exact})
         self._rolled(self.to_move)
         return self.hand()
 
@@ -187,6 +188,13 @@ class ScrambleGame(Game):
         self.actions.append({"action": "set_rack", "player": player, "rack": rack})
         self._rolled(player)
 
+    def record_rack(self, player: int, rack: str) -> None:
+        """The rack field of a record's line, before the turn is replayed: the faces rolled (`set_rack`).
+
+        The record checker hands it in for variants that verify racks; the standard game takes racks in
+        records as notes (test records carry made-up racks), Scramble checks them against the cup."""
+        self.set_rack(player, rack)
+
     def _start_roll(self) -> None:
         if self.over:
             self._actor(None)  # raises GameOverError with the reason
@@ -208,9 +216,23 @@ class ScrambleGame(Game):
     # --- the turn --------------------------------------------------------------------------------
 
     def play(self, placements: Iterable[Placement] | str, player: int | None = None) -> ScoredPlay:
-        """Play dice from the hand: the standard validation and scoring, then the scrambled rule."""
+        """Play dice from the hand: the standard validation and scoring, then the scrambled rule.
+
+        A record replayed with `strict_turns=False` that gives no rack: the faces played (less those
+        passed on) are read as the roll, and the other dice rolled stay unknown.
+        """
         if not self.rolled and not self.over:
-            raise RollOrderError(f"{self.players[self.to_move]} has not rolled the dice yet")
+            if self.strict_turns:
+                raise RollOrderError(f"{self.players[self.to_move]} has not rolled the dice yet")
+            placed = Play.from_str(placements).placements(self.board) if isinstance(placements, str) else placements
+            placed = tuple(placed)
+            used = Counter(p.tile.rack_letter for p in placed) - Counter(d.face.letter for d in self.dice.hand)
+            self._start_roll()
+            faces = [Face(letter, self.dice_set.value(letter)) for letter in sorted(used.elements())]
+            self.dice = self.dice.read(self.dice_set, faces, exact=False)
+            self.actions.append({"action": "read_roll", "faces": [str(f) for f in faces], "exact": False})
+            self._rolled(self.to_move if player is None else player)
+            placements = placed
         return super().play(placements, player)
 
     def time_up(self, player: int | None = None) -> None:
@@ -236,20 +258,38 @@ class ScrambleGame(Game):
         self._sync_racks()
 
     def _after_play(self, event: Event) -> None:
-        pending = self.last_play
-        assert pending is not None  # Game.play sets it before calling after_turn
         width = self.board.width
         placed = {p.square for p in event.placements}
         before = {square for square, _ in self.board.tiles()} - placed
-        words = [frozenset(Square(i // width, i % width) for i in w.word.indices) for w in pending.words]
-        result = scramble(before, words[0], words[1:])
-        self.dice = self.dice.place((p.square, p.tile.rack_letter) for p in event.placements)
+        words = self._words(event)
+        if words is None:
+            # A play forced past the rules (a director's ruling, a record followed past a refusal) may form
+            # no word the rules know: the mat is cleared as after an extension, keeping one word at most.
+            result = Scramble(removed=frozenset(before | placed), kept=frozenset(), cleared=True)
+        else:
+            squares = [frozenset(Square(i // width, i % width) for i in w.indices) for w in words]
+            result = scramble(before, squares[0], squares[1:])
+        forced = None if words is not None and self.last_play is not None else self.dice_set
+        self.dice = self.dice.place(((p.square, p.tile.rack_letter) for p in event.placements), forced)
         self.board.remove(sorted(result.removed))
         self.dice = self.dice.to_cup(result.removed, hand=not self.rules.advanced)
         self.last_scramble = result
         if self.scores[event.player] >= self.rules.target and not self.over:
             self.over = True
             self.end_reason = f"{self.players[event.player]} reached {self.rules.target} points"
+
+    def _words(self, event: Event) -> tuple[Word, ...] | None:
+        """The words of the play just made: from the checked play, or for a forced play (no checked play)
+        by validating it against the mat as it was; None when the rules refuse it."""
+        scored = self.last_play
+        if scored is not None and scored.placements == event.placements:
+            return scored.checked.words
+        board = self.board.copy()
+        board.remove(p.square for p in event.placements)
+        try:
+            return validate(board, event.placements, self.rules).words
+        except IllegalPlayError:
+            return None
 
     def _go_out(self, who: int) -> None:
         """Scramble has no going out: an empty hand with an empty cup is an ordinary turn."""
@@ -261,7 +301,7 @@ class ScrambleGame(Game):
         if kind == "roll":
             self.roll()
         elif kind == "read_roll":
-            self.read_roll(list(action["faces"]))
+            self.read_roll(list(action["faces"]), exact=bool(action.get("exact", True)))
         else:
             super().apply_action(action)
 

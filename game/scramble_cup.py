@@ -73,15 +73,17 @@ class Dice:
         shown = tuple(ShownDie(i, rng.choice(dice_set.dice[i].faces)) for i in drawn)
         return Dice(self.cup - set(drawn), self.hand + shown, self.mat)
 
-    def read(self, dice_set: DiceSet, faces: Sequence[Face | str]) -> Dice:
+    def read(self, dice_set: DiceSet, faces: Sequence[Face | str], *, exact: bool = True) -> Dice:
         """The faces the sensors read on the dice just rolled (not those passed on).
 
         Refuses a reading of the wrong size (the player must roll exactly `to_draw()` dice) or one
         that the dice in the cup cannot show. If the cup cannot explain it because an earlier reading
         was matched to the wrong physical dice, the dice out of the cup are re-identified as a whole.
+        `exact=False` accepts fewer faces than dice rolled: a record that gives no rack names only the
+        faces played, and the other dice rolled stay unknown (in the cup).
         """
         read = [f if isinstance(f, Face) else Face.from_str(f) for f in faces]
-        if len(read) != self.to_draw():
+        if len(read) > self.to_draw() or (exact and len(read) != self.to_draw()):
             raise RollError(
                 f"{len(read)} dice read, but the player rolls {self.to_draw()} "
                 f"({len(self.hand)} in hand, {len(self.cup)} in the cup, never more than {MAX_ROLL} in all)"
@@ -106,21 +108,32 @@ class Dice:
         new = tuple(ShownDie(i, f) for i, f in zip(every[len(old) :], read, strict=True))
         return Dice(frozenset(range(DICE_PER_SET)) - set(every), hand + new, mat)
 
-    def place(self, placements: Iterable[tuple[Square, str]]) -> Dice:
+    def place(self, placements: Iterable[tuple[Square, str]], forced_from: DiceSet | None = None) -> Dice:
         """Move dice from the hand to the mat. Each placement names the rack letter it uses (`?` for a
-        blank face, whatever letter the blank is played as)."""
+        blank face, whatever letter the blank is played as).
+
+        `forced_from`: a play forced past the rules (a director's ruling) may use a letter not in hand;
+        it is then taken from a die in the cup that has that face, so the dice still number twelve.
+        """
         hand = list(self.hand)
         mat = dict(self.mat)
+        cup = set(self.cup)
         for square, letter in placements:
-            for k, d in enumerate(hand):
-                if d.face.letter == letter:
-                    mat[square] = hand.pop(k)
-                    break
-            else:
+            k = next((k for k, d in enumerate(hand) if d.face.letter == letter), None)
+            if k is not None:
+                mat[square] = hand.pop(k)
+                continue
+            spare: tuple[int, Face] | None = None
+            if forced_from is not None:
+                faces = ((i, f) for i in sorted(cup) for f in forced_from.dice[i].faces)
+                spare = next(((i, f) for i, f in faces if f.letter == letter), None)
+            if spare is None:
                 has = "".join(d.face.letter for d in self.hand) or "no dice"
                 what = "a blank" if letter == BLANK else letter
                 raise NotOnRackError(f"{square}: {what} is not among the faces in hand ({has})")
-        return Dice(self.cup, tuple(hand), mat)
+            cup.discard(spare[0])
+            mat[square] = ShownDie(*spare)
+        return Dice(frozenset(cup), tuple(hand), mat)
 
     def to_cup(self, squares: Iterable[Square] = (), hand: bool = True) -> Dice:
         """Return the dice on `squares` (and, unless `hand` is False, every die in hand) to the cup."""
