@@ -42,8 +42,9 @@ class ClockController:
     """Runs `timer` on `devices`.
 
     With `buttons_drive_clock` (the default), a player's clock button ends that player's turn
-    (`GameClock.press`, or for the turn timer: the next turn's timer starts) and the pause button
-    pauses and resumes. Either way every button event goes to `subscribe()`d listeners, after the
+    (`GameClock.press`, or for the turn timer: the next turn's timer starts), before the game a
+    clock button starts the *other* player's clock (the chess-clock convention), and the pause
+    button pauses and resumes. Either way every button event goes to `subscribe()`d listeners, after the
     clock has acted. The service calls clock methods under `controller.lock`."""
 
     def __init__(
@@ -101,6 +102,10 @@ class ClockController:
         timer = self.timer
         if event.button == "clock" and event.player is not None:
             if isinstance(timer, GameClock):
+                if timer.state == "ready":
+                    # As on a chess clock: the player who does not begin starts the opponent's clock.
+                    timer.start((event.player + 1) % timer.config.players)
+                    return True
                 return timer.press(event.player)
             if timer.state in ("running", "idle", "expired"):
                 timer.start_turn()

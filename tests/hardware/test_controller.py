@@ -212,3 +212,11 @@ def test_no_wall_clock_reads_in_the_clock_path() -> None:
     wall = re.compile(r"time\.time\(|time\.time_ns\(|datetime\.now\(|datetime\.utcnow\(|time\.localtime\(")
     offenders = [str(p.relative_to(root)) for p in sources if wall.search(p.read_text())]
     assert len(sources) >= 10 and offenders == []
+
+
+def test_before_the_game_a_clock_button_starts_the_opponents_clock(table: TableDevices, clock: FakeClock) -> None:
+    game = GameClock(ClockConfig(budget_s=100.0), clock)
+    ClockController(table, game, clock)
+    tap(table, clock, BEN)  # Ben does not begin: his press starts Ann's clock
+    assert (game.state, game.on_move) == ("running", 0)
+    assert digits(table) == ["1:40", "1:40"]
