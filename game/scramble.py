@@ -28,7 +28,7 @@ from typing import Any
 
 from game.errors import DataError, ExchangeNotAllowedError, IllegalPlayError, NotOnRackError
 from game.events import Event, EventKind
-from game.game import Game, WordList
+from game.game import ChallengeResult, Game, WordList
 from game.layout import load_layout
 from game.play import Placement, Play
 from game.rules import ChallengeRule, RuleSet, ScorelessLimit
@@ -234,6 +234,15 @@ class ScrambleGame(Game):
             self._rolled(self.to_move if player is None else player)
             placements = placed
         return super().play(placements, player)
+
+    def challenge(self, challenger: int, valid: bool | None = None) -> ChallengeResult:
+        """The standard challenge. A wrong challenger who was next loses the turn at once: the dice
+        passed on (advanced play) then go to the player after him, who is now to move."""
+        result = super().challenge(challenger, valid)
+        if not self.rolled:
+            self.holder = self.to_move
+            self._sync_racks()
+        return result
 
     def time_up(self, player: int | None = None) -> None:
         """The sand timer ran out with no word on the mat: the turn is lost (recorded as a pass)."""

@@ -113,7 +113,8 @@ class Dice:
         blank face, whatever letter the blank is played as).
 
         `forced_from`: a play forced past the rules (a director's ruling) may use a letter not in hand;
-        it is then taken from a die in the cup that has that face, so the dice still number twelve.
+        it is then taken from a die in the cup that has that face (or a die in hand, turned to it), so
+        the dice still number twelve.
         """
         hand = list(self.hand)
         mat = dict(self.mat)
@@ -125,13 +126,16 @@ class Dice:
                 continue
             spare: tuple[int, Face] | None = None
             if forced_from is not None:
-                faces = ((i, f) for i in sorted(cup) for f in forced_from.dice[i].faces)
+                # a die in the cup with that face; failing that, a die in hand turned to it
+                pool = sorted(cup) + [d.die for d in hand]
+                faces = ((i, f) for i in pool for f in forced_from.dice[i].faces)
                 spare = next(((i, f) for i, f in faces if f.letter == letter), None)
             if spare is None:
                 has = "".join(d.face.letter for d in self.hand) or "no dice"
                 what = "a blank" if letter == BLANK else letter
                 raise NotOnRackError(f"{square}: {what} is not among the faces in hand ({has})")
             cup.discard(spare[0])
+            hand = [d for d in hand if d.die != spare[0]]
             mat[square] = ShownDie(*spare)
         return Dice(frozenset(cup), tuple(hand), mat)
 

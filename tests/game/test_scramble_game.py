@@ -16,6 +16,7 @@ from game.errors import (
 )
 from game.events import EventKind
 from game.layout import Layout, load_layout
+from game.play import placements_from_str
 from game.rules import classic_english
 from game.scramble import ScrambleGame, ScrambleRules, scramble_rules
 from game.scramble_dice import DICE_PER_SET
@@ -320,3 +321,54 @@ def test_german_dice() -> None:
     g = ScrambleGame(scramble_rules("german"), ["Anna", "Ben"], lexicon={"ÖL"})
     g.set_rack(0, "ÖLEEENS")
     assert g.play("5D ÖL").score == (8 + 2) * 2
+
+
+def test_record_rack_is_the_roll() -> None:
+    g = game()
+    g.record_rack(0, "AEFSTOR")
+    assert g.rolled and sorted(g.rack(0) or "") == sorted("AEFSTOR")
+    g.record_rack(0, "ROTSFEA")  # the same faces again: accepted
+    with pytest.raises(RollError, match="the dice in hand show"):
+        g.record_rack(0, "AEFSTOQ")
+
+
+def test_record_without_racks_reads_the_faces_played() -> None:
+    """A record replayed leniently with no rack: the dice played are taken as the roll."""
+    g = ScrambleGame(scramble_rules(), ["Ann", "Ben"], lexicon=WORDS, strict_turns=False)
+    assert g.play("5B FEAST", 0).score == 32
+    assert len(g.dice.mat) == 5 and len(g.dice.cup) == 7
+    g.play("D4 O.TS", 1)
+    assert mat(g) == {"D4": "O", "D5": "A", "D6": "T", "D7": "S"}
+    assert len(g.dice.cup) + len(g.dice.mat) == DICE_PER_SET
+
+
+def test_forced_play_keeps_the_dice_and_the_mat_consistent() -> None:
+    """A director's ruling for a play the rules refuse (not touching the mat): the mat is cleared."""
+    g = game()
+    opening(g)
+    g.set_rack(1, "OTSNEEI")
+    g.force_play(placements_from_str("A1=T A2=O"), 5)
+    assert g.scores == [32, 5]
+    assert g.mat() == {} and len(g.dice.cup) == DICE_PER_SET
+    assert g.last_scramble is not None and g.last_scramble.cleared
+
+
+def test_forced_legal_play_with_a_letter_not_rolled() -> None:
+    """A forced play that the placement rules accept is scrambled as usual; a letter not in hand is taken
+    from a die in the cup that has it, so the dice still number twelve."""
+    g = game()
+    opening(g)
+    g.set_rack(1, "OTSNEEI")
+    g.force_play(placements_from_str("D4=Q"), 11)
+    assert mat(g) == {"D4": "Q", "D5": "A"}
+    assert dice_total(g) == DICE_PER_SET
+
+
+def test_advanced_wrong_challenger_skipped_dice_go_to_the_next_player() -> None:
+    g = game(advanced=True, players=3)
+    opening(g)  # Ann passes O and R on
+    g.challenge(1)  # Ben challenges FEAST in vain and loses the turn at once
+    assert g.to_move == 2
+    assert sorted(g.rack(2) or "") == ["O", "R"] and g.rack(1) == ""
+    g.set_rack(2, "ORSTEEI")
+    assert g.play("D4 O.TS").score == 6
