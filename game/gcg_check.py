@@ -181,6 +181,8 @@ class _Replay:
         """Apply one line; returns the score the record means for it (normally the score written)."""
         game = self.game
         kind = mv.kind
+        if mv.rack and kind in (MoveKind.PLAY, MoveKind.PASS) and hasattr(game, "record_rack"):
+            game.record_rack(who, mv.rack)  # a variant that verifies racks (Scramble: the faces rolled)
         if kind is MoveKind.PLAY:
             self.play(mv, who)
         elif kind is MoveKind.PASS:

@@ -177,3 +177,11 @@ def test_written_records_of_simulated_games_check_clean(seed: int, advanced: boo
     for event in g.events:
         if event.kind is EventKind.PLAY:
             Play.from_str(event.move)  # every play is written in GCG notation
+
+
+def test_checker_verifies_the_racks() -> None:
+    """`referee gcg check` hands each rack to the game: seven faces where six dice were left is reported."""
+    text = (DATA / "scramble_basic.gcg").read_text(encoding="utf-8").replace(">Ben: AEILNS ", ">Ben: AEILNST ")
+    result = check_record(parse_gcg(text), naspa())
+    assert result.mismatches and result.mismatches[0].line == 9
+    assert "7 dice read, but the player rolls 6" in result.mismatches[0].why
