@@ -83,6 +83,9 @@ async def _security_headers(request: web.Request, handler: Callable[[web.Request
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     response.headers.setdefault("X-Frame-Options", "DENY")
+    if request.path.startswith("/static/"):
+        # Revalidate (cheap: Last-Modified) so a table updated in the morning never serves yesterday's script.
+        response.headers.setdefault("Cache-Control", "no-cache")
     return response
 
 

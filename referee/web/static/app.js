@@ -138,7 +138,6 @@
         const cell = document.createElement("div");
         cell.className = "cell";
         cell.dataset.square = `${String.fromCharCode(65 + c)}${r + 1}`;
-        cell.setAttribute("role", "gridcell");
         board.appendChild(cell);
       }
     }

@@ -81,6 +81,7 @@ class FakeTable:
         self.unseen = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWW"
                        "XYYZ??")
         self.language = language
+        self.turn_timer: dict[str, Any] | None = None
         self._published = self._build()
 
     # --- TableView -----------------------------------------------------------------------------
@@ -230,7 +231,7 @@ class FakeTable:
             "version": 1, "table": "Table 1", "game": "standard",
             "edition": "german" if self.language == "de" else "english", "language": self.language,
             "state": self.state, "board": ["".join(row) for row in self.board], "premiums": list(PREMIUMS),
-            "last_play": list(self.last_play), "players": players, "turn_timer": None,
+            "last_play": list(self.last_play), "players": players, "turn_timer": copy.deepcopy(self.turn_timer),
             "moves": copy.deepcopy(self.moves), "unseen": self.unseen, "bag": self.bag,
             "alerts": copy.deepcopy(self.alerts), "pending": copy.deepcopy(self.pending), "seq": self.seq,
         }

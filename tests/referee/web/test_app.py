@@ -351,6 +351,7 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
                 assert response.status == 200 and kind in response.content_type, path
                 assert "script-src 'self'" in response.headers["Content-Security-Policy"]
                 assert response.headers["X-Frame-Options"] == "DENY"
+                assert response.headers["Cache-Control"] == "no-cache"  # revalidated: never a stale script
             response = await client.get("/api/snapshot")
             assert await response.json() == table.snapshot()
             session = await client.get("/api/session")

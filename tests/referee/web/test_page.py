@@ -183,3 +183,27 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, t
     form.locator("button[type=submit]").click()
     expect()(page.locator("#control-status")).to_contain_text("The table refused", timeout=WITHIN)
     assert table.controls[-1] == ("racks", {"player": 0, "tiles": "AEQ"})
+
+
+def test_the_turn_timer_and_overtime(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    timer = page.locator("#turn-timer")
+    expect()(timer).to_be_hidden()
+    table.turn_timer = {"remaining_ms": 2500, "running": True}
+    table.publish()
+    expect()(timer).to_be_visible(timeout=WITHIN)
+    clock = timer.locator(".clock")
+    expect()(clock).to_have_text("0:03")
+    page.clock.run_for(2000)
+    expect()(clock).to_have_text("0:01")
+    expect()(clock).to_have_class(re.compile(r"\blow\b"))
+    page.clock.run_for(2000)  # past zero: overtime, shown with a minus and in its own colour
+    expect()(clock).to_have_text("−0:01")
+    expect()(clock).to_have_class(re.compile(r"\bovertime\b"))
+    table.turn_timer = {"remaining_ms": -1500, "running": False}
+    table.publish()  # the server's value wins over the page's own count
+    expect()(clock).to_have_text("−0:01", timeout=WITHIN)
+    expect()(clock).to_have_attribute("data-running", "false")
+    page.clock.run_for(5000)
+    expect()(clock).to_have_text("−0:01")
