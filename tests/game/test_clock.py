@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.clock import ClockConfig, ClockError, GameClock, overtime_penalty
 from game.errors import RefereeError
@@ -322,3 +324,60 @@ def test_corrupt_saved_state_is_refused_clearly(mutate, match: str) -> None:  # 
     mutate(data)
     with pytest.raises(ClockError, match=match):
         GameClock.from_dict(data, clock)
+
+
+# --- property: the clock is the sum of the time each player had the move -----------------------
+
+OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("advance"), st.integers(0, 200_000)),
+        st.tuples(st.just("press"), st.integers(0, 2)),
+        st.tuples(st.just("pause"), st.just(0)),
+        st.tuples(st.just("resume"), st.just(0)),
+        st.tuples(st.just("restart"), st.integers(0, 10**9)),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ops=OPS, base=st.floats(0, 3e7), first=st.integers(0, 2))
+def test_any_sequence_of_presses_pauses_and_restarts_keeps_exact_time(
+    ops: list[tuple[str, int]], base: float, first: int
+) -> None:
+    """Whatever happens, each clock equals its budget minus the milliseconds it ran, to the millisecond;
+    pauses and crash-restarts (downtime counted as a pause) cost nobody anything."""
+    clock = FakeClock(base)
+    config = ClockConfig(players=3, budget_s=600.0, increment_s=2.0, max_overtime_s=10**6)
+    game = GameClock(config, clock)
+    game.start(first)
+    expected = [600_000, 600_000, 600_000]
+    on_move, paused = first, False
+    for op, arg in ops:
+        if op == "advance":
+            clock.advance(arg / 1000.0)
+            if not paused:
+                expected[on_move] -= arg
+        elif op == "press":
+            switched = game.press(arg)
+            assert switched == (not paused and arg == on_move)
+            if switched:
+                expected[on_move] += 2_000
+                on_move = (on_move + 1) % 3
+        elif op == "pause" and not paused:
+            game.pause()
+            paused = True
+        elif op == "resume" and paused:
+            game.resume()
+            paused = False
+        elif op == "restart":
+            saved = json.loads(json.dumps(game.to_dict()))
+            clock = FakeClock(arg / 1000.0)  # a new boot: the monotonic clock starts anywhere
+            clock.advance(30.0)  # the downtime
+            game = GameClock.from_dict(saved, clock)
+        for p in range(3):
+            assert abs(game.remaining_ms(p) - expected[p]) <= 1
+        assert game.on_move == on_move
+    game.end()
+    for p in range(3):
+        assert game.penalty(p) == overtime_penalty(max(0, -game.remaining_ms(p)))
