@@ -34,6 +34,8 @@ Controller (`hardware.controller`)
       LEDs and digits (only when they changed). `controller.next_refresh()` tells when it is needed.
     - Thread-safe: gpiozero calls button handlers from its own thread; `controller.lock` (an RLock)
       guards the timer: hold it when the service calls the clock's methods itself.
+    - `hardware.controller.draw(devices, faces)` pushes readings to every output, for a caller that
+      keeps its clocks itself (no button handling, no polling).
     - `controller.clock_views()` gives `table_api.ClockView`-shaped dicts; `controller.render_line(names)`
       the terminal line.
 

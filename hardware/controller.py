@@ -157,14 +157,7 @@ class ClockController:
         return min(c for c in candidates if c is not None)
 
     def _draw(self, faces: Sequence[Reading]) -> None:
-        d = self.devices
-        if d.ring is not None:
-            d.ring.show(ring_frame(faces, d.ring.leds, self._style))
-        if d.bar is not None:
-            d.bar.show(bar_lit(focus(faces), d.bar.leds))
-        for i, display in enumerate(d.displays):
-            face = faces[i] if len(faces) == len(d.displays) else focus(faces)
-            display.show(tm1637_bytes(digits_text(face)))
+        draw(self.devices, faces, self._style)
 
     # --- views -------------------------------------------------------------------------------------
 
@@ -182,3 +175,20 @@ class ClockController:
 
     def close(self) -> None:
         self._unsubscribe()
+
+
+def draw(devices: TableDevices, faces: Sequence[Reading], style: RingStyle | None = None) -> None:
+    """Push `faces` to every configured output; each driver skips the wire when its frame is unchanged.
+
+    Public for callers that keep the clock themselves (the table service draws its own journaled
+    clocks with it): the ring gets one segment per face, the bar the face on move, each display its
+    player's face (or, with a single turn-timer face, every display shows it)."""
+    if not faces:
+        return
+    if devices.ring is not None:
+        devices.ring.show(ring_frame(faces, devices.ring.leds, style))
+    if devices.bar is not None:
+        devices.bar.show(bar_lit(focus(faces), devices.bar.leds))
+    for i, display in enumerate(devices.displays):
+        face = faces[i] if len(faces) == len(devices.displays) else focus(faces)
+        display.show(tm1637_bytes(digits_text(face)))

@@ -220,3 +220,14 @@ def test_before_the_game_a_clock_button_starts_the_opponents_clock(table: TableD
     tap(table, clock, BEN)  # Ben does not begin: his press starts Ann's clock
     assert (game.state, game.on_move) == ("running", 0)
     assert digits(table) == ["1:40", "1:40"]
+
+
+def test_draw_alone_for_a_caller_that_keeps_its_own_clock(table: TableDevices, clock: FakeClock) -> None:
+    from hardware.controller import draw
+    from hardware.frames import Reading
+
+    draw(table, [])  # nothing to show: the outputs stay as they are
+    assert table.sim is not None and table.sim.spi is not None and table.sim.spi.transfers == []
+    draw(table, [Reading(remaining_ms=-125_000, total_ms=1_500_000, active=False)])
+    assert digits(table) == ["-2:05", "-2:05"]  # one face: every display shows it
+    assert ring(table) == [tuple(round(255 * STYLE.idle_dim) if i == 0 else 0 for i in range(3))] * 20
