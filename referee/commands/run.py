@@ -1,24 +1,80 @@
 """`referee run`: the referee service.
 
-Until the table service lands (issue 8) this honestly reports what exists and what does not.
+    referee run --config /etc/referee/table.toml     a real table (what systemd starts)
+    referee run --sim [--port 8080] [--state-dir D]  the simulated table: board emulator over a pty,
+                                                     synthetic camera, mock GPIO, clocks in the terminal
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import signal
+import sys
 from typing import Any
-
-from referee import __version__
 
 
 def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser("run", help="run the referee (on a simulated table with --simulated)")
-    p.add_argument("--simulated", action="store_true", help="use a simulated table instead of real hardware")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "run", help="run the referee service (a real table with --config, the simulated table with --sim)")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--config", metavar="FILE", help="the table's TOML configuration (docs/configuration.md)")
+    g.add_argument("--sim", "--simulated", action="store_true", dest="sim",
+                   help="run a simulated table: emulated sensor board, synthetic camera, mock GPIO")
+    p.add_argument("--port", type=int, default=None, help="scoreboard port for --sim (default 8080)")
+    p.add_argument("--state-dir", default=None, help="where --sim keeps its journal (default: a new temp folder)")
+    p.add_argument("--no-camera", action="store_true", help="--sim without the synthetic camera")
+    p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     p.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    print(f"referee {__version__}")
-    print("The table service is not built yet; this build has the project skeleton only.")
-    print("See `referee --help` for the commands that exist and docs/index.md for what is coming.")
+    from game.errors import RefereeError
+    from referee.config import load_config
+    from referee.service import TableService
+    from referee.simulation import real_parts, sim_config, sim_parts
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        holder = None
+        if args.sim:
+            config = sim_config(state_dir=args.state_dir, port=args.port or 8080,
+                                fusion="sensors" if args.no_camera else "both")
+            parts, holder = sim_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
+        else:
+            config = load_config(args.config)
+            parts = real_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
+        service = TableService(parts)
+    except RefereeError as exc:
+        print(f"referee: {exc}", file=sys.stderr)
+        return 2
+    if holder is not None:
+        holder.service = service
+    service.start()
+    try:
+        asyncio.run(_serve(service, args.sim))
+    except OSError as exc:
+        print(f"referee: cannot serve the page: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        service.close()
     return 0
+
+
+async def _serve(service: Any, sim: bool) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    def started() -> None:
+        print(f"referee: {service.status()}", flush=True)
+        if service.web_url:
+            print(f"referee: watch the scoreboard at {service.web_url}", flush=True)
+        if sim and service.link is not None and service.link.emulator is not None:
+            print(f"referee: sensor board emulator at {service.link.emulator.path}; "
+                  "start the game on the page (PIN 4711)", flush=True)
+
+    await service.run(stop, started)

@@ -1,0 +1,123 @@
+"""The table's eyes: the camera as the referee uses it, and the simulated camera of `referee run --sim`.
+
+`CameraPort` turns frames into `CameraSquare`s for `referee.fusion`. It reads a fresh frame when
+a turn is committed (so letters are current at the moment that matters) and otherwise every
+`interval_s`, and reports itself lost after `lost_after` failed reads in a row, so the table can
+say "the camera is not sending pictures" instead of scoring on stale letters.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from referee.fusion import CameraSquare
+
+log = logging.getLogger(__name__)
+
+
+def camera_squares(reading: Any) -> dict[str, CameraSquare] | None:
+    """A `vision` BoardReading as camera squares; None for an occluded frame (a hand over the board),
+    which must not change what the table believes."""
+    if reading.occluded:
+        return None
+    uncertain = set(reading.uncertain)
+    out: dict[str, CameraSquare] = {}
+    for name, sq in reading.squares.items():
+        out[name] = CameraSquare(bool(sq.occupied), sq.letter, float(sq.confidence),
+                                 bool(sq.uncertain) or name in uncertain)
+    return out
+
+
+class CameraPort:
+    """A frame source and a board reader, with failure counting. Thread-safe."""
+
+    def __init__(self, source: Any, reader: Any, lost_after: int = 3) -> None:
+        self.source = source
+        self.reader = reader
+        self.lost_after = lost_after
+        self.failures = 0
+        self.frames = 0
+        self.last: dict[str, CameraSquare] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def up(self) -> bool:
+        return self.failures < self.lost_after
+
+    def read(self) -> dict[str, CameraSquare] | None:
+        """Read one frame. Returns the squares, or None (occluded, or the read failed: counted)."""
+        with self._lock:
+            try:
+                frame = self.source.read()
+                reading = self.reader.read(frame)
+            except Exception as exc:  # a camera error must never stop the table
+                self.failures += 1
+                log.warning("camera read failed (%d in a row): %s", self.failures, exc)
+                return None
+            self.failures = 0
+            self.frames += 1
+            squares = camera_squares(reading)
+            if squares is not None:
+                self.last = squares
+            return squares
+
+    def close(self) -> None:
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
+
+
+def open_camera(url: str, calibration: str | None, edition: str) -> CameraPort:
+    """Open a real (or file/synthetic) camera with `vision`: calibration from the file when given, else
+    found in the first frame (the board's own grid, or ArUco markers)."""
+    from vision import BoardReader, Calibration, TileClassifier, calibrate, open_source
+
+    source = open_source(url)
+    calib = Calibration.load(calibration) if calibration else calibrate(source.read())
+    return CameraPort(source, BoardReader(calib, TileClassifier.shipped(edition)))
+
+
+class MirrorCamera:
+    """A synthetic camera that films a simulated board: each frame is rendered (perspective, light,
+    blur, noise) from `tiles()` (square -> letter, `?` a blank) by `vision.synth.render_scene`."""
+
+    def __init__(self, tiles: Callable[[], dict[str, str]], edition: str = "english", size: int = 1000,
+                 seed: int = 7) -> None:
+        self.tiles = tiles
+        self.edition = edition
+        self.size = size
+        self.seed = seed
+        self.fail = False  # the simulated camera can be "unplugged"
+
+    def rows(self) -> list[str]:
+        from game.squares import Square
+
+        grid = [["."] * 15 for _ in range(15)]
+        for name, letter in self.tiles().items():
+            s = Square.from_str(name)
+            grid[s.row][s.col] = letter
+        return ["".join(r) for r in grid]
+
+    def read(self) -> Any:
+        if self.fail:
+            raise OSError("the simulated camera is unplugged")
+        from vision.synth import render_scene
+
+        return render_scene(self.rows(), tiles=self.edition, seed=self.seed, size=(self.size, self.size)).frame
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def open_mirror_camera(tiles: Callable[[], dict[str, str]], edition: str = "english",
+                       size: int = 1000) -> CameraPort:
+    """The simulated table's camera: a `MirrorCamera`, calibrated on its first (empty) frame."""
+    from vision import BoardReader, TileClassifier, calibrate
+
+    cam = MirrorCamera(lambda: {}, edition, size)
+    calib = calibrate(cam.read())
+    cam.tiles = tiles
+    return CameraPort(cam, BoardReader(calib, TileClassifier.shipped(edition)))

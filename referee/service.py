@@ -1,0 +1,278 @@
+"""The referee service: one table's sensors, camera, buttons, outputs, journal and page, wired together.
+
+Threads and who owns what:
+
+- the sensor board's link thread (`firmware_bridge.BoardLink`) calls `_on_board_event`;
+- gpiozero's thread calls `_on_button` for the Pi's own buttons;
+- one *commit worker* turns a clock press into a commit: it reads a fresh camera frame first (so the
+  letters are those on the board at the moment of the press), waits until the board has been still
+  for `settle_ms`, then presses the table's clock;
+- the camera thread reads a frame every `camera_interval_s` between commits;
+- the asyncio loop serves the page and runs `step()` every 50 ms: timers, heartbeat, outputs,
+  the systemd watchdog.
+
+The `LiveTable` serialises everything that reaches the game; the journal is written before any event
+takes effect, so a SIGKILL or a power cut at any moment resumes the same game (`LiveTable.resume`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from referee.board_picture import Cell
+from referee.config import Config
+from referee.fusion import fuse
+from referee.journal import Journal
+from referee.live_table import LiveTable
+from referee.outputs import Outputs
+from referee.sd_notify import Watchdog, notify
+from referee.sensors import CameraPort
+from referee.table_api import ControlError
+from referee.table_rules import TableRules, table_rules
+from referee.table_setup import TableSetup
+
+log = logging.getLogger(__name__)
+
+STEP_S = 0.05
+
+
+@dataclass
+class ServiceParts:
+    """What a service is built from; `referee run` fills it from the configuration, tests and the
+    simulated table fill it with emulators and fakes."""
+
+    config: Config
+    lexicon: Any
+    board_url: str | None = None
+    camera: CameraPort | None = None
+    devices: Any | None = None
+    terminal: TextIO | None = None
+    web: bool = True
+    camera_interval_s: float = 1.0
+    monotonic: Callable[[], float] = time.monotonic
+
+
+class TableService:
+    def __init__(self, parts: ServiceParts) -> None:
+        self.parts = parts
+        self.config = parts.config
+        self.mono = parts.monotonic
+        state_dir = Path(self.config.table.state_dir)
+        self.journal = Journal(state_dir / "games.sqlite3")
+        self.table = self._open_table()
+        self.link: Any = None
+        self.camera = parts.camera
+        self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
+        self.watchdog = Watchdog(self.mono)
+        self._presses: queue.Queue[int | None] = queue.Queue()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._last_change = self.mono()
+        self._last_publish = float("-inf")
+        self.web_url = ""
+        self.ready = threading.Event()
+
+    # --- start-up ---------------------------------------------------------------------------------
+
+    def _rules(self, setup: TableSetup) -> TableRules:
+        return table_rules(setup, self.parts.lexicon)
+
+    def _open_table(self) -> LiveTable:
+        resumed = LiveTable.resume(self.journal, self._rules, monotonic=self.mono)
+        if resumed is not None:
+            log.info("resumed game %s: the time the referee was down counted as a pause", resumed.game_id)
+            return resumed
+        setup = TableSetup.from_config(self.config)
+        table = LiveTable.new_game(setup, self._rules(setup), journal=self.journal, monotonic=self.mono)
+        log.info("new game %s at %s: %s", table.game_id, setup.table, " v ".join(setup.players))
+        return table
+
+    def start(self) -> None:
+        """Open the sensors and start the worker threads (the page starts in `run`)."""
+        if self.parts.board_url:
+            from firmware_bridge.link import BoardLink
+
+            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event)
+            self.link.start()
+            if self.link.emulator is not None:
+                log.info("sensor board emulator at %s", self.link.emulator.path)
+        if self.parts.devices is not None:
+            self.parts.devices.buttons.subscribe(self._on_button)
+        self._spawn(self._commit_worker, "commit")
+        if self.camera is not None:
+            self._spawn(self._camera_loop, "camera")
+
+    def _spawn(self, target: Callable[[], None], name: str) -> None:
+        t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)
+        t.start()
+        self._threads.append(t)
+
+    # --- sensors ----------------------------------------------------------------------------------
+
+    def _sensor_squares(self) -> dict[str, str | None] | None:
+        if self.link is None:
+            return None
+        pic = self.link.picture()
+        return dict(pic.squares)
+
+    def refresh_picture(self) -> None:
+        """Fuse the newest board picture and camera reading and hand it to the table."""
+        mode = self.config.sensors.fusion
+        sensors = self._sensor_squares() if mode in ("sensors", "both") else None
+        camera = self.camera.last if self.camera is not None and mode in ("camera", "both") else None
+        if mode == "camera" and camera is None:
+            return
+        picture: dict[str, Cell] = fuse(sensors, camera, self.config.sensors.min_confidence)
+        self.table.board_seen(picture)
+
+    def _on_board_event(self, ev: Any) -> None:
+        from firmware_bridge import events as fe
+
+        try:
+            if isinstance(ev, fe.SquareChanged | fe.BoardDump):
+                self._last_change = self.mono()
+                self.refresh_picture()
+            elif isinstance(ev, fe.LinkLost):
+                self.table.link("board", False)
+            elif isinstance(ev, fe.LinkRestored):
+                self.table.link("board", True)
+                self.refresh_picture()
+            elif isinstance(ev, fe.ButtonEvent) and ev.pressed and ev.button < len(self.config.game.players):
+                self.request_commit(ev.button)
+        except Exception:  # an event must never kill the link's thread
+            log.exception("board event %r failed", ev)
+
+    def _on_button(self, ev: Any) -> None:
+        """The Pi's own buttons (hardware.buttons.ButtonEvent)."""
+        try:
+            if ev.action == "clock" and ev.player is not None:
+                self.request_commit(ev.player)
+            elif ev.action == "challenge":
+                with self.table._lock:
+                    challenger = self.table.machine.on_turn
+                self.table.control("challenge", {"player": challenger})
+            elif ev.action == "pause":
+                state = self.table.snapshot()["state"]
+                self.table.control("resume" if state == "paused" else "pause", {})
+            elif ev.action == "confirm":
+                self.table.control("accept", {})
+        except ControlError as exc:
+            log.info("button %s refused: %s", ev.action, exc)
+        except Exception:
+            log.exception("button event %r failed", ev)
+
+    def request_commit(self, player: int) -> None:
+        """A clock button was pressed: hand it to the commit worker (camera reads must not block the link)."""
+        self._presses.put(player)
+
+    def _commit_worker(self) -> None:
+        settle = self.config.sensors.settle_ms / 1000.0
+        while not self._stop.is_set():
+            player = self._presses.get()
+            if player is None:
+                return
+            try:
+                if self.camera is not None:
+                    self.camera.read()
+                    self._camera_link()
+                wait = self._last_change + settle - self.mono()
+                if wait > 0:
+                    self._stop.wait(wait)
+                self.refresh_picture()
+                self.table.press_clock(player)
+            except Exception:
+                log.exception("commit of player %s failed", player)
+
+    def _camera_link(self) -> None:
+        if self.camera is not None:
+            self.table.link("camera", self.camera.up)
+
+    def _camera_loop(self) -> None:
+        assert self.camera is not None
+        while not self._stop.wait(self.parts.camera_interval_s):
+            try:
+                if self.camera.read() is not None:
+                    self.refresh_picture()
+                self._camera_link()
+            except Exception:
+                log.exception("camera loop failed")
+
+    # --- the loop ---------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """One round of the service loop: timers due, heartbeat, outputs, watchdog, clocks on the page."""
+        self.table.poll()
+        self.outputs.refresh()
+        self.watchdog.ping()
+        now = self.mono()
+        if now - self._last_publish >= 1.0:
+            self.table.publish()
+            self._last_publish = now
+
+    async def run(self, stop: asyncio.Event | None = None, started: Callable[[], None] | None = None) -> None:
+        """Serve until `stop` is set (or the task is cancelled)."""
+        stop = stop or asyncio.Event()
+        web_task = None
+        if self.parts.web and self.config.web.enabled:
+            web_task = await self._start_web()
+        summary = self.status()
+        notify(f"READY=1\nSTATUS={summary}")
+        log.info("ready: %s", summary)
+        self.ready.set()
+        if started is not None:
+            started()
+        try:
+            while not stop.is_set():
+                self.step()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), STEP_S)
+        finally:
+            notify("STOPPING=1")
+            if web_task is not None:
+                web_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await web_task
+
+    async def _start_web(self) -> asyncio.Task[None] | None:
+        try:
+            from referee.web import serve
+        except ImportError as exc:  # the page is another issue's work; run without it rather than not at all
+            log.warning("no scoreboard page (%s); the table runs without it", exc)
+            return None
+        web = self.config.web
+        started = asyncio.Event()
+        task = asyncio.create_task(serve(self.table, web.host, web.port, web.pin or None, started=started))
+        done, _ = await asyncio.wait({task, asyncio.create_task(started.wait())},
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()  # raises: the port is taken, say so at start
+        host = "127.0.0.1" if web.host in ("0.0.0.0", "::") else web.host
+        self.web_url = f"http://{host}:{web.port}/"
+        return task
+
+    def status(self) -> str:
+        snap = self.table.snapshot()
+        players = ", ".join(f"{p['name']} {p['score']}" for p in snap["players"])
+        where = f"; page {self.web_url}" if self.web_url else ""
+        return f"game {self.table.game_id} {snap['state']}: {players}{where}"
+
+    def close(self) -> None:
+        self._stop.set()
+        self._presses.put(None)
+        for t in self._threads:
+            t.join(timeout=5)
+        if self.link is not None:
+            self.link.stop()
+        if self.camera is not None:
+            self.camera.close()
+        self.outputs.close()
+        self.journal.close()

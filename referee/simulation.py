@@ -1,0 +1,126 @@
+"""The simulated table of `referee run --sim` and `referee demo`: the real service on emulated hardware.
+
+- the sensor board: the firmware's own code in `firmware_bridge`'s emulator, behind a pseudo-terminal,
+  opened by the service exactly as it opens `/dev/ttyACM0` (a coded-tile board: it reads letters);
+- the camera: `MirrorCamera`, rendering the emulated board with `vision.synth` (perspective, light, blur)
+  and read by the real `vision.BoardReader`; its letters are fused with the board's;
+- the buttons, LED ring and buzzer: issue 6's drivers on gpiozero's MockFactory;
+- the clocks drawn in the terminal.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from game.errors import RefereeError
+from referee.config import Config, ConfigError, parse_config
+from referee.service import ServiceParts
+from referee.table_rules import EveryWord
+
+log = logging.getLogger(__name__)
+
+SHARED_ENABLE = Path(__file__).resolve().parents[2] / "shared" / "lexicons" / "enable2k.txt"
+
+
+def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: str = "4711",
+               players: tuple[str, ...] = ("Anna", "Ben"), kind: str = "standard", clock_mode: str = "tournament",
+               fusion: str = "both", challenge_window_s: float = 15.0, web: bool = True,
+               settle_ms: int = 0) -> Config:
+    """A configuration for the simulated table (documented values, checked like a file)."""
+    state = Path(state_dir) if state_dir else Path(tempfile.mkdtemp(prefix="referee-sim-"))
+    n = len(players)
+    data: dict[str, Any] = {
+        "table": {"name": "Simulated table", "state_dir": str(state)},
+        "game": {"kind": kind, "players": list(players), "challenge_window_s": challenge_window_s},
+        "clocks": {"mode": clock_mode},
+        "sensors": {"board": f"emulator://{'9x9' if kind != 'standard' else '15x15'}?coded=1&buttons={n}",
+                    "camera": "synthetic:mirror" if fusion != "sensors" else "", "fusion": fusion,
+                    "settle_ms": settle_ms},
+        "outputs": {"devices": "mock", "terminal_clock": True},
+        "hardware": {"players": n, "ring": {"leds": 24}, "buzzer": {"pin": 13},
+                     "buttons": {"clock": [5, 6, 19, 20][:n], "challenge": 26, "pause": 16, "confirm": 21}},
+        "web": {"enabled": web, "host": "127.0.0.1", "port": port, "pin": pin},
+    }
+    return parse_config(data, source="<simulated table>")
+
+
+def load_lexicon(config: Config, *, simulated: bool = False) -> Any:
+    """The table's lexicon: a path to a word list, or a name installed with `referee lexicon install`.
+    The simulated table falls back to ENABLE from ../shared, then to "every word is good" (said loudly)."""
+    from game.lexicon import Lexicon
+    from referee import lexicon_store
+
+    spec = config.game.lexicon
+    if spec:
+        path = Path(spec)
+        try:
+            if path.is_file():
+                return Lexicon.from_word_list(path.read_bytes(), name=path.stem)[0]
+            return lexicon_store.load_installed(spec)
+        except (OSError, RefereeError) as exc:
+            raise ConfigError(config.source, "game.lexicon", str(exc)) from None
+    if not simulated:
+        raise ConfigError(config.source, "game.lexicon", "a table needs a lexicon to judge challenges: install one "
+                                                         "(`referee lexicon install enable`) and name it here")
+    for name in lexicon_store.installed():
+        return lexicon_store.load_installed(name)
+    if SHARED_ENABLE.is_file():
+        return Lexicon.from_word_list(SHARED_ENABLE.read_bytes(), name="enable")[0]
+    log.warning("no lexicon installed: the simulated table accepts every word (challenges always fail)")
+    return EveryWord()
+
+
+class _Holder:
+    """Lets the mirror camera film the board link the service opens later."""
+
+    def __init__(self) -> None:
+        self.service: Any = None
+
+    def tiles(self) -> dict[str, str]:
+        svc = self.service
+        if svc is None or svc.link is None:
+            return {}
+        return {sq: (letter or "?") for sq, letter in svc.link.picture().squares.items()}
+
+
+def sim_parts(config: Config, *, terminal: TextIO | None = None, camera_size: int = 1000) -> tuple[ServiceParts, Any]:
+    """Service parts for the simulated table, and a holder to hand the service to (for the camera)."""
+    from hardware.factory import build_devices
+
+    holder = _Holder()
+    camera = None
+    if config.sensors.camera:
+        from referee.sensors import open_mirror_camera
+
+        camera = open_mirror_camera(holder.tiles, config.game.edition, camera_size)
+    devices = build_devices(config.hardware, "mock") if config.hardware is not None else None
+    parts = ServiceParts(config=config, lexicon=load_lexicon(config, simulated=True), board_url=config.sensors.board,
+                         camera=camera, devices=devices, terminal=terminal, web=config.web.enabled,
+                         camera_interval_s=2.0)
+    return parts, holder
+
+
+def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
+    """Service parts for a real table, from its configuration."""
+    camera = None
+    if config.sensors.camera:
+        from referee.sensors import open_camera
+
+        calib = str(config.sensors.calibration) if config.sensors.calibration else None
+        camera = open_camera(config.sensors.camera, calib, config.game.edition)
+    devices = None
+    if config.outputs.devices != "none" and config.hardware is not None:
+        from hardware.factory import build_devices
+
+        devices = build_devices(config.hardware, "real" if config.outputs.devices == "real" else "mock")
+    return ServiceParts(config=config, lexicon=load_lexicon(config), board_url=config.sensors.board or None,
+                        camera=camera, devices=devices, terminal=terminal if config.outputs.terminal_clock else None,
+                        web=config.web.enabled)
+
+
+def default_port() -> int:
+    return int(os.environ.get("REFEREE_PORT", "8080"))
