@@ -39,6 +39,7 @@ from game.scramble_errors import RollError, RollOrderError
 from game.scramble_rule import Scramble, scramble
 from game.squares import Square
 from game.tiles import rack_counter
+from game.timers import TurnTimerConfig
 from game.validation import Word, validate
 from game.variants import register_variant
 
@@ -69,6 +70,10 @@ class ScrambleRules(RuleSet):
     def dice_set(self) -> DiceSet:
         assert self.dice is not None  # checked in __post_init__
         return self.dice
+
+    def timer(self) -> TurnTimerConfig:
+        """The sand timer of a turn: `turn_seconds`, and time up ends the turn (`ScrambleGame.time_up`)."""
+        return TurnTimerConfig.scramble(self.turn_seconds)
 
 
 def scramble_rules(
@@ -170,10 +175,12 @@ class ScrambleGame(Game):
         Before the roll it is read as the roll: the faces passed on must be in it, the others are
         read from the cup. After the roll it must name the faces already in hand.
         """
+        self._actor(player)  # the game is on, and (strict turns) it is this player's turn
         wanted = rack_counter(rack)
         if self.rolled:
             if wanted != Counter(d.face.letter for d in self.dice.hand):
                 raise RollError(f"rack {rack}: the dice in hand show {self.dice.rack or 'nothing'}")
+            self.actions.append({"action": "set_rack", "player": player, "rack": rack})
             self.holder = player
             self._sync_racks()
             return

@@ -12,6 +12,7 @@ from game.errors import (
     ExchangeNotAllowedError,
     GameOverError,
     NotOnRackError,
+    NotYourTurnError,
     StartSquareError,
 )
 from game.events import EventKind
@@ -59,6 +60,8 @@ def test_default_mat_and_rules() -> None:
     assert rules.layout.start == Square.from_str("E5")
     assert rules.layout.premium(Square.from_str("E5")) == "*"
     assert rules.target == 200 and rules.turn_seconds == 60 and rules.bingo_bonus == 50 and rules.bingo_tiles == 7
+    assert rules.timer().seconds == 60 and rules.timer().ends_turn
+    assert rules.with_options(turn_seconds=90.0).timer().seconds == 90
 
 
 def test_standard_rules_are_refused() -> None:
@@ -321,6 +324,11 @@ def test_german_dice() -> None:
     g = ScrambleGame(scramble_rules("german"), ["Anna", "Ben"], lexicon={"ÖL"})
     g.set_rack(0, "ÖLEEENS")
     assert g.play("5D ÖL").score == (8 + 2) * 2
+
+
+def test_rack_of_a_player_not_to_move_is_refused() -> None:
+    with pytest.raises(NotYourTurnError):
+        game().set_rack(1, "AEFSTOR")
 
 
 def test_record_rack_is_the_roll() -> None:
