@@ -415,7 +415,8 @@
       say(explain(body, response.status), "error");
       return;
     }
-    say(t("done")(action), "ok");
+    const label = t({ blank: "blank_title", racks: "racks_title", correct: "correct_title" }[action] || action);
+    say(t("done")(typeof label === "string" ? label : action), "ok");
     if (body.snapshot && (!snapshot || body.snapshot.seq >= snapshot.seq)) {
       snapshot = body.snapshot;
       draw(snapshot);

@@ -76,7 +76,7 @@ def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, liv
     expect()(form.locator("[name=square]")).to_have_value("I10")  # filled in from what the table waits for
     form.locator("[name=letter]").fill("n")
     form.locator("button[type=submit]").click()
-    expect()(page.locator("#control-status")).to_have_text("Done: blank", timeout=WITHIN)
+    expect()(page.locator("#control-status")).to_have_text("Done: Letter of a blank", timeout=WITHIN)
     cell = page.locator('#board [data-square="I10"]')
     expect()(cell).to_have_attribute("data-tile", "blank", timeout=WITHIN)
     expect()(cell).to_have_text("N")
