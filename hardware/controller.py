@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from game.clock import GameClock
@@ -135,10 +136,10 @@ class ClockController:
             if buzzer is not None:
                 for event in events:
                     if event.kind == "time_up":
-                        buzzer.play(TIME_UP_PATTERN, now)
+                        self.devices.guarded("buzzer", partial(buzzer.play, TIME_UP_PATTERN, now))
                     elif event.kind == "max_overtime":
-                        buzzer.play(FLAG_PATTERN, now)
-                buzzer.update(now)
+                        self.devices.guarded("buzzer", partial(buzzer.play, FLAG_PATTERN, now))
+                self.devices.guarded("buzzer", partial(buzzer.update, now))
             self._draw(faces)
         for event in events:
             for listener in list(self._timer_listeners):
@@ -185,10 +186,14 @@ def draw(devices: TableDevices, faces: Sequence[Reading], style: RingStyle | Non
     player's face (or, with a single turn-timer face, every display shows it)."""
     if not faces:
         return
-    if devices.ring is not None:
-        devices.ring.show(ring_frame(faces, devices.ring.leds, style))
-    if devices.bar is not None:
-        devices.bar.show(bar_lit(focus(faces), devices.bar.leds))
+    ring, bar = devices.ring, devices.bar
+    if ring is not None:
+        frame = ring_frame(faces, ring.leds, style)
+        devices.guarded("LED ring", lambda: ring.show(frame))
+    if bar is not None:
+        lit = bar_lit(focus(faces), bar.leds)
+        devices.guarded("bar graph", lambda: bar.show(lit))
     for i, display in enumerate(devices.displays):
         face = faces[i] if len(faces) == len(devices.displays) else focus(faces)
-        display.show(tm1637_bytes(digits_text(face)))
+        segments = tm1637_bytes(digits_text(face))
+        devices.guarded(f"display {i}", partial(display.show, segments))

@@ -53,6 +53,20 @@ class TableDevices:
     displays: list[TM1637] = field(default_factory=list)
     buzzer: Buzzer | None = None
     sim: Simulation | None = None  # only with the mock backend
+    faults: dict[str, int] = field(default_factory=dict)  # failed writes per output, for the health page
+
+    def guarded(self, name: str, write: Callable[[], object]) -> bool:
+        """Run one output write; a failure (a display unplugged mid-game, an SPI error) is logged the
+        first time, counted, and does not stop the other outputs or the clock. Returns success."""
+        try:
+            write()
+        except Exception:
+            count = self.faults.get(name, 0) + 1
+            self.faults[name] = count
+            if count == 1:
+                log.exception("%s: write failed; the clock runs on, further failures are only counted", name)
+            return False
+        return True
 
     def close(self) -> None:
         """Switch everything off and free the pins; safe to call twice."""

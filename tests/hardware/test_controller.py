@@ -231,3 +231,24 @@ def test_draw_alone_for_a_caller_that_keeps_its_own_clock(table: TableDevices, c
     draw(table, [Reading(remaining_ms=-125_000, total_ms=1_500_000, active=False)])
     assert digits(table) == ["-2:05", "-2:05"]  # one face: every display shows it
     assert ring(table) == [tuple(round(255 * STYLE.idle_dim) if i == 0 else 0 for i in range(3))] * 20
+
+
+def test_a_failing_output_is_counted_and_the_rest_go_on(
+    table: TableDevices, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = GameClock(ClockConfig(budget_s=100.0), clock)
+    ctl = ClockController(table, game, clock)
+    game.start(0)
+
+    def unplugged(segments: bytes, brightness: int | None = None) -> bool:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(table.displays[0], "show", unplugged)
+    for _ in range(3):
+        clock.advance(1)
+        ctl.refresh()
+    assert table.faults == {"display 0": 3}
+    assert caplog.text.count("display 0: write failed") == 1  # logged once, then counted
+    assert digits(table)[1] == "1:40" and ring(table)[0] == STYLE.ok  # the other outputs still draw
+    tap(table, clock, ANN)
+    assert game.on_move == 1  # and the clock still switches
