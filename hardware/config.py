@@ -61,6 +61,7 @@ class DisplayConfig:
     clk: int
     dio: int
     brightness: int = 3  # 0-7
+    bit_delay_us: float = 0.0  # raise (to ~50) for modules with large capacitors on CLK/DIO that garble digits
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def _bar(data: Any) -> BarConfig:
 
 def _display(data: Any, key: str) -> DisplayConfig:
     _mapping(data, key)
-    _no_unknown(data, key, {"clk", "dio", "brightness"})
+    _no_unknown(data, key, {"clk", "dio", "brightness", "bit_delay_us"})
     for needed in ("clk", "dio"):
         if needed not in data:
             raise HardwareConfigError(f"{key}: the {needed} pin is missing")
@@ -154,6 +155,7 @@ def _display(data: Any, key: str) -> DisplayConfig:
         _pin(data["clk"], f"{key}.clk"),
         _pin(data["dio"], f"{key}.dio"),
         _int(data.get("brightness", 3), f"{key}.brightness", 0, 7),
+        _float(data.get("bit_delay_us", 0.0), f"{key}.bit_delay_us", 0.0, 1000.0),
     )
 
 

@@ -138,7 +138,10 @@ def build_devices(
             )
             opened.append(devices.bar)
         for i, d in enumerate(config.displays):
-            display = _named(f"display {i}", partial(TM1637, d.clk, d.dio, pin_factory, brightness=d.brightness))
+            display = _named(
+                f"display {i}",
+                partial(TM1637, d.clk, d.dio, pin_factory, brightness=d.brightness, bit_delay_us=d.bit_delay_us),
+            )
             devices.displays.append(display)
             opened.append(display)
         if config.buzzer is not None:

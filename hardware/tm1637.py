@@ -3,12 +3,15 @@
 The TM1637 speaks a two-wire protocol that looks like I2C but is not (no address, bytes least
 significant bit first), so the Pi's I2C controller cannot drive it. The driver toggles CLK and DIO
 through gpiozero's pin objects, which run on lgpio on a Pi 5 and on the older Pis alike, and on
-`MockFactory` in tests. Python is slower than the chip's 250 kHz limit, so no delays are needed.
+`MockFactory` in tests.
 
 A frame: START, 0x40 (write, auto-increment), STOP; START, 0xC0 (address 0), four segment bytes,
 STOP; START, 0x88 | brightness (display on), STOP. After every byte the chip pulls DIO low for one
-clock (ACK); a missing ACK (display unplugged, wrong pin) is counted, not raised, so a loose display
-cable never stops the clock.
+clock (ACK). Python is slower than the chip's clock limit, so the chip itself needs no delay; some
+cheap modules put large capacitors on CLK and DIO that round the edges, and `bit_delay_us`
+(busy-waited on `time.perf_counter`; about 7 ms a frame at 50 us) slows the bus for them. A missing
+ACK (display unplugged, wrong pin) is counted, not raised, so a loose display cable never stops the
+clock.
 
 `FakeTM1637` is the chip's side of the wire on `MockFactory` pins: it decodes what the driver sends
 and answers the ACKs; the simulated table and the tests read the digits back from it.
@@ -16,6 +19,7 @@ and answers the ACKs; the simulated table and the tests read the digits back fro
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
@@ -31,10 +35,13 @@ CMD_DISPLAY_OFF = 0x80
 class TM1637:
     """One display. `show(segments)` sends four segment bytes; it skips the bus when nothing changed."""
 
-    def __init__(self, clk: int, dio: int, pin_factory: Any, *, brightness: int = 3) -> None:
+    def __init__(
+        self, clk: int, dio: int, pin_factory: Any, *, brightness: int = 3, bit_delay_us: float = 0.0
+    ) -> None:
         if not 0 <= brightness <= 7:
             raise ValueError(f"TM1637 brightness runs from 0 to 7, not {brightness}")
         self.brightness = brightness
+        self._delay = bit_delay_us / 1e6
         self.missing_acks = 0
         self.writes = 0
         self.segments: bytes | None = None
@@ -77,20 +84,30 @@ class TM1637:
 
     # --- the wire ----------------------------------------------------------------------------------
 
+    def _wait(self) -> None:
+        if self._delay:
+            end = time.perf_counter() + self._delay
+            while time.perf_counter() < end:
+                pass
+
     def _command(self, data: bytes) -> None:
-        clk, dio = self._clk, self._dio
+        clk, dio, wait = self._clk, self._dio, self._wait
         # START: DIO falls while CLK is high.
         dio.state = 0
         for byte in data:
             for i in range(8):
                 clk.state = 0
                 dio.state = (byte >> i) & 1
+                wait()
                 clk.state = 1
+                wait()
             # ACK: release DIO (pulled up), the chip pulls it low for the ninth clock.
             clk.state = 0
             dio.function = "input"
             dio.pull = "up"
+            wait()
             clk.state = 1
+            wait()
             if dio.state:
                 self.missing_acks += 1
             clk.state = 0
@@ -99,7 +116,9 @@ class TM1637:
         # STOP: DIO rises while CLK is high.
         clk.state = 0
         dio.state = 0
+        wait()
         clk.state = 1
+        wait()
         dio.state = 1
 
 

@@ -44,3 +44,10 @@ def test_close_turns_the_display_off_and_frees_the_pins(mock_pins: MockFactory) 
     display.close()
     assert not chip.on and chip.text() == ""
     TM1637(23, 24, mock_pins).close()  # the pins can be reserved again
+
+
+def test_slow_bus_for_modules_with_big_capacitors(mock_pins: MockFactory) -> None:
+    chip = FakeTM1637(mock_pins, clk=23, dio=24)
+    display = TM1637(23, 24, mock_pins, bit_delay_us=2.0)
+    display.show(tm1637_bytes("12:34"))
+    assert chip.text() == "12:34" and display.missing_acks == 0
