@@ -92,7 +92,11 @@
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
   const params = new URLSearchParams(location.search);
-  let lang = params.get("lang") || localStorage.getItem("scoreboard.lang") || null;
+  const stored = (key) => { try { return localStorage.getItem(key); } catch (e) { return null; } };
+  let lang = params.get("lang") || stored("scoreboard.lang") || null;
+  if (lang !== null && !TEXT[lang]) lang = null;
+  // ?display=tv: a screen across the room shows the game only, no control and no buttons.
+  if (params.get("display") === "tv") document.documentElement.classList.add("tv");
   let snapshot = null;
   let session = null;
   const clocks = []; // {el, base, at, running}: the server's value and when it arrived
@@ -332,7 +336,9 @@
   // --- language -------------------------------------------------------------------------------
   function applyLanguage(next, remember) {
     lang = next;
-    if (remember) localStorage.setItem("scoreboard.lang", next);
+    if (remember) {
+      try { localStorage.setItem("scoreboard.lang", next); } catch (e) { /* private mode: not remembered */ }
+    }
     document.documentElement.lang = next;
     for (const el of $$("[data-i18n]")) {
       const text = t(el.dataset.i18n);

@@ -207,3 +207,14 @@ def test_the_turn_timer_and_overtime(page: Any, table: Any, live_server: Any, ui
     expect()(clock).to_have_attribute("data-running", "false")
     page.clock.run_for(5000)
     expect()(clock).to_have_text("−0:01")
+
+
+def test_a_screen_across_the_room_shows_the_game_only(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+    server = live_server(table, PIN)
+    ui.open(page, f"{server.url}/?display=tv")
+    table.control("start", {})
+    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
+    ui.check_players(page, table)
+    expect()(page.locator("#control")).to_be_hidden()
+    expect()(page.locator(".tools")).to_be_hidden()
+    expect()(page.locator("#board")).to_be_visible()
