@@ -160,13 +160,19 @@ class ScrambleGame(Game):
         self._rolled(self.to_move)
         return self.hand()
 
-    def read_roll(self, faces: Sequence[Face | str], *, exact: bool = True) -> tuple[Face, ...]:
-        """The real table: the faces the sensors read on the dice just rolled (not those passed on)."""
+    def read_roll(
+        self, faces: Sequence[Face | str], *, exact: bool = True, player: int | None = None
+    ) -> tuple[Face, ...]:
+        """The real table: the faces the sensors read on the dice just rolled (not those passed on).
+
+        `player`: who rolled, when a record names the players itself (default: the player to move)."""
         self._start_roll()
         read = [f if isinstance(f, Face) else Face.from_str(f) for f in faces]
         self.dice = self.dice.read(self.dice_set, read, exact=exact)
-        self.actions.append({"action": "read_roll", "faces": [str(f) for f in read], "exact": exact})
-        self._rolled(self.to_move)
+        holder = self.to_move if player is None else player
+        action = {"action": "read_roll", "faces": [str(f) for f in read], "exact": exact, "player": holder}
+        self.actions.append(action)
+        self._rolled(holder)
         return self.hand()
 
     def set_rack(self, player: int, rack: str) -> None:
@@ -234,11 +240,8 @@ class ScrambleGame(Game):
             placed = Play.from_str(placements).placements(self.board) if isinstance(placements, str) else placements
             placed = tuple(placed)
             used = Counter(p.tile.rack_letter for p in placed) - Counter(d.face.letter for d in self.dice.hand)
-            self._start_roll()
             faces = [Face(letter, self.dice_set.value(letter)) for letter in sorted(used.elements())]
-            self.dice = self.dice.read(self.dice_set, faces, exact=False)
-            self.actions.append({"action": "read_roll", "faces": [str(f) for f in faces], "exact": False})
-            self._rolled(self.to_move if player is None else player)
+            self.read_roll(faces, exact=False, player=player)
             placements = placed
         return super().play(placements, player)
 
@@ -277,7 +280,12 @@ class ScrambleGame(Game):
         width = self.board.width
         placed = {p.square for p in event.placements}
         before = {square for square, _ in self.board.tiles()} - placed
-        words = self._words(event)
+        scored = self.last_play
+        words: tuple[Word, ...] | None
+        if scored is not None and scored.placements == event.placements:
+            words, forced = scored.checked.words, False
+        else:
+            words, forced = self._forced_words(event), True
         if words is None:
             # A play forced past the rules (a director's ruling, a record followed past a refusal) may form
             # no word the rules know: the mat is cleared as after an extension, keeping one word at most.
@@ -285,8 +293,8 @@ class ScrambleGame(Game):
         else:
             squares = [frozenset(Square(i // width, i % width) for i in w.indices) for w in words]
             result = scramble(before, squares[0], squares[1:])
-        forced = None if words is not None and self.last_play is not None else self.dice_set
-        self.dice = self.dice.place(((p.square, p.tile.rack_letter) for p in event.placements), forced)
+        letters = ((p.square, p.tile.rack_letter) for p in event.placements)
+        self.dice = self.dice.place(letters, self.dice_set if forced else None)
         self.board.remove(sorted(result.removed))
         self.dice = self.dice.to_cup(result.removed, hand=not self.rules.advanced)
         self.last_scramble = result
@@ -294,12 +302,9 @@ class ScrambleGame(Game):
             self.over = True
             self.end_reason = f"{self.players[event.player]} reached {self.rules.target} points"
 
-    def _words(self, event: Event) -> tuple[Word, ...] | None:
-        """The words of the play just made: from the checked play, or for a forced play (no checked play)
-        by validating it against the mat as it was; None when the rules refuse it."""
-        scored = self.last_play
-        if scored is not None and scored.placements == event.placements:
-            return scored.checked.words
+    def _forced_words(self, event: Event) -> tuple[Word, ...] | None:
+        """The words of a play forced past the rules (no checked play), by validating it against the mat
+        as it was; None when the rules refuse it."""
         board = self.board.copy()
         board.remove(p.square for p in event.placements)
         try:
@@ -317,7 +322,7 @@ class ScrambleGame(Game):
         if kind == "roll":
             self.roll()
         elif kind == "read_roll":
-            self.read_roll(list(action["faces"]), exact=bool(action.get("exact", True)))
+            self.read_roll(list(action["faces"]), exact=bool(action.get("exact", True)), player=action.get("player"))
         else:
             super().apply_action(action)
 

@@ -60,7 +60,7 @@ class Dice:
 
     @property
     def rack(self) -> str:
-        """The letters in hand as a GCG rack (`?` for a blank), sorted as dice are read: in hand order."""
+        """The letters in hand as a GCG rack (`?` for a blank), in hand order: passed on first, then rolled."""
         return "".join(d.face.letter for d in self.hand)
 
     def to_draw(self) -> int:

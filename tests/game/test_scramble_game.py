@@ -348,6 +348,9 @@ def test_record_without_racks_reads_the_faces_played() -> None:
     g.play("D4 O.TS", 1)
     assert mat(g) == {"D4": "O", "D5": "A", "D6": "T", "D7": "S"}
     assert len(g.dice.cup) + len(g.dice.mat) == DICE_PER_SET
+    g.play("7D .N", 1)  # Ben again, as a record says after a wrong challenge (SN is judged only if challenged)
+    again = ScrambleGame.replay(g.rules, json.loads(json.dumps(g.to_dict())), WORDS)
+    assert again.scores == g.scores and again.mat() == g.mat() and again.dice == g.dice
 
 
 def test_forced_play_keeps_the_dice_and_the_mat_consistent() -> None:
