@@ -212,6 +212,7 @@ class Game:
     def play(self, placements: Iterable[Placement] | str, player: int | None = None) -> ScoredPlay:
         """Play new tiles (placements, or a GCG move `8D WO.D`): validate, score, apply, draw.
 
+        A board diff `{"H8": "A", "H9": "e"}` becomes placements with `game.play.placements_from_diff`.
         Raises the precise `IllegalPlayError` and changes nothing when the play is refused.
         """
         who = self._actor(player)

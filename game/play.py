@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from game.board import Board
@@ -39,6 +39,15 @@ class Placement:
 
     def __str__(self) -> str:
         return f"{self.square}={self.tile}"
+
+
+def placements_from_diff(diff: Mapping[Square | str, Tile | str]) -> tuple[Placement, ...]:
+    """A board diff as the table reports it, `{"H8": "A", "H9": "e"}` (lowercase: a blank), as placements."""
+    out = []
+    for square, tile in diff.items():
+        sq = square if isinstance(square, Square) else Square.from_str(square)
+        out.append(Placement(sq, tile if isinstance(tile, Tile) else Tile.from_str(tile)))
+    return tuple(out)
 
 
 def placements_from_str(text: str) -> tuple[Placement, ...]:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.errors import GCGError
 from game.game import Game
@@ -87,3 +89,14 @@ def test_write_then_read_round_trip() -> None:
                      MoveKind.EXCHANGE, MoveKind.TIME_PENALTY]
     assert [m.total for m in record.moves] == [e.total for e in game.events]
     assert record.moves[0].move == "8G CAT" and record.moves[0].score == 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab:>+-()?.  8Hh15zZ0\t#ÄÖ")), max_size=40))
+def test_move_line_parser_raises_only_gcg_errors(line: str) -> None:
+    try:
+        mv = parse_move_line(">" + line, 1)
+    except GCGError as exc:
+        assert str(exc).startswith("line 1:")
+    else:
+        assert mv.nick and isinstance(mv.score, int)
