@@ -2,7 +2,8 @@
 
 The faces of the real dice are not in the manual, so the shipped sets are provisional. `teach`
 asks for the six faces of each of the twelve dice while someone holds the real dice, and writes a
-dice set file the service can load instead (`--dice-file` where the table is configured).
+dice set file in the format of `game/data/dice/` (`game.scramble_dice.DiceSet.from_json` reads it;
+`show --file` and `roll --file` use it).
 """
 
 from __future__ import annotations

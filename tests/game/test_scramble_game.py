@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +21,7 @@ from game.layout import Layout, load_layout
 from game.play import placements_from_str
 from game.rules import classic_english
 from game.scramble import ScrambleGame, ScrambleRules, scramble_rules
-from game.scramble_dice import DICE_PER_SET
+from game.scramble_dice import DICE_PER_SET, DiceSet, load_dice_set
 from game.scramble_errors import RollError, RollOrderError
 from game.squares import Square
 from game.variants import get_variant
@@ -383,3 +384,24 @@ def test_advanced_wrong_challenger_skipped_dice_go_to_the_next_player() -> None:
     assert sorted(g.rack(2) or "") == ["O", "R"] and g.rack(1) == ""
     g.set_rack(2, "ORSTEEI")
     assert g.play("D4 O.TS").score == 6
+
+
+def test_rules_with_a_taught_dice_set() -> None:
+    """A set written by `referee dice teach` (here: the English faces with Q worth 12) plays as well."""
+    raw = json.loads(load_dice_set("english").to_json())
+    raw["name"] = "mine"
+    raw["dice"][0][5] = ["Q", 12]
+    rules = scramble_rules(DiceSet.from_json(json.dumps(raw)))
+    assert rules.name == "scramble-mine" and rules.tiles.values["Q"] == 12
+    g = ScrambleGame(rules, ["Ann", "Ben"], lexicon={"QI"})
+    g.set_rack(0, "QIEEEEE")
+    assert g.play("5D QI").score == (12 + 1) * 2
+
+
+def test_default_mat_is_symmetric_and_documented() -> None:
+    """The picture in docs/rules-scramble.md is the layout file, and it is symmetric like the standard board."""
+    rows = load_layout("scramble").rows
+    assert all(rows[r][c] == rows[c][r] == rows[8 - r][c] == rows[r][8 - c] for r in range(9) for c in range(9))
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "rules-scramble.md").read_text(encoding="utf-8")
+    picture = [line.split()[1:] for line in docs.splitlines() if line[:3].strip().isdigit() and len(line.split()) == 10]
+    assert ["".join(cells) for cells in picture] == list(rows)
