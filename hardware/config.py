@@ -44,6 +44,8 @@ class RingConfig:
     order: str = "GRB"
     brightness: float = 0.25  # WS2812s at full white draw 60 mA each and dazzle across a table
     speed_hz: int = 6_400_000
+    offset: int = 0  # the wired index of the LED where the sand starts (e.g. the one at 12 o'clock)
+    reverse: bool = False  # drain the other way round (a ring mounted face down, a strip fed from the right)
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,7 @@ def parse_hardware_config(data: Mapping[str, Any]) -> HardwareConfig:
 
 def _ring(data: Any) -> RingConfig:
     _mapping(data, "ring")
-    _no_unknown(data, "ring", {"leds", "spi_bus", "spi_device", "order", "brightness", "speed_hz"})
+    _no_unknown(data, "ring", {"leds", "spi_bus", "spi_device", "order", "brightness", "speed_hz", "offset", "reverse"})
     d = RingConfig()
     bus = _int(data.get("spi_bus", d.spi_bus), "ring.spi_bus", 0, 1)
     device = _int(data.get("spi_device", d.spi_device), "ring.spi_device", 0, 2 if bus == 1 else 1)
@@ -130,7 +132,10 @@ def _ring(data: Any) -> RingConfig:
         raise HardwareConfigError(f"ring.order: {order!r} is not a colour order; use one of {', '.join(COLOUR_ORDERS)}")
     brightness = _float(data.get("brightness", d.brightness), "ring.brightness", 0.0, 1.0)
     speed = _int(data.get("speed_hz", d.speed_hz), "ring.speed_hz", 5_000_000, 8_000_000)
-    return RingConfig(_int(data.get("leds", d.leds), "ring.leds", 1, 1000), bus, device, order, brightness, speed)
+    leds = _int(data.get("leds", d.leds), "ring.leds", 1, 1000)
+    offset = _int(data.get("offset", d.offset), "ring.offset", 0, leds - 1)
+    reverse = _bool(data.get("reverse", d.reverse), "ring.reverse")
+    return RingConfig(leds, bus, device, order, brightness, speed, offset, reverse)
 
 
 def _bar(data: Any) -> BarConfig:

@@ -28,6 +28,7 @@ from hardware.frames import (
     bar_lit,
     digits_text,
     focus,
+    place,
     readings,
     ring_frame,
     tm1637_bytes,
@@ -188,7 +189,10 @@ def draw(devices: TableDevices, faces: Sequence[Reading], style: RingStyle | Non
         return
     ring, bar = devices.ring, devices.bar
     if ring is not None:
+        rc = devices.config.ring
         frame = ring_frame(faces, ring.leds, style)
+        if rc is not None and (rc.offset or rc.reverse):
+            frame = place(frame, rc.offset, rc.reverse)
         devices.guarded("LED ring", lambda: ring.show(frame))
     if bar is not None:
         lit = bar_lit(focus(faces), bar.leds)

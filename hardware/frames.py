@@ -142,6 +142,17 @@ def ring_frame(faces: Sequence[Reading], leds: int, style: RingStyle | None = No
     return frame
 
 
+def place(frame: Sequence[RGB], offset: int = 0, reverse: bool = False) -> list[RGB]:
+    """Map a drawn frame (index 0 = where the sand starts) onto the wired LEDs: logical LED i goes to
+    wired LED (offset + i) mod n, or (offset - i) mod n when the ring is mounted the other way round."""
+    n = len(frame)
+    wired: list[RGB] = [OFF] * n
+    step = -1 if reverse else 1
+    for i, colour in enumerate(frame):
+        wired[(offset + step * i) % n] = colour
+    return wired
+
+
 def _scale(colour: RGB, factor: float) -> RGB:
     r, g, b = colour
     return (round(r * factor), round(g * factor), round(b * factor))

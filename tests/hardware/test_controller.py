@@ -28,6 +28,7 @@ CONFIG: dict[str, Any] = {
 }
 ANN, BEN, PAUSE, CHALLENGE = 17, 27, 4, 22
 STYLE = RingStyle()
+DIM_OK = (0, round(160 * STYLE.idle_dim), 0)
 
 
 @pytest.fixture
@@ -252,3 +253,21 @@ def test_a_failing_output_is_counted_and_the_rest_go_on(
     assert digits(table)[1] == "1:40" and ring(table)[0] == STYLE.ok  # the other outputs still draw
     tap(table, clock, ANN)
     assert game.on_move == 1  # and the clock still switches
+
+
+def test_ring_offset_and_direction_from_the_configuration(clock: FakeClock) -> None:
+    config = dict(CONFIG, ring={"leds": 20, "brightness": 1.0, "offset": 5, "reverse": True})
+    devices = build_devices(parse_hardware_config(config), "mock", clock)
+    try:
+        game = GameClock(ClockConfig(budget_s=100.0), clock)
+        ctl = ClockController(devices, game, clock)
+        game.start(0)
+        clock.advance(90)  # Ann: one LED of sand left, drawn at logical 0 = wired 5
+        ctl.refresh()
+        wired = ring(devices)
+        assert wired[5] == STYLE.low
+        # Backwards from there: Ann's drained LEDs at wired 4, 3, ...; Ben's segment ends at wired 6.
+        assert wired[4] == OFF and wired[6] == DIM_OK
+        assert wired.count(DIM_OK) == 10
+    finally:
+        devices.close()

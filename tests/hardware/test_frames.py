@@ -132,3 +132,13 @@ def test_buzzer_pattern() -> None:
     assert [buzzer_on(pattern, t) for t in (-0.1, 0.0, 0.24, 0.3, 0.41, 0.99, 1.0)] == [
         False, True, True, False, True, True, False,
     ]  # fmt: skip
+
+
+def test_place_rotates_and_mirrors_onto_the_wired_leds() -> None:
+    from hardware.frames import place
+
+    a, b, c = (1, 0, 0), (2, 0, 0), (3, 0, 0)
+    frame = [a, b, c, OFF, OFF, OFF]
+    assert place(frame) == frame
+    assert place(frame, offset=4) == [c, OFF, OFF, OFF, a, b]
+    assert place(frame, offset=1, reverse=True) == [b, a, OFF, OFF, OFF, c]
