@@ -12,6 +12,8 @@ from game.errors import (
     DataError,
     ExchangeNotAllowedError,
     GameOverError,
+    NotConnectedError,
+    NotInLineError,
     NotOnRackError,
     NotYourTurnError,
     StartSquareError,
@@ -405,3 +407,27 @@ def test_default_mat_is_symmetric_and_documented() -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "rules-scramble.md").read_text(encoding="utf-8")
     picture = [line.split()[1:] for line in docs.splitlines() if line[:3].strip().isdigit() and len(line.split()) == 10]
     assert ["".join(cells) for cells in picture] == list(rows)
+
+
+def test_later_words_must_join_the_word_on_the_mat() -> None:
+    g = game()
+    opening(g)
+    g.set_rack(1, "OTSNEEI")
+    with pytest.raises(NotConnectedError):
+        g.play("8A NOTE")
+
+
+def test_diagonal_words_are_not_allowed() -> None:
+    g = game()
+    g.set_rack(0, "AEFSTOR")
+    with pytest.raises(NotInLineError):
+        g.play(placements_from_str("E5=A F6=T"))
+
+
+def test_a_blank_face_scores_zero_but_keeps_the_word_premium() -> None:
+    """FEAST with the blank as F on the triple letter B5: (0+1+1+1+1) x 2 = 8."""
+    g = game()
+    g.set_rack(0, "?EASTOR")
+    assert g.play("5B fEAST").score == 8
+    assert g.mat()[Square.from_str("B5")] == "f"
+    assert g.dice.mat[Square.from_str("B5")].face.is_blank
