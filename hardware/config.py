@@ -131,7 +131,8 @@ def _ring(data: Any) -> RingConfig:
     if order not in COLOUR_ORDERS:
         raise HardwareConfigError(f"ring.order: {order!r} is not a colour order; use one of {', '.join(COLOUR_ORDERS)}")
     brightness = _float(data.get("brightness", d.brightness), "ring.brightness", 0.0, 1.0)
-    speed = _int(data.get("speed_hz", d.speed_hz), "ring.speed_hz", 5_000_000, 8_000_000)
+    # With one SPI byte per LED bit, 5.6-7.2 MHz keeps both pulse widths inside the WS2812B timing.
+    speed = _int(data.get("speed_hz", d.speed_hz), "ring.speed_hz", 5_600_000, 7_200_000)
     leds = _int(data.get("leds", d.leds), "ring.leds", 1, 1000)
     offset = _int(data.get("offset", d.offset), "ring.offset", 0, leds - 1)
     reverse = _bool(data.get("reverse", d.reverse), "ring.reverse")
