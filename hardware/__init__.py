@@ -16,6 +16,8 @@ Factory (`hardware.factory`)
     drivers on gpiozero's `MockFactory` and a fake SPI device (the simulated table, the tests).
     `TableDevices` holds `.ring` (WS2812 strip or None), `.bar` (LEDBarGraph or None), `.displays`
     (one TM1637 per player, possibly empty), `.buzzer` (or None), `.buttons` (a `ButtonPanel`),
+    `.faults` (failed writes per output: a broken output is logged once, counted, and never stops
+    the clock), `.sim` (mock backend only: press/release button pins, read the fake chips and SPI),
     and `.close()`.
 
 Controller (`hardware.controller`)
