@@ -359,3 +359,34 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
             assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
 
     run_async(go())
+
+
+@pytest.mark.parametrize(
+    ("action", "params"),
+    [
+        ("blank", {"square": "H8", "letter": "E"}),
+        ("correct", {"square": "A1", "letter": "E"}),
+        ("accept", {}),
+        ("challenge", {"player": 1}),
+        ("racks", {"player": 0, "tiles": "AEQ"}),
+        ("start", {}),
+        ("resume", {}),
+    ],
+)
+def test_the_service_table_refuses_out_of_place_actions_and_nothing_changes(action: str, params: dict[str, Any],
+                                                                             run_async: Any) -> None:
+    sim = pytest.importorskip("referee.sim_table")
+    table = sim.SimulatedTable(clock=sim.ManualClock())
+    table.control("start", {})
+    table.play("8G QUIZ")
+    table.advance(15)
+
+    async def go() -> None:
+        async with serve(table) as client:
+            before, record = table.snapshot(), table.gcg()
+            status, body = await control(client, action, params, csrf=await token(client))
+            assert (status, body["code"]) == (409, "refused")
+            assert body["error"] and "Traceback" not in body["error"]
+            assert table.snapshot() == before and table.gcg() == record
+
+    run_async(go())
