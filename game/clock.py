@@ -209,6 +209,8 @@ class GameClock:
         self._check_events()
         if self._state != "running":  # the mover just lost on time
             return
+        if player == self._on_move:  # already running: no increment for a turn that did not end
+            return
         mover = self._faces[self._on_move]
         mover.stop()
         if self.config.increment_s:

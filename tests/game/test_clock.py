@@ -381,3 +381,15 @@ def test_any_sequence_of_presses_pauses_and_restarts_keeps_exact_time(
     game.end()
     for p in range(3):
         assert game.penalty(p) == overtime_penalty(max(0, -game.remaining_ms(p)))
+
+
+def test_switch_to_the_player_already_on_move_changes_nothing() -> None:
+    clock = FakeClock()
+    game = two_player(clock, increment_s=5.0)
+    game.start(0)
+    clock.advance(10)
+    game.switch_to(0)
+    assert game.on_move == 0
+    assert game.remaining(0) == pytest.approx(1490.0)
+    game.switch_to(1)  # a lost turn after a challenge: the service picks who moves
+    assert (game.on_move, game.remaining(0)) == (1, pytest.approx(1495.0))
