@@ -185,3 +185,13 @@ def test_checker_verifies_the_racks() -> None:
     result = check_record(parse_gcg(text), naspa())
     assert result.mismatches and result.mismatches[0].line == 9
     assert "7 dice read, but the player rolls 6" in result.mismatches[0].why
+
+
+def test_german_record_with_umlauts() -> None:
+    record = load("scramble_german.gcg")
+    result = check_record(record, naspa())
+    assert result.rules == "scramble-german" and result.mismatches == []
+    game = replay(record)
+    assert game.scores == [43, 21] and not game.over
+    assert game.rules.dice_set.language == "de"
+    assert "".join(game.mat().values()) == "MÄNNER"
