@@ -308,7 +308,7 @@ class EmulatedBoard:
         squares already holding a tile are skipped, as when a word goes through a letter on the board.
         Returns the squares that got a tile."""
         squares = line_of_squares(start, direction, len(word), self.width, self.height)
-        placed = []
+        placed: list[str] = []
         for name, letter in zip(squares, word, strict=True):
             if self.matrix.settled[self._square(name)] != wire.EMPTY:
                 continue

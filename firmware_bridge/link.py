@@ -78,7 +78,7 @@ def parse_emulator_url(url: str) -> dict[str, Any]:
 
 def open_port(url: str, timeout: float = POLL_S) -> Port:
     """Open a device path, a pty or a pyserial URL; raises serial.SerialException or OSError if it cannot."""
-    import serial
+    import serial  # type: ignore[import-untyped]
 
     port: Port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=timeout, do_not_open=False)
     if hasattr(port, "reset_input_buffer"):
