@@ -39,6 +39,7 @@ from referee.web.security import (
     PinRequired,
     RateLimited,
     WrongPin,
+    client_key,
 )
 from referee.web.validation import ACTIONS, InvalidInput, parse_control
 
@@ -149,7 +150,7 @@ async def _control(request: web.Request) -> web.Response:
     try:
         request.app[CSRF].check(_session_id(request), request.headers.get(TOKEN_HEADER), request.headers,
                                 request.host)
-        request.app[PINS].check(request.remote or "?", request.headers.get(PIN_HEADER))
+        request.app[PINS].check(client_key(request.remote), request.headers.get(PIN_HEADER))
     except CrossSiteRequest as exc:
         return _error(403, "cross_site", str(exc))
     except ControlDisabled as exc:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -51,6 +52,25 @@ class CrossSiteRequest(PermissionDenied):
 
 def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+def client_key(remote: str | None) -> str:
+    """Who is guessing: the IPv4 address, or the /64 network of an IPv6 one.
+
+    One IPv6 host commonly owns a whole /64 and can change address at will, so counting per address would
+    give it billions of fresh starts. An IPv4 address mapped into IPv6 counts as the IPv4 address.
+    """
+    if not remote:
+        return "?"
+    try:
+        address = ipaddress.ip_address(remote.split("%", 1)[0])
+    except ValueError:
+        return remote
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 @dataclass

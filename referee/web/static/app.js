@@ -358,11 +358,13 @@
       draw(snapshot);
     });
     source.addEventListener("open", () => {
+      document.documentElement.classList.remove("offline");
       conn.dataset.connected = "true";
       conn.dataset.i18n = "live";
       conn.textContent = t("live");
     });
     source.addEventListener("error", () => {
+      document.documentElement.classList.add("offline"); // what is shown may be stale: say so
       conn.dataset.connected = "false";
       conn.dataset.i18n = "reconnecting";
       conn.textContent = t("reconnecting");

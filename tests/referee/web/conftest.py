@@ -331,6 +331,8 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
+        if self.loop.is_closed():
+            return
         asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(10)

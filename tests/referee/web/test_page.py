@@ -218,3 +218,13 @@ def test_a_screen_across_the_room_shows_the_game_only(page: Any, table: Any, liv
     expect()(page.locator("#control")).to_be_hidden()
     expect()(page.locator(".tools")).to_be_hidden()
     expect()(page.locator("#board")).to_be_visible()
+
+
+def test_a_lost_connection_is_shown_not_hidden(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    expect()(page.locator("html")).not_to_have_class(re.compile(r"\boffline\b"))
+    server.stop()  # the service goes away: the scores on the page may be stale from now on
+    expect()(page.locator("html")).to_have_class(re.compile(r"\boffline\b"), timeout=5000)
+    expect()(page.locator("#connection")).to_have_text("reconnecting…")
+    expect()(page.locator("#connection")).to_have_attribute("data-connected", "false")

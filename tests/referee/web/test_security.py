@@ -13,6 +13,7 @@ from referee.web.security import (
     PinRequired,
     RateLimited,
     WrongPin,
+    client_key,
 )
 
 
@@ -115,3 +116,18 @@ def test_origin_and_fetch_site_headers(headers: dict[str, str], ok: bool) -> Non
     else:
         with pytest.raises(CrossSiteRequest):
             guard.check(sid, guard.token_for(sid), headers, "pi:8080")
+
+
+@pytest.mark.parametrize(
+    ("remote", "key"),
+    [
+        ("192.168.1.20", "192.168.1.20"),
+        ("::ffff:192.168.1.20", "192.168.1.20"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2::/64"),  # the same host under a new address
+        ("fe80::1%eth0", "fe80::/64"),
+        (None, "?"),
+    ],
+)
+def test_clients_are_counted_per_ipv4_address_or_ipv6_network(remote: str | None, key: str) -> None:
+    assert client_key(remote) == key
