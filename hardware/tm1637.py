@@ -43,6 +43,7 @@ class TM1637:
         self.brightness = brightness
         self._delay = bit_delay_us / 1e6
         self.missing_acks = 0
+        self.bytes_sent = 0
         self.writes = 0
         self.segments: bytes | None = None
         self._shown_level = -1
@@ -108,6 +109,7 @@ class TM1637:
             wait()
             clk.state = 1
             wait()
+            self.bytes_sent += 1
             if dio.state:
                 self.missing_acks += 1
             clk.state = 0

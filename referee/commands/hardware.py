@@ -109,7 +109,9 @@ def handle_test(args: argparse.Namespace) -> int:
                     print(f"display {i}: sent {text!r}, the chip shows {sim.chips[i].text()!r}")
                 pause()
             if sim is None:
-                print(f"display {i}: showed 88:88 then P{i + 1} ({display.missing_acks} bytes not acknowledged)")
+                lost, sent = display.missing_acks, display.bytes_sent
+                verdict = "answered" if lost == 0 else "check CLK/DIO and 3.3 V power"
+                print(f"display {i}: showed 88:88 then P{i + 1}; {lost} of {sent} bytes not acknowledged ({verdict})")
         if devices.buzzer is not None:
             start = time.monotonic()
             devices.buzzer.play(TIME_UP_PATTERN, start)

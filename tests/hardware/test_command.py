@@ -70,3 +70,38 @@ def test_simulated_test_cycles_every_output(config_file: Path, capsys: pytest.Ca
     assert "bar: lit 0 to 2 LEDs; now (True, True)" in out
     assert "buzzer: played the time-up pattern" in out
     assert "buttons: clock0, clock1, confirm" in out
+
+
+def test_real_mode_on_mock_pins_and_a_fake_spidev(
+    config_file: Path, mock_pins, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]  # type: ignore[no-untyped-def]
+) -> None:
+    """The command's real-pin path, with gpiozero's global factory mocked and time faked: `sleep`
+    moves a fake monotonic clock instead of waiting, and a button is pressed while it listens."""
+    import sys
+    import time
+    import types
+
+    from hardware.ws2812 import FakeSpiDev, decode_ws2812
+
+    spi = FakeSpiDev()
+    module = types.ModuleType("spidev")
+    module.SpiDev = lambda: spi  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spidev", module)
+    fake_now = [500.0]
+    pressed = [False]
+
+    def sleep(seconds: float) -> None:
+        fake_now[0] += seconds
+        if fake_now[0] > 510.0 and not pressed[0]:  # while listening: Ann presses her clock button
+            pressed[0] = True
+            mock_pins.pin(17).drive_low()
+
+    monkeypatch.setattr(time, "monotonic", lambda: fake_now[0])
+    monkeypatch.setattr(time, "sleep", sleep)
+    assert main(["hardware", "test", str(config_file), "--buttons-seconds", "15"]) == 0
+    out = capsys.readouterr().out
+    # No chip answers on plain mock pins: three frames of 7 bytes, none acknowledged.
+    assert "display 1: showed 88:88 then P2; 21 of 21 bytes not acknowledged (check CLK/DIO" in out
+    assert "press: clock of player 1 -> clock" in out
+    assert decode_ws2812(spi.transfers[0], "RGB")[0] == (255, 0, 0)
+    assert spi.closed
