@@ -65,6 +65,16 @@ class ScrambleRules(RuleSet):
             raise DataError(f"rule set {self.name!r}: the winning score must be positive, not {self.target}")
         if self.turn_seconds <= 0:
             raise DataError(f"rule set {self.name!r}: the turn time must be positive, not {self.turn_seconds}")
+        # The scorer reads values from `tiles`: they must be the dice's (a dice set swapped in with
+        # `with_options(dice=...)` alone would leave the old values).
+        wrong = sorted(
+            letter for letter in self.dice.letters() if self.tiles.values.get(letter) != self.dice.value(letter)
+        )
+        if wrong:
+            raise DataError(
+                f"rule set {self.name!r}: the tile values of {', '.join(wrong)} differ from the dice "
+                f"{self.dice.name!r}; build the rules with scramble_rules(dice)"
+            )
 
     @property
     def dice_set(self) -> DiceSet:

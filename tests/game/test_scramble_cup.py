@@ -159,3 +159,26 @@ def test_opening_roll_errors() -> None:
         opening_order([], ALPHABETS["en"])
     with pytest.raises(RollError, match="Ä is not in the alphabet"):
         opening_order([Face("Ä", 6)], ALPHABETS["en"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_readings_of_real_rolls_are_never_refused(seed: int, advanced: bool) -> None:
+    """The sensors see faces, not dice: a model fed only the faces of real (simulated) rolls must accept
+    every one of them, re-identifying dice it matched wrongly before, and agree with the real dice."""
+    rng = random.Random(seed)
+    real = Dice()
+    seen = Dice()
+    squares = [Square(r, c) for r in range(9) for c in range(9)]
+    for _ in range(15):
+        before = len(real.hand)
+        real = real.roll(EN, rng)
+        seen = seen.read(EN, [d.face for d in real.hand[before:]])
+        assert seen.rack == real.rack
+        free = [s for s in squares if s not in real.mat]
+        moves = [(free[k], real.hand[k].face.letter) for k in range(rng.randint(0, len(real.hand)))]
+        real, seen = real.place(moves), seen.place(moves)
+        back = rng.sample(sorted(real.mat), rng.randint(0, len(real.mat)))
+        real, seen = real.to_cup(back, hand=not advanced), seen.to_cup(back, hand=not advanced)
+        assert {s: d.face for s, d in seen.mat.items()} == {s: d.face for s, d in real.mat.items()}
+        assert len(seen.cup) == len(real.cup)

@@ -431,3 +431,8 @@ def test_a_blank_face_scores_zero_but_keeps_the_word_premium() -> None:
     assert g.play("5B fEAST").score == 8
     assert g.mat()[Square.from_str("B5")] == "f"
     assert g.dice.mat[Square.from_str("B5")].face.is_blank
+
+
+def test_rules_refuse_dice_whose_values_the_scorer_does_not_have() -> None:
+    with pytest.raises(DataError, match="differ from the dice 'german'"):
+        scramble_rules().with_options(dice=load_dice_set("german"))
