@@ -175,7 +175,7 @@ class BoardLink:
             stats = dict(self.core.stats)
             reader = self.core.reader
         stats.update(
-            crc_errors_now=reader.crc_errors,
+            crc_errors=reader.crc_errors,  # of the current connection; all kinds together are in bad_frames
             reconnects=self.reconnects,
             open_failures=self.open_failures,
         )
@@ -190,7 +190,7 @@ class BoardLink:
             self.core.request_board()
 
     def send_raw(self, msg_type: int, payload: bytes = b"") -> None:
-        """Any command, for diagnostics (`referee board monitor` uses PING)."""
+        """Any command, framed and queued for the port (diagnostics, tests)."""
         with self._lock:
             self.core.command(msg_type, payload)
 
@@ -200,6 +200,7 @@ class BoardLink:
     # ---- the thread ----
 
     def _publish(self, events: list[Event]) -> None:
+        """Queue each event and hand it to `on_event`; called without the lock held."""
         for event in events:
             self.events.put(event)
             if self.on_event is not None:
@@ -235,7 +236,8 @@ class BoardLink:
 
     def _serve(self, port: Port) -> None:
         with self._lock:
-            self._publish(self.core.connection_made(self.clock()))
+            events = self.core.connection_made(self.clock())
+        self._publish(events)
         poll = min(POLL_S, self.core.heartbeat_s / 10)
         port.timeout = poll
         while not self._stop.is_set():
@@ -248,13 +250,14 @@ class BoardLink:
                 data = port.read(waiting if waiting > 0 else 1)
             except Exception as exc:  # SerialException, OSError: the device went away
                 with self._lock:
-                    self._publish(self.core.connection_lost(f"port error: {exc}", self.clock()))
+                    events = self.core.connection_lost(f"port error: {exc}", self.clock())
+                self._publish(events)
                 return
             now = self.clock()
             with self._lock:
                 events = self.core.data_received(data, now) if data else []
                 events += self.core.tick(now)
                 down = self.core.state == DOWN
-                self._publish(events)
+            self._publish(events)  # outside the lock: a callback may ask for the picture or send a command
             if down:
                 return

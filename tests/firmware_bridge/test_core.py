@@ -154,3 +154,20 @@ def test_handshake_retries_and_a_lost_dump_is_asked_for_again() -> None:
     assert core.stats["resyncs"] == 1
     events += run(board, core, 1100)  # ... and the first dump too: GET_BOARD is repeated
     assert [(e.square, e.resync) for e in events if isinstance(e, SquareChanged)] == [("A1", True)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=300), max_size=8))
+def test_any_bytes_into_a_live_link_never_raise(chunks: list[bytes]) -> None:
+    core = LinkCore()
+    core.connection_made(0.0)
+    hello = wire.encode_frame(wire.HELLO, 0, wire.pack_hello(9, 9, wire.CAP_CODED, 2, 1, 30, 1000))
+    dump = wire.encode_frame(wire.BOARD_DUMP, 1, wire.pack_dump(0, 9, 9, bytes(81), 0, b"\x00"))
+    core.data_received(hello + dump, 0.01)
+    assert core.state == UP
+    for i, chunk in enumerate(chunks):
+        core.data_received(chunk, 0.02 + i / 1000)
+        core.tick(0.02 + i / 1000)
+    # Whatever came, the link still takes the next intact frame.
+    mark = wire.encode_frame(wire.PONG, 200, wire.pack_pong(99, 1))
+    assert Pong(99, 1) in core.data_received(mark, 0.1)

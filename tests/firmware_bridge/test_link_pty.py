@@ -113,13 +113,24 @@ def test_silent_board_is_detected_within_three_heartbeat_periods(emulator: PtyEm
 
 
 def test_emulator_url_starts_its_own_board() -> None:
-    link = link_to("emulator://9x9?coded=1&buttons=2&seed=4")
+    links: list[BoardLink] = []
+    pictures: list[int] = []  # the callback may ask the link for its picture without deadlocking
+
+    def on_event(event: Event) -> None:
+        pictures.append(len(links[0].picture().squares))
+
+    link = BoardLink("emulator://9x9?coded=1&buttons=2&seed=4", on_event=on_event, reconnect_s=0.05)
+    links.append(link)
+    link.start()
     try:
+        dump, seen = link.wait_for(lambda e: isinstance(e, BoardDump), TIMEOUT)
+        assert dump is not None, seen
         assert link.picture().width == 9
         link.emulator.place("E5", "Q")
         assert link.emulator.wait_settled(TIMEOUT)
         changes = [e for e in until_pong(link, 4) if isinstance(e, SquareChanged)]
         assert [(c.square, c.letter) for c in changes] == [("E5", "Q")]
+        assert pictures and pictures[-1] == 1
     finally:
         link.stop()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -54,7 +55,26 @@ def test_execute_help_lists_every_command(emulator: PtyEmulator) -> None:
     assert not execute(emulator, "quit", out)
 
 
-def test_monitor_shows_the_board_and_live_changes(emulator: PtyEmulator, capsys: pytest.CaptureFixture[str]) -> None:
+def test_monitor_prints_a_live_change_and_redraws_the_board(
+    emulator: PtyEmulator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    result: list[int] = []
+    monitor = threading.Thread(
+        target=lambda: result.append(main(["board", "monitor", emulator.path, "--count", "2", "--timeout", "20"]))
+    )
+    monitor.start()
+    # Wait (on the emulator's own steps) until the monitor's HOST_HELLO and GET_BOARD have arrived.
+    with emulator.stepped:
+        assert emulator.stepped.wait_for(lambda: emulator.board.firmware.reader.frames >= 2, 20)
+    emulator.place("O15", "X")
+    monitor.join(30)
+    assert result == [0]
+    out = capsys.readouterr().out
+    assert "O15 X @" in out
+    assert " 15 . . . . . . . . . . . . . . X" in out
+
+
+def test_monitor_shows_the_board(emulator: PtyEmulator, capsys: pytest.CaptureFixture[str]) -> None:
     emulator.place("H8", "Q")
     assert emulator.wait_settled(10)
     # The first counted event is the BoardDump, which already holds the Q.
