@@ -71,6 +71,9 @@ class ClockController:
         self._button_listeners: list[ButtonListener] = []
         self._timer_listeners: list[TimerListener] = []
         self.switched_at: float | None = None  # monotonic time of the last clock switch by a button
+        # Turn-timer mode: whose turn the sand timer is running for (None until the first press), so
+        # only that player's button ends it and an opponent cannot restart someone else's timer.
+        self.turn_player: int | None = None
         self._unsubscribe = devices.buttons.subscribe(self._on_button)
 
     # --- listeners ---------------------------------------------------------------------------------
@@ -109,10 +112,12 @@ class ClockController:
                     timer.start((event.player + 1) % timer.config.players)
                     return True
                 return timer.press(event.player)
-            if timer.state in ("running", "idle", "expired"):
-                timer.start_turn()
-                return True
-            return False
+            players = self.devices.config.players
+            if timer.state == "paused" or (self.turn_player is not None and event.player != self.turn_player):
+                return False
+            timer.start_turn()
+            self.turn_player = (event.player + 1) % players
+            return True
         if event.button == "pause":
             state = timer.state
             if state == "running":

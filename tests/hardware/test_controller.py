@@ -147,8 +147,8 @@ def test_service_can_keep_the_clock_to_itself(table: TableDevices, clock: FakeCl
 def test_turn_timer_on_every_display(table: TableDevices, clock: FakeClock) -> None:
     timer = TurnTimer(TurnTimerConfig.scramble(), clock)
     ctl = ClockController(table, timer, clock)
-    tap(table, clock, BEN)  # a clock button starts the next turn's timer
-    assert timer.state == "running"
+    tap(table, clock, BEN)  # a clock button starts the next turn's timer: Ann's turn
+    assert timer.state == "running" and ctl.turn_player == 0
     clock.advance(30)
     ctl.refresh()
     assert digits(table) == ["0:30", "0:30"]
@@ -271,3 +271,14 @@ def test_ring_offset_and_direction_from_the_configuration(clock: FakeClock) -> N
         assert wired.count(DIM_OK) == 10
     finally:
         devices.close()
+
+
+def test_turn_timer_only_the_player_on_turn_can_end_it(table: TableDevices, clock: FakeClock) -> None:
+    timer = TurnTimer(TurnTimerConfig.standard(), clock)
+    ctl = ClockController(table, timer, clock)
+    tap(table, clock, BEN)  # Ann's turn starts
+    clock.advance(100)
+    tap(table, clock, BEN)  # Ben cannot restart Ann's timer
+    assert timer.remaining() == pytest.approx(180.0 - 100.1)  # each tap holds the button 0.05 s
+    tap(table, clock, ANN)  # Ann ends her turn: Ben's timer, full
+    assert (ctl.turn_player, timer.remaining()) == (1, pytest.approx(180.0))
