@@ -8,7 +8,7 @@
     en: {
       connecting: "connecting…", live: "live", reconnecting: "reconnecting…",
       download_gcg: "Game (GCG)", download_png: "Board (PNG)", turn_timer: "Turn timer",
-      bag: "Bag", unseen: "Unseen tiles", moves: "Moves", player: "Player", move: "Move", words: "Words",
+      bag: "Bag", cup: "Dice in the cup", unseen: "Unseen tiles", moves: "Moves", player: "Player", move: "Move", words: "Words",
       score: "Score", total: "Total", control: "Table control", pin: "Table PIN", start: "Start",
       pause: "Pause", resume: "Resume", pass: "Pass", accept: "Accept play", blank_title: "Letter of a blank",
       square: "Square", letter: "Letter", set: "Set", correct_title: "Correct a misread letter",
@@ -48,7 +48,7 @@
     de: {
       connecting: "verbinde…", live: "live", reconnecting: "verbinde neu…",
       download_gcg: "Partie (GCG)", download_png: "Brett (PNG)", turn_timer: "Zugzeit",
-      bag: "Beutel", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
+      bag: "Beutel", cup: "Würfel im Becher", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
       words: "Wörter", score: "Punkte", total: "Summe", control: "Tischsteuerung", pin: "Tisch-PIN",
       start: "Start", pause: "Pause", resume: "Weiter", pass: "Passen", accept: "Zug annehmen",
       blank_title: "Buchstabe eines Jokers", square: "Feld", letter: "Buchstabe", set: "Setzen",
@@ -324,6 +324,12 @@
     drawAlerts(s);
     drawPending(s);
     $("#bag").textContent = String(s.bag);
+    // Scramble plays with dice from a cup, and every face is seen: no unseen-tile list.
+    const scramble = s.game !== "standard";
+    const bagLabel = $("#bag").parentElement.querySelector(".label");
+    bagLabel.dataset.i18n = scramble ? "cup" : "bag";
+    bagLabel.textContent = t(bagLabel.dataset.i18n);
+    $(".unseen-box").hidden = scramble;
     $("#unseen").textContent = groupTiles(s.unseen || "");
     $("#unseen-count").textContent = `(${(s.unseen || "").length})`;
     const timer = $("#turn-timer");

@@ -146,3 +146,23 @@ def test_a_doubtful_letter_and_a_lost_sensor_on_the_simulated_table(page: Any, s
     table.publish()
     expect(page.locator("#alerts .alert")).to_have_count(0, timeout=WITHIN)
     ui.check_players(page, table)
+
+
+def test_scramble_on_the_simulated_table(page: Any, live_server: Any, ui: Any) -> None:
+    table = sim.SimulatedTable(sim.default_setup(kind="scramble"), clock=sim.ManualClock())
+    expect = ui.expect
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    expect(page.locator("#board .cell")).to_have_count(81)  # the 9x9 mat
+    expect(page.locator(".unseen-box")).to_be_hidden()
+    expect(page.locator("#bag")).to_have_text(str(table.snapshot()["bag"]))
+    expect(page.locator("#bag").locator("xpath=..").locator(".label")).to_have_text("Dice in the cup")
+    table.control("start", {})
+    expect(page.locator("#pending")).to_have_text("Roll the dice.", timeout=WITHIN)
+    table.roll("QUIZAEB")
+    expect(page.locator("#pending")).to_have_text("Rolled: QUIZAEB", timeout=WITHIN)
+    timer = page.locator("#turn-timer .clock")  # Scramble's 60 s turn timer
+    expect(timer).to_have_text(ui.clock_text(table.snapshot()["turn_timer"]["remaining_ms"]), timeout=WITHIN)
+    table.advance(20)
+    expect(timer).to_have_text(ui.clock_text(table.snapshot()["turn_timer"]["remaining_ms"]), timeout=WITHIN)
+    ui.check_players(page, table)
