@@ -37,7 +37,7 @@ from game.errors import (
 )
 from game.events import Event, EventKind
 from game.play import Placement, Play, placements_from_str
-from game.rules import ChallengeRule, EndRackRule, RuleSet
+from game.rules import ChallengeRule, EndRackRule, RuleSet, rules_from_dict, rules_to_dict
 from game.scoring import ScoredPlay, score
 from game.tiles import BLANK, rack_counter
 from game.validation import validate
@@ -534,9 +534,14 @@ class Game:
     # --- journal --------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Everything needed to rebuild this game with `Game.replay` (JSON-ready)."""
-        return {"players": list(self.players), "seed": self.seed, "strict_turns": self.strict_turns,
-                "actions": copy.deepcopy(self.actions)}
+        """Everything needed to rebuild this game with `Game.replay` or `Game.from_dict` (JSON-ready)."""
+        return {"rules": rules_to_dict(self.rules), "players": list(self.players), "seed": self.seed,
+                "strict_turns": self.strict_turns, "actions": copy.deepcopy(self.actions)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], lexicon: WordList | None = None) -> Game:
+        """Rebuild a game from `to_dict()` output, rules included (rules built from the shipped data)."""
+        return cls.replay(rules_from_dict(data["rules"]), data, lexicon)
 
     @classmethod
     def replay(cls, rules: RuleSet, data: Mapping[str, Any], lexicon: WordList | None = None) -> Game:

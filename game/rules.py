@@ -10,8 +10,11 @@ first-play rule, exchange rule, challenge rule, end-of-game rules, time penalty)
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
+from game.errors import DataError
 from game.layout import Layout, load_layout
 from game.tiles import TileSet, load_tile_set
 
@@ -118,3 +121,48 @@ def german() -> RuleSet:
 def polish() -> RuleSet:
     """Polish tiles on the standard board, for records in Polish (tournament rules as [NASPA])."""
     return replace(naspa(), name="polish", tiles=load_tile_set("polish"))
+
+
+_ENUMS: dict[str, type[enum.Enum]] = {"challenge": ChallengeRule, "end_racks": EndRackRule}
+
+
+def rules_to_dict(rules: RuleSet) -> dict[str, object]:
+    """A JSON-ready description of a rule set: layout and tile set by name, every option by value.
+
+    For journals: `rules_from_dict` rebuilds the same rules from the shipped data files. Layouts and
+    tile sets built in code (not from `game/data`) are named but cannot be rebuilt from the name.
+    """
+    out: dict[str, object] = {}
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        if f.name in ("layout", "tiles"):
+            out[f.name] = value.name
+        elif isinstance(value, enum.Enum):
+            out[f.name] = value.value
+        elif isinstance(value, ScorelessLimit):
+            out[f.name] = {"turns": value.turns, "per_player": value.per_player, "passes_only": value.passes_only}
+        else:
+            out[f.name] = value
+    return out
+
+
+def rules_from_dict(raw: Mapping[str, Any]) -> RuleSet:
+    """Rebuild what `rules_to_dict` wrote; DataError names a bad field."""
+    known = {f.name for f in fields(RuleSet)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise DataError(f"rule set: unknown options {', '.join(unknown)}")
+    try:
+        values: dict[str, Any] = dict(raw)
+        values["layout"] = load_layout(str(raw["layout"]))
+        values["tiles"] = load_tile_set(str(raw["tiles"]))
+        for name, kind in _ENUMS.items():
+            if name in values:
+                values[name] = kind(values[name])
+        if "scoreless" in values:
+            values["scoreless"] = ScorelessLimit(**values["scoreless"])
+        return RuleSet(**values)
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"rule set: {exc!r} in {dict(raw)}") from exc

@@ -271,3 +271,23 @@ def test_force_play_is_journaled() -> None:
 def test_unknown_action_in_journal() -> None:
     with pytest.raises(PlayerError, match="unknown action 'dance'"):
         Game(EN, ["a", "b"]).apply_action({"action": "dance"})
+
+
+def test_from_dict_rebuilds_rules_too() -> None:
+    game = Game(german().with_options(challenge=ChallengeRule.TEN_POINT), ["ann", "bob"])
+    game.play("8G DÜS")
+    game.challenge(1, valid=True)
+    again = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert again.rules == game.rules and again.scores == [26, 0]
+
+
+def test_exchange_errors_name_the_tiles() -> None:
+    game = Game(EN, ["ann", "bob"], seed=5)
+    rack = game.rack(0) or ""
+    absent = next(ch for ch in "QZXJKVW" if ch not in rack)
+    with pytest.raises(NotOnRackError, match=f"exchange {absent}: {absent} not on the rack {rack}"):
+        game.exchange(absent)
+    late = Game(EN, ["ann", "bob"])
+    late.board.place((p.square, p.tile) for p in pl(" ".join(f"{c}{r}=E" for r in range(1, 13) for c in "ABCDEFG")))
+    with pytest.raises(ExchangeNotAllowedError, match="exchange of 7 tiles refused: only 2 in the bag"):
+        late.exchange(7)

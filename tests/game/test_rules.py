@@ -33,3 +33,28 @@ def test_scoreless_limits(limit: object, players: int, turns: int) -> None:
 def test_challenge_bonuses_and_options() -> None:
     assert [r.bonus for r in ChallengeRule] == [0, 0, 0, 5, 10]
     assert classic_english().with_options(bingo_bonus=35).bingo_bonus == 35
+
+
+def test_rules_round_trip_through_json() -> None:
+    import json
+
+    from game.rules import SCORELESS_DE, rules_from_dict, rules_to_dict
+
+    rules = german().with_options(challenge=ChallengeRule.TEN_POINT, bingo_bonus=40)
+    raw = json.loads(json.dumps(rules_to_dict(rules)))
+    assert raw["layout"] == "standard" and raw["tiles"] == "german" and raw["challenge"] == "ten-point"
+    again = rules_from_dict(raw)
+    assert again == rules and again.scoreless == SCORELESS_DE
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [({"colour": "red"}, "unknown options colour"), ({"challenge": "loud"}, "'loud' is not a valid"),
+     ({"tiles": "klingon"}, "no tile set named 'klingon'")],
+)
+def test_bad_rules_dict(change: dict[str, object], message: str) -> None:
+    from game.errors import DataError
+    from game.rules import rules_from_dict, rules_to_dict
+
+    with pytest.raises(DataError, match=message):
+        rules_from_dict({**rules_to_dict(classic_english()), **change})
