@@ -24,7 +24,8 @@ Controller (`hardware.controller`)
     `ClockController(devices, timer, clock=time.monotonic)` where `timer` is a
     `game.clock.GameClock` (tournament clock) or a `game.timers.TurnTimer` (sand-timer replacement).
     - Buttons drive it (unless `buttons_drive_clock=False`): a player's clock button switches the
-      game clock (or starts the next turn on the turn timer); before the game it starts the other
+      game clock (on the turn timer: ends the turn of the player on turn, whose timer restarts for
+      the next player; `controller.turn_player`); before the game it starts the other
       player's clock, as on a chess clock; the pause button pauses/resumes. Every button action
       is also passed to listeners: `controller.subscribe(fn)` with `fn(ButtonEvent)`;
       `ButtonEvent(button, action, kind, at, player)`, `kind` "press" or "hold"; actions: "clock"
