@@ -15,7 +15,7 @@
       correct: "Correct", exchange_title: "Exchange", count: "Tiles", exchange: "Exchange",
       challenge_title: "Challenge the last play", challenger: "Challenger", challenge: "Challenge",
       racks_title: "Tiles left on a rack at the end", tiles: "Tiles", enter: "Enter",
-      on_turn: "to play", tiles_on_rack: "tiles", no_moves: "No moves yet",
+      on_turn: "to play", tiles_on_rack: "tiles", winner: "wins", tie: "shares the win", no_moves: "No moves yet",
       pending_blanks: (sq) => `Blank on ${sq}: which letter does it stand for?`,
       pending_racks: (names) => `Enter the tiles left on the rack of ${names}.`,
       pending_letters: (sq) => `Which letter is on ${sq}? The sensors cannot read it for sure.`,
@@ -56,7 +56,7 @@
       exchange_title: "Tauschen", count: "Steine", exchange: "Tauschen",
       challenge_title: "Letzten Zug anzweifeln", challenger: "Wer zweifelt", challenge: "Anzweifeln",
       racks_title: "Reststeine auf einer Bank am Ende", tiles: "Steine", enter: "Eintragen",
-      on_turn: "am Zug", tiles_on_rack: "Steine", no_moves: "Noch keine Züge",
+      on_turn: "am Zug", tiles_on_rack: "Steine", winner: "gewinnt", tie: "teilt den Sieg", no_moves: "Noch keine Züge",
       pending_blanks: (sq) => `Joker auf ${sq}: für welchen Buchstaben steht er?`,
       pending_racks: (names) => `Reststeine von ${names} eintragen.`,
       pending_letters: (sq) => `Welcher Buchstabe liegt auf ${sq}? Die Sensoren können ihn nicht sicher lesen.`,
@@ -186,9 +186,14 @@
         return card;
       }));
     }
+    const ended = s.state === "ended";
+    const best = Math.max(...s.players.map((p) => p.score));
+    const winners = s.players.filter((p) => p.score === best).length;
     s.players.forEach((p, i) => {
       const card = box.children[i];
+      const wins = ended && p.score === best;
       card.classList.toggle("on-turn", p.on_turn);
+      card.classList.toggle("winner", wins);
       $(".name", card).textContent = p.name;
       $(".score", card).textContent = String(p.score);
       const clockEl = $(".clock", card);
@@ -199,6 +204,7 @@
         clockEl.hidden = true;
       }
       const meta = [];
+      if (wins) meta.push(t(winners > 1 ? "tie" : "winner"));
       if (p.on_turn) meta.push(t("on_turn"));
       if (p.rack_count !== null && p.rack_count !== undefined) meta.push(`${p.rack_count} ${t("tiles_on_rack")}`);
       $(".meta", card).textContent = meta.join(" · ");

@@ -228,3 +228,21 @@ def test_a_lost_connection_is_shown_not_hidden(page: Any, table: Any, live_serve
     expect()(page.locator("html")).to_have_class(re.compile(r"\boffline\b"), timeout=5000)
     expect()(page.locator("#connection")).to_have_text("reconnecting…")
     expect()(page.locator("#connection")).to_have_attribute("data-connected", "false")
+
+
+def test_the_end_of_the_game_shows_who_won(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    table.control("start", {})
+    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
+    table.play("G9=Z", "G9 Z.", ["ZI"], 21)
+    table.state = "ended"
+    table.publish()
+    expect()(page.locator("#state")).to_have_text("game over", timeout=WITHIN)
+    expect()(page.locator("#player-0")).to_have_class(re.compile(r"\bwinner\b"))
+    expect()(page.locator("#player-0 .meta")).to_contain_text("wins")
+    expect()(page.locator("#player-1")).not_to_have_class(re.compile(r"\bwinner\b"))
+    table.scores[1] = 22  # a tie: both share the win
+    table.publish()
+    expect()(page.locator("#player-1 .meta")).to_contain_text("shares the win", timeout=WITHIN)
+    expect()(page.locator("#player-0 .meta")).to_contain_text("shares the win")
