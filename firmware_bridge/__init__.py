@@ -29,6 +29,10 @@ The emulator (`firmware_bridge.emulator`): the firmware's own code on a simulate
     PtyEmulator(board).start() -> .path: a stable symlink to a pseudo-terminal, as /dev/ttyACM0 would be;
     the same scripting methods, thread-safe; unplug()/replug() remove and recreate the device.
 
+A scripted fake board (`firmware_bridge.mock.ScriptedPort`, like python-chess's MockTransport):
+    port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, ...)]); BoardLink(url, opener=lambda u: port);
+    port.send(wire.SQUARE_CHANGED, ...); port.assert_done()
+
 Shared with the Pico (`firmware_bridge.firmware`, MicroPython-compatible): `wire` (frames, messages),
 `scanner.Firmware` (scan, debounce, report), `hal_pico.PicoHal` (shift registers, USB CDC).
 """
