@@ -175,6 +175,9 @@ async def _control(request: web.Request) -> web.Response:
         return _error(409, "refused", str(exc))
     except PermissionDenied as exc:
         return _error(403, "refused", str(exc))
+    except Exception:  # a bug in the table must not leave the page with a bare "500"
+        log.exception("control %s %s failed inside the table", action, params)
+        return _error(500, "internal", f"the referee could not do {action}: an internal error (it is in the log)")
     log.info("control %s %s from %s", action, params, request.remote)
     return _json({"ok": True, "action": action, "snapshot": snapshot})
 

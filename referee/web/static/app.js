@@ -36,6 +36,7 @@
         invalid: "Check the input:",
         refused: "The table refused:",
         network: "The referee cannot be reached.",
+        internal: "The referee hit an internal error (it is in its log). Check the board and the scores.",
       },
       states: {
         waiting: "waiting to start", turn: "playing", blank: "blank letter?", challenge: "challenge window",
@@ -77,6 +78,7 @@
         invalid: "Eingabe prüfen:",
         refused: "Der Tisch lehnt ab:",
         network: "Der Schiedsrichter ist nicht erreichbar.",
+        internal: "Interner Fehler des Schiedsrichters (steht im Protokoll). Brett und Punkte prüfen.",
       },
       states: {
         waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Joker-Buchstabe?", challenge: "Zweifelfrist",

@@ -390,3 +390,21 @@ def test_the_service_table_refuses_out_of_place_actions_and_nothing_changes(acti
             assert table.snapshot() == before and table.gcg() == record
 
     run_async(go())
+
+
+def test_a_bug_inside_the_table_gets_a_clear_answer_not_a_bare_500(table: Any, run_async: Any,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    class Broken(type(table)):  # type: ignore[misc]
+        def control(self, action: str, params: Any) -> Any:
+            raise RuntimeError("boom")
+
+    broken = Broken(table.clock)
+
+    async def go() -> None:
+        async with serve(broken) as client:
+            status, body = await control(client, "start", csrf=await token(client))
+            assert (status, body["code"]) == (500, "internal")
+            assert "could not do start" in body["error"] and "boom" not in body["error"]
+
+    run_async(go())
+    assert "boom" in caplog.text  # the details go to the log, not to the page
