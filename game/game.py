@@ -177,6 +177,8 @@ class Game:
         """Called after every turn-ending event (play, exchange, pass, withdrawn phony). Default: nothing."""
 
     def is_first_play(self) -> bool:
+        """Whether the next play is held to the first-play rules (start square, two letters). Default:
+        when the board is empty."""
         return self.board.is_empty
 
     # --- input checks ---------------------------------------------------------------------------
@@ -207,7 +209,7 @@ class Game:
 
     def evaluate(self, placements: Iterable[Placement]) -> ScoredPlay:
         """Validate and score placements on the current board without playing them."""
-        return score(validate(self.board, placements, self.rules), self.rules)
+        return score(validate(self.board, placements, self.rules, self.is_first_play()), self.rules)
 
     def play(self, placements: Iterable[Placement] | str, player: int | None = None) -> ScoredPlay:
         """Play new tiles (placements, or a GCG move `8D WO.D`): validate, score, apply, draw.

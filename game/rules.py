@@ -130,10 +130,11 @@ def rules_to_dict(rules: RuleSet) -> dict[str, object]:
     """A JSON-ready description of a rule set: layout and tile set by name, every option by value.
 
     For journals: `rules_from_dict` rebuilds the same rules from the shipped data files. Layouts and
-    tile sets built in code (not from `game/data`) are named but cannot be rebuilt from the name.
+    tile sets built in code (not from `game/data`) are named but cannot be rebuilt from the name; a
+    variant's own extra fields (a subclass of `RuleSet`) are left out: replay those with the variant's rules.
     """
     out: dict[str, object] = {}
-    for f in fields(rules):
+    for f in fields(RuleSet):
         value = getattr(rules, f.name)
         if f.name in ("layout", "tiles"):
             out[f.name] = value.name

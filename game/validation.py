@@ -87,8 +87,14 @@ def _span(squares: Iterable[Square]) -> str:
     return str(ordered[0]) if len(ordered) == 1 else f"{ordered[0]}-{ordered[-1]}"
 
 
-def validate(board: Board, placements: Iterable[Placement], rules: RuleSet) -> CheckedPlay:
-    """Check new tiles against the board and the rules; return the words they form."""
+def validate(
+    board: Board, placements: Iterable[Placement], rules: RuleSet, first_play: bool | None = None
+) -> CheckedPlay:
+    """Check new tiles against the board and the rules; return the words they form.
+
+    `first_play`: whether the first-play rules apply (start square, two letters, no connection needed);
+    None means "when the board is empty". A variant's game decides it through `Game.is_first_play`.
+    """
     placed = tuple(sorted(placements, key=_square_key))
     if not placed:
         raise EmptyPlayError("no tiles were placed")
@@ -141,7 +147,9 @@ def validate(board: Board, placements: Iterable[Placement], rules: RuleSet) -> C
             gap = Square(idx // width, idx % width)
             raise GapError(f"{_span([first, last])}: there is a gap at {gap}")
 
-    if board.is_empty:
+    if first_play is None:
+        first_play = board.is_empty
+    if first_play:
         if rules.first_play_covers_start:
             start = board.layout.start
             if (start.row * width + start.col) not in new:
@@ -159,7 +167,7 @@ def validate(board: Board, placements: Iterable[Placement], rules: RuleSet) -> C
         cross = _word_through(cells, width, height, new, p.square, direction.other)
         if cross is not None:
             words.append(cross)
-    if not board.is_empty and not any(not all(w.new) for w in words):
+    if not first_play and not any(not all(w.new) for w in words):
         raise NotConnectedError(f"{_span([first, last])}: the play does not touch any tile on the board")
     if not words:
         raise FirstPlayTooShortError(f"{_span([first, last])}: a single tile forms no word")

@@ -95,3 +95,12 @@ def test_parallel_play_forms_cross_words() -> None:
     board = opened()
     checked = validate(board, pl("H9=O I9=X"), RULES)
     assert [w.text for w in checked.words] == ["OX", "CO", "AX"]
+
+
+def test_first_play_rules_can_be_decided_by_the_game() -> None:
+    board = opened()
+    # a variant that starts a new word on a board with tiles: the start-square rule applies again
+    with pytest.raises(StartSquareError, match="the first play must cover the start square H8"):
+        validate(board, pl("A1=A A2=B"), RULES, first_play=True)
+    with pytest.raises(NotConnectedError, match="A1-A2: the play does not touch any tile on the board"):
+        validate(Board(RULES.layout), pl("A1=A A2=B"), RULES, first_play=False)
