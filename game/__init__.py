@@ -12,21 +12,25 @@ Public API (import from the modules named):
 - `game.layout`: `Layout` from `game/data/layouts/<name>.json` (`load_layout("standard")`), any size.
 - `game.rules`: `RuleSet` (layout, tiles, rack size, bingo tiles and bonus, first-play rule, exchange
   rule, `ChallengeRule`, `ScorelessLimit`, `EndRackRule`, time penalty); presets `classic_english()`,
-  `naspa()`, `german()`, `polish()`; variants via `rules.with_options(...)`.
+  `naspa()`, `german()`, `polish()`; variants via `rules.with_options(...)`; JSON via
+  `rules_to_dict`/`rules_from_dict`.
 - `game.variants`: `register_variant(name, rules_factory, game_class=None)`, `get_variant(name)`:
   what a GCG `#variant` or `--tiles` name means.
 - `game.board`: `Board(layout)`: `board[square]`, `place`, `remove`, `copy`, `is_empty`, `str`.
-- `game.play`: `Placement` (`H8=A`, the real table's board diff), `placements_from_str`,
+- `game.play`: `Placement` (`H8=A`), `placements_from_diff({"H8": "A", "H9": "e"})` (the real table's
+  board diff), `placements_from_str("H8=A H9=e")`,
   `Play` (`8D WO.D`, GCG; `.placements(board)`, `Play.from_placements`).
-- `game.validation`: `validate(board, placements, rules) -> CheckedPlay` (words formed) or the precise
-  `IllegalPlayError` subclass of `game.errors`.
+- `game.validation`: `validate(board, placements, rules, first_play=None) -> CheckedPlay` (words formed)
+  or the precise `IllegalPlayError` subclass of `game.errors`.
 - `game.scoring`: `score(checked, rules) -> ScoredPlay` (per-word scores, bingo bonus, total).
 - `game.game`: `Game(rules, players, lexicon=None, seed=None)`: `play(placements | "8D WORD")`,
   `exchange`, `pass_turn`, `challenge(challenger, valid=None)`, `apply_time_penalty(player, seconds)`,
-  `set_rack`, `finish_with_racks`, `winners`, `events` (score sheet), `to_dict`/`Game.replay`.
+  `set_rack`, `finish_with_racks`, `force_play`, `winners`, `events` (score sheet), `evaluate`,
+  `to_dict`/`Game.replay(rules, data)`/`Game.from_dict(data)`.
   Hooks for variants: `draw_count`, `after_turn`, `is_first_play`.
 - `game.events`: `Event`, `EventKind` (JSON round trip).
 - `game.lexicon`: `Lexicon` (load a word list, compile, membership, `missing(words)`).
-- `game.gcg`: `parse_gcg(text)`, `write_gcg(game)`, `check_record(record, rules)`.
+- `game.gcg`: `decode_gcg(bytes)`, `parse_gcg(text)`, `write_gcg(players, events, pragmas)`.
+- `game.gcg_check`: `check_record(record, default_rules)` -> mismatches (what `referee gcg check` prints).
 - `game.errors`: `RefereeError` and one class per failure.
 """
