@@ -25,6 +25,7 @@
       pending_rolled: (letters) => `Rolled: ${letters}`,
       pending_other: "The table waits for an entry.",
       done: (a) => `Done: ${a}`,
+      confirm: "Tap again to confirm",
       sending: "Sending…",
       control_off: "Control is disabled: this table has no PIN configured.",
       err: {
@@ -67,6 +68,7 @@
       pending_rolled: (letters) => `Gewürfelt: ${letters}`,
       pending_other: "Der Tisch wartet auf eine Eingabe.",
       done: (a) => `Erledigt: ${a}`,
+      confirm: "Zum Bestätigen nochmals tippen",
       sending: "Sende…",
       control_off: "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt.",
       err: {
@@ -454,14 +456,37 @@
     return out;
   }
 
+  // A pass, an exchange or a challenge cannot be taken back: those ask for a second tap within 4 s, so a
+  // phone in a pocket or a slip of the finger does not end someone's turn.
+  const CONFIRM = new Set(["pass", "exchange", "challenge"]);
+
+  function confirmed(action, button) {
+    if (!CONFIRM.has(action)) return true;
+    if (button.dataset.confirming === "true") {
+      clearTimeout(Number(button.dataset.timer));
+      delete button.dataset.confirming;
+      button.textContent = t(button.dataset.i18n);
+      return true;
+    }
+    button.dataset.confirming = "true";
+    button.textContent = t("confirm");
+    button.dataset.timer = String(setTimeout(() => {
+      delete button.dataset.confirming;
+      button.textContent = t(button.dataset.i18n);
+    }, 4000));
+    return false;
+  }
+
   function wire() {
     for (const button of $$("button[data-action]")) {
-      button.addEventListener("click", () => send(button.dataset.action, {}));
+      button.addEventListener("click", () => {
+        if (confirmed(button.dataset.action, button)) send(button.dataset.action, {});
+      });
     }
     for (const form of $$("form[data-action]")) {
       form.addEventListener("submit", (e) => {
         e.preventDefault();
-        send(form.dataset.action, formParams(form));
+        if (confirmed(form.dataset.action, $("button[type=submit]", form))) send(form.dataset.action, formParams(form));
       });
     }
     $("#pending").addEventListener("click", () => {

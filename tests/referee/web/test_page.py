@@ -168,12 +168,23 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, t
     form = page.locator("#form-exchange")
     form.locator("[name=count]").fill("3")
     form.locator("button[type=submit]").click()
+    # An exchange cannot be taken back: the first tap only asks to confirm.
+    expect()(form.locator("button[type=submit]")).to_have_text("Tap again to confirm")
+    assert table.controls == [("start", {})]
+    form.locator("button[type=submit]").click()
+    expect()(form.locator("button[type=submit]")).to_have_text("Exchange")
     expect()(page.locator("#moves tbody tr").first).to_contain_text("-??? (exchange)", timeout=WITHIN)
     assert table.controls[-1] == ("exchange", {"count": 3})
+    page.locator('button[data-action="pass"]').click()
+    page.clock.run_for(4100)  # the second tap came too late: nothing was sent
+    expect()(page.locator('button[data-action="pass"]')).to_have_text("Pass")
+    assert table.controls[-1][0] == "exchange"
+    page.locator('button[data-action="pass"]').click()
     page.locator('button[data-action="pass"]').click()
     expect()(page.locator("#moves tbody tr").first).to_contain_text("(pass)", timeout=WITHIN)
     form = page.locator("#form-challenge")
     form.locator("[name=player]").select_option("Ben")
+    form.locator("button[type=submit]").click()
     form.locator("button[type=submit]").click()
     expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do challenge",
                                                          timeout=WITHIN)
