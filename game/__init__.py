@@ -27,7 +27,7 @@ Public API (import from the modules named):
   `exchange`, `pass_turn`, `challenge(challenger, valid=None)`, `apply_time_penalty(player, seconds)`,
   `set_rack`, `finish_with_racks`, `force_play`, `winners`, `events` (score sheet), `evaluate`,
   `to_dict`/`Game.replay(rules, data)`/`Game.from_dict(data)`.
-  Hooks for variants: `draw_count`, `after_turn`, `is_first_play`.
+  Hooks for variants: `draw_count`, `after_turn`, `is_first_play`, `record_rack`.
 - `game.events`: `Event`, `EventKind` (JSON round trip).
 - `game.lexicon`: `Lexicon` (load a word list, compile, membership, `missing(words)`).
 - `game.gcg`: `decode_gcg(bytes)`, `parse_gcg(text)`, `write_gcg(players, events, pragmas)`.

@@ -176,6 +176,11 @@ class Game:
     def after_turn(self, event: Event) -> None:
         """Called after every turn-ending event (play, exchange, pass, withdrawn phony). Default: nothing."""
 
+    def record_rack(self, player: int, rack: str) -> None:
+        """A record's rack for a line, before the turn is replayed (`game.gcg_check`). Default: ignored,
+        because records of the standard game carry made-up racks (the checker notes the ones that do not
+        hold the tiles played); a variant that verifies racks (Scramble: the faces rolled) overrides it."""
+
     def is_first_play(self) -> bool:
         """Whether the next play is held to the first-play rules (start square, two letters). Default:
         when the board is empty."""

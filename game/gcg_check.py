@@ -10,7 +10,7 @@ in every later total.
 Rules for a record: the `#variant` pragma names a registered variant (`game.variants`); without
 one, the caller's default (tournament rules for English, the German edition for German). What
 records do not state is read from their structure, never fitted to their scores:
-- the challenge rule: the first `(challenge)` bonus says 5-point or 10-point; none: double;
+- the challenge rule: the value most `(challenge)` bonuses have says 5-point or 10-point; none: double;
 - the end-of-game rule: a record that both adds and subtracts racks at the end uses 1x each way
   [ONYX/PC]; otherwise the player out gains 2x [NASPA];
 - the tile set: when a record's letters are not all in the chosen set, a shipped set that has
@@ -181,8 +181,8 @@ class _Replay:
         """Apply one line; returns the score the record means for it (normally the score written)."""
         game = self.game
         kind = mv.kind
-        if mv.rack and kind in (MoveKind.PLAY, MoveKind.PASS) and hasattr(game, "record_rack"):
-            game.record_rack(who, mv.rack)  # a variant that verifies racks (Scramble: the faces rolled)
+        if mv.rack and kind in (MoveKind.PLAY, MoveKind.PASS):
+            game.record_rack(who, mv.rack)  # a hook: a variant that verifies racks (Scramble) overrides it
         if kind is MoveKind.PLAY:
             self.play(mv, who)
         elif kind is MoveKind.PASS:
