@@ -19,19 +19,20 @@ window, as the manual says ("before the next player starts a turn").
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from game.errors import DataError, ExchangeNotAllowedError, IllegalPlayError, NotOnRackError
 from game.events import Event, EventKind
 from game.game import ChallengeResult, Game, WordList
-from game.layout import load_layout
+from game.layout import Layout, load_layout
 from game.play import Placement, Play
-from game.rules import ChallengeRule, RuleSet, ScorelessLimit
+from game.rules import ChallengeRule, RuleSet, ScorelessLimit, rules_from_dict, rules_to_dict
 from game.scoring import ScoredPlay
 from game.scramble_cup import ALPHABETS, Dice
 from game.scramble_dice import DiceSet, Face, load_dice_set
@@ -84,6 +85,36 @@ class ScrambleRules(RuleSet):
     def timer(self) -> TurnTimerConfig:
         """The sand timer of a turn: `turn_seconds`, and time up ends the turn (`ScrambleGame.time_up`)."""
         return TurnTimerConfig.scramble(self.turn_seconds)
+
+
+def scramble_rules_to_dict(rules: ScrambleRules) -> dict[str, object]:
+    """`game.rules.rules_to_dict` plus what a Scramble journal needs to rebuild its rules without the
+    package data: the dice set in full (a taught set is in no data file) and the mat's squares."""
+    out = rules_to_dict(rules)
+    out.update(advanced=rules.advanced, target=rules.target, turn_seconds=rules.turn_seconds)
+    out["dice"] = json.loads(rules.dice_set.to_json())
+    out["layout_rows"] = list(rules.layout.rows)
+    return out
+
+
+def scramble_rules_from_dict(raw: Mapping[str, Any]) -> ScrambleRules:
+    """Rebuild what `scramble_rules_to_dict` wrote; DataError names what is wrong."""
+    values = dict(raw)
+    try:
+        dice = DiceSet.from_json(json.dumps(values.pop("dice")), "rules: dice")
+        rows = values.pop("layout_rows", None)
+        extra = {k: values.pop(k) for k in ("advanced", "target", "turn_seconds") if k in values}
+        name = str(values["layout"])
+        layout = load_layout(name) if rows is None else Layout(name, tuple(str(r) for r in rows))
+        # the standard fields through the engine's reader; layout and tiles are the mat's and the dice's
+        base = rules_from_dict({**values, "layout": "scramble", "tiles": "english"})
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"Scramble rule set: {exc!r}") from exc
+    standard = {f.name: getattr(base, f.name) for f in fields(RuleSet)}
+    standard.update(layout=layout, tiles=dice.tile_set(ALPHABETS.get(dice.language, "")))
+    return ScrambleRules(**standard, dice=dice, **extra)
 
 
 def scramble_rules(
@@ -326,6 +357,16 @@ class ScrambleGame(Game):
         """Scramble has no going out: an empty hand with an empty cup is an ordinary turn."""
 
     # --- journal ---------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data = super().to_dict()
+        data["rules"] = scramble_rules_to_dict(self.rules)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], lexicon: WordList | None = None) -> Game:
+        """Rebuild a Scramble game from `to_dict()` output, its dice and mat included."""
+        return cls.replay(scramble_rules_from_dict(data["rules"]), data, lexicon)
 
     def apply_action(self, action: Mapping[str, Any]) -> None:
         kind = action["action"]

@@ -436,3 +436,29 @@ def test_a_blank_face_scores_zero_but_keeps_the_word_premium() -> None:
 def test_rules_refuse_dice_whose_values_the_scorer_does_not_have() -> None:
     with pytest.raises(DataError, match="differ from the dice 'german'"):
         scramble_rules().with_options(dice=load_dice_set("german"))
+
+
+def test_journal_carries_the_rules_dice_and_mat() -> None:
+    """`to_dict` is JSON; `from_dict` rebuilds the game with its dice set (even a taught one) and mat."""
+    raw = json.loads(load_dice_set("english").to_json())
+    raw["name"] = "mine"
+    plain = Layout("plain", tuple("....*...." if r == 4 else "." * 9 for r in range(9)))
+    rules = scramble_rules(DiceSet.from_json(json.dumps(raw)), advanced=True, target=150).with_options(layout=plain)
+    g = ScrambleGame(rules, ["Ann", "Ben"], lexicon=WORDS, seed=9)
+    g.set_rack(0, "AEFSTOR")
+    g.play("5B FEAST")
+    again = ScrambleGame.from_dict(json.loads(json.dumps(g.to_dict())), WORDS)
+    assert isinstance(again, ScrambleGame)
+    assert again.rules == g.rules and again.rules.target == 150 and again.rules.advanced
+    assert again.rules.dice_set.name == "mine" and again.rules.layout.rows == plain.rows
+    assert again.scores == g.scores == [16, 0] and again.dice == g.dice
+
+
+def test_journal_with_broken_rules() -> None:
+    data = ScrambleGame(scramble_rules(), ["Ann", "Ben"]).to_dict()
+    data["rules"]["dice"]["dice"] = data["rules"]["dice"]["dice"][:5]
+    with pytest.raises(DataError, match="5 dice"):
+        ScrambleGame.from_dict(data)
+    del data["rules"]["dice"]
+    with pytest.raises(DataError, match="Scramble rule set"):
+        ScrambleGame.from_dict(data)
