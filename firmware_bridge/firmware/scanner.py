@@ -74,6 +74,7 @@ class Firmware:
         self._next_beat = heartbeat_ms
         self._last_beat = 0
         self._scans_per_s = 0
+        self._dump_deadline = -1  # >= 0: a GET_BOARD waits for bouncing inputs to settle, until then
         self.hal.scan(self.raw)  # the board as it is at power-up is the starting picture, not a change
         self.stable[:] = self.raw
         self.cand[:] = self.raw
@@ -119,6 +120,9 @@ class Firmware:
         if data:
             for msg_type, seq, payload in self.reader.feed(data):
                 self.handle(msg_type, seq, payload)
+        if self._dump_deadline >= 0 and (not self.pending or now >= self._dump_deadline):
+            self._dump_deadline = -1
+            self.send(wire.BOARD_DUMP, self.dump_payload())
         if now >= self._next_beat:
             self.heartbeat(now)
 
@@ -195,6 +199,13 @@ class Firmware:
             elif msg_type == wire.GET_BOARD:
                 if payload:
                     self.refuse(msg_type, seq, wire.NAK_BAD_LENGTH)
+                    return
+                if self.pending:
+                    # Something is bouncing (a tile going down, or the first scans after power-up caught a
+                    # contact mid-bounce): answer once it has settled, so a dump never shows a transient.
+                    # Someone fiddling with tiles cannot hold the answer back beyond 3 debounce times.
+                    if self._dump_deadline < 0:
+                        self._dump_deadline = self.uptime + 3 * self.debounce_ms
                     return
                 self.send(wire.BOARD_DUMP, self.dump_payload())
             elif msg_type == wire.SET_CONFIG:
