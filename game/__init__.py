@@ -23,7 +23,7 @@ Public API (import from the modules named):
 - `game.validation`: `validate(board, placements, rules, first_play=None) -> CheckedPlay` (words formed)
   or the precise `IllegalPlayError` subclass of `game.errors`.
 - `game.scoring`: `score(checked, rules) -> ScoredPlay` (per-word scores, bingo bonus, total).
-- `game.game`: `Game(rules, players, lexicon=None, seed=None)`: `play(placements | "8D WORD")`,
+- `game.game`: `first_player(draws)`; `Game(rules, players, lexicon=None, seed=None)`: `play(placements | "8D WORD")`,
   `exchange`, `pass_turn`, `challenge(challenger, valid=None)`, `apply_time_penalty(player, seconds)`,
   `set_rack`, `finish_with_racks`, `force_play`, `winners`, `events` (score sheet), `evaluate`,
   `to_dict`/`Game.replay(rules, data)`/`Game.from_dict(data)`.

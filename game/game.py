@@ -81,6 +81,16 @@ def _rack_str(counter: Counter[str]) -> str:
     return "".join(sorted(counter.elements(), key=lambda c: (c == BLANK, c)))
 
 
+def first_player(draws: Sequence[str]) -> list[int]:
+    """Who plays first from the tiles each player drew [ONYX]: the letter closest to A, a blank (`?`)
+    beating any letter. One index: that player starts; several: they tied and draw again."""
+    if not draws or any(len(d) != 1 or not (d == BLANK or d.isalpha()) for d in draws):
+        raise PlayerError(f"draws {list(draws)}: one tile per player, a letter or ?")
+    keys = [(-1, "") if d == BLANK else (0, d.upper()) for d in draws]
+    best = min(keys)
+    return [i for i, k in enumerate(keys) if k == best]
+
+
 class Game:
     """A standard game under a `RuleSet`. Player indices count from 0 in turn order."""
 
@@ -118,6 +128,7 @@ class Game:
         self.end_reason = ""
         self.scores_before_racks: list[int] | None = None
         self.awaiting_racks = False
+        self.lost_on_time: int | None = None
         self._scoreless = 0
         self._lose_turn: set[int] = set()
         self._pending: _Pending | None = None
@@ -408,6 +419,12 @@ class Game:
         if points:
             self.scores[player] -= points
             self.events.append(Event(EventKind.TIME_PENALTY, player, -points, self.scores[player], "(time)"))
+        limit = self.rules.overtime_loss_minutes
+        if limit is not None and seconds_over > limit * 60 and self.lost_on_time is None:
+            self.lost_on_time = player
+            self.over = True
+            self.end_reason = f"{self.players[player]} lost on time, more than {limit} minutes over"
+            self._pending = None
         return points
 
     def finish_with_racks(self, racks: Mapping[int, str]) -> None:
@@ -508,9 +525,11 @@ class Game:
         self.events.append(Event(EventKind.END_RACK, player, delta, self.scores[player], f"({shown})"))
 
     def winners(self) -> list[int]:
-        """Highest final score; on a tie, the higher score before the unplayed tiles [PC]; else shared."""
-        best = max(self.scores)
-        tied = [i for i, s in enumerate(self.scores) if s == best]
+        """Highest final score; on a tie, the higher score before the unplayed tiles [PC]; else shared.
+        A player who lost on time (`overtime_loss_minutes`) cannot win."""
+        alive = [i for i in range(len(self.players)) if i != self.lost_on_time]
+        best = max(self.scores[i] for i in alive)
+        tied = [i for i in alive if self.scores[i] == best]
         if len(tied) > 1 and self.rules.tie_break_before_racks and self.scores_before_racks is not None:
             before = self.scores_before_racks
             top = max(before[i] for i in tied)

@@ -291,3 +291,26 @@ def test_exchange_errors_name_the_tiles() -> None:
     late.board.place((p.square, p.tile) for p in pl(" ".join(f"{c}{r}=E" for r in range(1, 13) for c in "ABCDEFG")))
     with pytest.raises(ExchangeNotAllowedError, match="exchange of 7 tiles refused: only 2 in the bag"):
         late.exchange(7)
+
+
+def test_first_player_from_the_draw() -> None:
+    from game.game import first_player
+
+    assert first_player(["M", "C", "X"]) == [1]
+    assert first_player(["M", "?", "A"]) == [1]
+    assert first_player(["e", "E", "Z"]) == [0, 1]
+    with pytest.raises(PlayerError, match="one tile per player"):
+        first_player(["AB", "C"])
+
+
+def test_losing_on_time_under_the_woogles_rule() -> None:
+    game = Game(EN.with_options(overtime_loss_minutes=10), ["ann", "bob"])
+    game.scores = [300, 200]
+    assert game.apply_time_penalty(0, 600) == 100
+    assert not game.over
+    game.apply_time_penalty(0, 601)
+    assert game.over and game.end_reason == "ann lost on time, more than 10 minutes over"
+    assert game.winners() == [1]
+    plain = Game(EN, ["ann", "bob"])
+    plain.apply_time_penalty(0, 3600)
+    assert not plain.over
