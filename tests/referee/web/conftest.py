@@ -23,7 +23,8 @@ from aiohttp import web
 from referee.table_api import ControlError, Snapshot
 from referee.web import create_app
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Debian's Chromium; REFEREE_CHROMIUM names another build (or a missing path, to check the clean skip).
+CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIN = "4711"
