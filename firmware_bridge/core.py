@@ -15,6 +15,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from firmware_bridge.codes import TileCodes, default_tile_codes
+from firmware_bridge.errors import LinkConfigError
 from firmware_bridge.events import (
     BoardDump,
     BoardPicture,
@@ -30,6 +31,7 @@ from firmware_bridge.events import (
     SquareChanged,
 )
 from firmware_bridge.firmware import wire
+from firmware_bridge.firmware.scanner import MAX_DEBOUNCE_MS, MAX_HEARTBEAT_MS, MIN_DEBOUNCE_MS, MIN_HEARTBEAT_MS
 from firmware_bridge.squares import square_names
 
 log = logging.getLogger("firmware_bridge.link")
@@ -55,11 +57,20 @@ class LinkCore:
         heartbeat_ms: int | None = None,
         log_every: int = 100,
     ) -> None:
+        if debounce_ms is not None and not (MIN_DEBOUNCE_MS <= debounce_ms <= MAX_DEBOUNCE_MS):
+            raise LinkConfigError(
+                f"debounce time {debounce_ms} ms: the board accepts {MIN_DEBOUNCE_MS} to {MAX_DEBOUNCE_MS} ms"
+            )
+        if heartbeat_ms is not None and not (MIN_HEARTBEAT_MS <= heartbeat_ms <= MAX_HEARTBEAT_MS):
+            raise LinkConfigError(
+                f"heartbeat period {heartbeat_ms} ms: the board accepts {MIN_HEARTBEAT_MS} to {MAX_HEARTBEAT_MS} ms"
+            )
         self.tile_codes = tile_codes or default_tile_codes()
         self.want_debounce_ms = debounce_ms
         self.want_heartbeat_ms = heartbeat_ms
         self.state = DOWN
-        self.hello: Hello | None = None
+        self.hello: Hello | None = None  # as the board runs after our SET_CONFIG
+        self._board_hello: Hello | None = None  # as the board said it runs
         self.reader = wire.FrameReader()
         self._out = bytearray()
         self._seq = 0
@@ -259,6 +270,8 @@ class LinkCore:
             why = wire.NAK_REASONS.get(reason, f"reason {reason}")
             log.warning("board refused %s (seq %d): %s", wire.NAMES.get(refused, hex(refused)), seq, why)
             events.append(CommandRefused(wire.NAMES.get(refused, hex(refused)), seq, why))
+            if refused == wire.SET_CONFIG and self._board_hello is not None:
+                self.hello = self._board_hello  # the board kept its own timing: watch it by that
         else:
             self._count("unknown_types", 1, f"unknown message type 0x{msg_type:02x}")
 
@@ -269,6 +282,7 @@ class LinkCore:
         hello = Hello(version, width, height, bool(caps & wire.CAP_CODED), buttons, slots, debounce_ms, heartbeat_ms)
         square_names(width, height)  # refuses a board size we cannot name
         self.hello = hello
+        self._board_hello = hello
         events.append(hello)
         debounce = self.want_debounce_ms if self.want_debounce_ms is not None else debounce_ms
         beat = self.want_heartbeat_ms if self.want_heartbeat_ms is not None else heartbeat_ms

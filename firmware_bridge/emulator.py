@@ -191,6 +191,11 @@ class EmulatedBoard:
         tile_codes: TileCodes | None = None,
         tick_offset: int | None = None,
     ) -> None:
+        if not (1 <= width <= 26 and height >= 1) or width * height + 9 + slots > wire.MAX_PAYLOAD:
+            raise EmulatorCommandError(
+                f"a {width}x{height} board does not fit the protocol: up to 26 columns and a dump of at most "
+                f"{wire.MAX_PAYLOAD} bytes (15x15 and 9x9 fit)"
+            )
         if bounce_ms >= debounce_ms:
             raise EmulatorCommandError(f"bounce of {bounce_ms} ms would outlast the {debounce_ms} ms debounce")
         self.width = width

@@ -27,3 +27,7 @@ class TileCodeError(BoardLinkError):
 
 class EmulatorCommandError(BoardLinkError):
     """A scripting command for the emulator that cannot be carried out (`place Z99 E`, `press 9`)."""
+
+
+class LinkConfigError(BoardLinkError):
+    """A debounce time or heartbeat period the board's firmware would refuse (protocol limits)."""

@@ -114,18 +114,23 @@ def _physical(emulator: Any) -> str:
 
 def handle_emulate(args: argparse.Namespace) -> int:
     from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+    from firmware_bridge.errors import BoardLinkError
 
     width, height = _size(args.size)
-    board = EmulatedBoard(
-        width=width,
-        height=height,
-        coded=args.coded,
-        buttons=args.buttons,
-        slots=args.slots,
-        seed=args.seed,
-        debounce_ms=args.debounce_ms,
-        heartbeat_ms=args.heartbeat_ms,
-    )
+    try:
+        board = EmulatedBoard(
+            width=width,
+            height=height,
+            coded=args.coded,
+            buttons=args.buttons,
+            slots=args.slots,
+            seed=args.seed,
+            debounce_ms=args.debounce_ms,
+            heartbeat_ms=args.heartbeat_ms,
+        )
+    except BoardLinkError as exc:
+        print(f"referee board emulate: {exc}", file=sys.stderr)
+        return 2
     emulator = PtyEmulator(board, link_dir=args.link_dir)
     emulator.start()
     try:
@@ -146,10 +151,15 @@ def handle_emulate(args: argparse.Namespace) -> int:
 
 
 def handle_monitor(args: argparse.Namespace) -> int:
+    from firmware_bridge.errors import BoardLinkError
     from firmware_bridge.events import BoardDump, Heartbeat, Hello, SquareChanged
     from firmware_bridge.link import BoardLink
 
-    link = BoardLink(args.url, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
+    try:
+        link = BoardLink(args.url, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
+    except BoardLinkError as exc:
+        print(f"referee board monitor: {exc}", file=sys.stderr)
+        return 2
     link.start()
     counted = 0
     start = time.monotonic()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from firmware_bridge.core import UP, LinkCore
 from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.errors import LinkConfigError
 from firmware_bridge.events import BoardDump, CommandRefused, Event, Hello, Pong, SquareChanged
 from firmware_bridge.firmware import wire
 
@@ -171,3 +172,37 @@ def test_any_bytes_into_a_live_link_never_raise(chunks: list[bytes]) -> None:
     # Whatever came, the link still takes the next intact frame.
     mark = wire.encode_frame(wire.PONG, 200, wire.pack_pong(99, 1))
     assert Pong(99, 1) in core.data_received(mark, 0.1)
+
+
+def test_timing_the_board_would_refuse_is_refused_up_front() -> None:
+    with pytest.raises(LinkConfigError, match="heartbeat period 10 ms: the board accepts 20 to 60000 ms"):
+        LinkCore(heartbeat_ms=10)
+    with pytest.raises(LinkConfigError, match="debounce time 0 ms"):
+        LinkCore(debounce_ms=0)
+
+
+def test_a_refused_set_config_leaves_the_link_watching_the_boards_own_heartbeat() -> None:
+    board = EmulatedBoard(seed=3, heartbeat_ms=1000)
+    core = LinkCore(heartbeat_ms=100)
+    core.connection_made(0.0)
+    board.firmware.heartbeat_ms = 1000
+
+    # The board's firmware is older and refuses SET_CONFIG (simulated by a NAK in place of its ACK).
+    events: list[Event] = []
+    for _ in range(50):
+        board.advance(1)
+        out = core.take_outgoing()
+        for t, s, p in wire.FrameReader().feed(out):
+            if t == wire.SET_CONFIG:
+                events += core.data_received(
+                    wire.encode_frame(wire.NAK, board.firmware.seq, wire.pack_nak(t, s, wire.NAK_UNKNOWN_TYPE)), 0.0
+                )
+                board.firmware.seq = (board.firmware.seq + 1) & 0xFF
+            else:
+                board.from_host(wire.encode_frame(t, s, p))
+        data = board.to_host()
+        if data:
+            events += core.data_received(data, board.now_ms / 1000)
+    assert any(isinstance(e, CommandRefused) and e.command == "SET_CONFIG" for e in events)
+    assert core.hello is not None and core.hello.heartbeat_ms == 1000
+    assert core.silence_limit_s == 2.5

@@ -42,9 +42,18 @@ def test_emulate_prints_the_device_and_takes_commands(
     assert "error: button 9 does not exist" in out
 
 
-def test_emulate_refuses_a_bad_size() -> None:
+def test_emulate_refuses_a_bad_size(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit, match="--size 'big'"):
         main(["board", "emulate", "--size", "big"])
+    assert main(["board", "emulate", "--size", "30x30"]) == 2
+    assert "a 30x30 board does not fit the protocol" in capsys.readouterr().err
+
+
+def test_monitor_refuses_timing_the_board_would_refuse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["board", "monitor", "loop://", "--heartbeat-ms", "5"]) == 2
+    assert "heartbeat period 5 ms: the board accepts 20 to 60000 ms" in capsys.readouterr().err
+    assert main(["board", "monitor", "emulator://99x2"]) == 2
+    assert "does not fit the protocol" in capsys.readouterr().err
 
 
 def test_execute_help_lists_every_command(emulator: PtyEmulator) -> None:
