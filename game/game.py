@@ -39,6 +39,7 @@ from game.events import Event, EventKind
 from game.play import Placement, Play, placements_from_str
 from game.rules import ChallengeRule, EndRackRule, RuleSet, rules_from_dict, rules_to_dict
 from game.scoring import ScoredPlay, score
+from game.squares import Direction
 from game.tiles import BLANK, rack_counter
 from game.validation import validate
 
@@ -62,12 +63,28 @@ class ChallengeResult:
 
 @dataclass
 class _Pending:
-    """The last play, open to challenge until the next turn starts."""
+    """The last play, open to challenge until the next turn starts (`scored` is None for a forced play)."""
 
     player: int
-    scored: ScoredPlay
+    points: int
     snapshot: dict[str, Any]
+    scored: ScoredPlay | None = None
     challengers: set[int] = field(default_factory=set)
+
+
+def _written(board: Board, placed: Sequence[Placement]) -> str:
+    """A forced play as a score sheet writes it: GCG when its tiles lie in one line, else the placements."""
+    if placed and (len({p.square.row for p in placed}) == 1 or len({p.square.col for p in placed}) == 1):
+        across = len({p.square.row for p in placed}) == 1 and (
+            len(placed) > 1 or board.get(placed[0].square.step(Direction.ACROSS)) is not None
+            or board.get(placed[0].square.step(Direction.ACROSS, -1)) is not None)
+        try:
+            play = Play.from_placements(board, placed, Direction.ACROSS if across else Direction.DOWN)
+            if set(play.placements(board)) == set(placed):  # no gap the text would hide
+                return str(play)
+        except ValueError:
+            pass
+    return " ".join(str(p) for p in placed)
 
 
 def _take(rack: Counter[str], tiles: Counter[str]) -> None:
@@ -176,7 +193,7 @@ class Game:
     @property
     def last_play(self) -> ScoredPlay | None:
         """The play open to challenge, if any."""
-        return self._pending.scored if self._pending else None
+        return self._pending.scored if self._pending else None  # None too after a forced play
 
     # --- hooks for variants -------------------------------------------------------------------
 
@@ -273,7 +290,7 @@ class Game:
             rack_before, tuple(w.word.text for w in scored.words),
         )
         self.events.append(event)
-        self._pending = _Pending(who, scored, snapshot)
+        self._pending = _Pending(who, scored.score, snapshot, scored)
         self._advance(who)
         self.after_turn(event)
         if self.rack_sizes[who] == 0 and self.bag_count == 0:
@@ -289,9 +306,11 @@ class Game:
         who = self._actor(player)
         placed = tuple(placements)
         self._close_pending()
+        snapshot = self._snapshot()
         self.actions.append({"action": "force_play", "player": who, "points": points,
                              "placements": " ".join(str(p) for p in placed)})
         rack_before = self.rack(who) or ""
+        move = _written(self.board, placed)
         self.board.place((p.square, p.tile) for p in placed)
         rack = self.racks[who]
         if rack is not None:
@@ -300,11 +319,13 @@ class Game:
         self._draw(who, self.draw_count(who, len(placed)))
         self.scores[who] += points
         self._scoreless = 0
-        event = Event(EventKind.PLAY, who, points, self.scores[who], " ".join(str(p) for p in placed),
-                      placed, rack_before)
+        event = Event(EventKind.PLAY, who, points, self.scores[who], move, placed, rack_before)
         self.events.append(event)
+        self._pending = _Pending(who, points, snapshot)
         self._advance(who)
         self.after_turn(event)
+        if self.rack_sizes[who] == 0 and self.bag_count == 0 and placed:
+            self._go_out(who)
 
     def exchange(self, tiles: str | int, player: int | None = None) -> None:
         """Exchange tiles (`ABC` when known, or a count at the real table)."""
@@ -379,13 +400,15 @@ class Game:
         if valid is None:
             if self.lexicon is None:
                 raise ChallengeError("no lexicon to judge the challenge: give the verdict")
+            if pending.scored is None:
+                raise ChallengeError("a forced play has no words the lexicon can judge: give the verdict")
             lex = self.lexicon
             bad = tuple(w.word.text for w in pending.scored.words if w.word.text not in lex)
             valid = not bad
         self.actions.append({"action": "challenge", "player": challenger, "valid": valid})
         who = pending.player
         if not valid:
-            lost = pending.scored.score
+            lost = pending.points
             out_player = self._out_player
             self._restore(pending.snapshot)
             if out_player == who:

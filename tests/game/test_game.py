@@ -314,3 +314,18 @@ def test_losing_on_time_under_the_woogles_rule() -> None:
     plain = Game(EN, ["ann", "bob"])
     plain.apply_time_penalty(0, 3600)
     assert not plain.over
+
+
+def test_forced_play_can_be_withdrawn_and_is_written_as_gcg() -> None:
+    game = Game(EN, ["ann", "bob"])
+    game.force_play(pl("A1=Q A2=I"), 7)  # off the start square: a director's ruling
+    assert game.events[-1].move == "A1 QI"
+    judged = Game(EN, ["a", "b"], lexicon=WORDS)
+    judged.force_play(pl("A1=Q A2=I"), 7)
+    with pytest.raises(ChallengeError, match="a forced play has no words the lexicon can judge"):
+        judged.challenge(1)
+    game.challenge(1, valid=False)
+    assert game.board.is_empty and game.scores == [0, 0]
+    gapped = Game(EN, ["ann", "bob"])
+    gapped.force_play(pl("A1=Q A3=I"), 1)
+    assert gapped.events[-1].move == "A1=Q A3=I"
