@@ -26,6 +26,7 @@ from hardware.frames import (
     Reading,
     RingStyle,
     bar_lit,
+    digits_brightness,
     digits_text,
     focus,
     place,
@@ -205,4 +206,5 @@ def draw(devices: TableDevices, faces: Sequence[Reading], style: RingStyle | Non
     for i, display in enumerate(devices.displays):
         face = faces[i] if len(faces) == len(devices.displays) else focus(faces)
         segments = tm1637_bytes(digits_text(face))
-        devices.guarded(f"display {i}", partial(display.show, segments))
+        level = digits_brightness(face, display.brightness) if len(faces) > 1 else display.brightness
+        devices.guarded(f"display {i}", partial(display.show, segments, level))

@@ -194,6 +194,12 @@ def digits_text(reading: Reading) -> str:
     return clock_text(reading.remaining_ms) if reading.blink_on else ""
 
 
+def digits_brightness(reading: Reading, level: int) -> int:
+    """The display's brightness (TM1637 levels 0-7): full for the clock on move, dimmed by three
+    levels for the others, so the players see whose clock runs (the ring does the same)."""
+    return level if reading.active else max(0, level - 3)
+
+
 # Segments a-g are bits 0-6; bit 7 of the second digit drives the colon on 4-digit clock modules.
 SEGMENTS: dict[str, int] = {
     "0": 0x3F, "1": 0x06, "2": 0x5B, "3": 0x4F, "4": 0x66, "5": 0x6D, "6": 0x7D, "7": 0x07, "8": 0x7F,

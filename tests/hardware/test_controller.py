@@ -282,3 +282,14 @@ def test_turn_timer_only_the_player_on_turn_can_end_it(table: TableDevices, cloc
     assert timer.remaining() == pytest.approx(180.0 - 100.1)  # each tap holds the button 0.05 s
     tap(table, clock, ANN)  # Ann ends her turn: Ben's timer, full
     assert (ctl.turn_player, timer.remaining()) == (1, pytest.approx(180.0 - 0.05))
+
+
+def test_the_idle_players_digits_are_dimmed(table: TableDevices, clock: FakeClock) -> None:
+    game = GameClock(ClockConfig(budget_s=100.0), clock)
+    ctl = ClockController(table, game, clock)
+    game.start(0)
+    ctl.refresh()
+    assert table.sim is not None
+    assert [chip.brightness for chip in table.sim.chips] == [3, 0]  # configured 3; idle 3 - 3
+    tap(table, clock, ANN)
+    assert [chip.brightness for chip in table.sim.chips] == [0, 3]
