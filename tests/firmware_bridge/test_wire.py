@@ -21,12 +21,14 @@ def test_crc_matches_the_published_check_value() -> None:
     assert wire.crc16_table(b"123456789") == 0x29B1
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(st.binary(max_size=600))
 def test_table_crc_equals_c_crc(data: bytes) -> None:
     # The Pico computes by table, the host with binascii: they must agree on every input.
     assert wire.crc16_table(data) == binascii.crc_hqx(data, 0xFFFF)
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(st.binary(max_size=1200))
 def test_cobs_round_trips_and_removes_zeros(data: bytes) -> None:
     encoded = wire.cobs_encode(data)
@@ -94,6 +96,7 @@ PACK = {
 }
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(MESSAGES, u8)
 def test_every_message_round_trips_through_a_frame(message: tuple[int, bytes], seq: int) -> None:
     msg_type, payload = message
@@ -105,6 +108,7 @@ def test_every_message_round_trips_through_a_frame(message: tuple[int, bytes], s
         assert PACK[msg_type](fields) == payload
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(st.integers(1, 16), st.integers(1, 16), u32, u16, st.binary(max_size=12), st.data())
 def test_board_dump_round_trips(
     width: int, height: int, ms: int, buttons: int, slots: bytes, data: st.DataObject
@@ -158,6 +162,7 @@ def frames_of(stream: bytes, chunk: int = 0) -> tuple[list[tuple[int, int, bytes
     return out, reader
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(FRAMES, st.integers(0, 9))
 def test_clean_stream_delivers_every_frame_in_any_chunking(frames: list[bytes], chunk: int) -> None:
     got, reader = frames_of(b"".join(frames), chunk)
@@ -165,6 +170,7 @@ def test_clean_stream_delivers_every_frame_in_any_chunking(frames: list[bytes], 
     assert reader.errors() == 0
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(st.binary(max_size=2000), st.integers(0, 64))
 def test_any_bytes_never_raise(data: bytes, chunk: int) -> None:
     got, _reader = frames_of(data, chunk)
@@ -175,12 +181,14 @@ def test_any_bytes_never_raise(data: bytes, chunk: int) -> None:
 MARK = wire.encode_frame(wire.PONG, 77, wire.pack_pong(0xC0FFEE, 42))
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(st.binary(max_size=3000), st.integers(0, 50))
 def test_garbage_then_an_intact_frame_delivers_that_frame(garbage: bytes, chunk: int) -> None:
     got, _ = frames_of(garbage + MARK, chunk)
     assert got and got[-1] == (wire.PONG, 77, wire.pack_pong(0xC0FFEE, 42))
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(FRAMES, st.data())
 def test_truncated_frame_is_dropped_and_the_next_is_delivered(frames: list[bytes], data: st.DataObject) -> None:
     victim = data.draw(st.integers(0, len(frames) - 1))
@@ -192,6 +200,7 @@ def test_truncated_frame_is_dropped_and_the_next_is_delivered(frames: list[bytes
     assert got[: len(intact)] == intact
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(FRAMES, st.data())
 def test_bit_flip_loses_at_most_its_frame_and_never_fakes_one(frames: list[bytes], data: st.DataObject) -> None:
     stream = bytearray(b"".join(frames) + MARK)
@@ -208,6 +217,7 @@ def test_bit_flip_loses_at_most_its_frame_and_never_fakes_one(frames: list[bytes
     assert len(got) - 1 >= len(frames) - 2  # a flipped delimiter can at worst merge two frames
 
 
+@settings(deadline=None)  # a shared machine's pauses are not the code's
 @given(FRAMES, st.data())
 def test_inserted_bytes_lose_at_most_their_frame(frames: list[bytes], data: st.DataObject) -> None:
     stream = b"".join(frames)
@@ -217,7 +227,7 @@ def test_inserted_bytes_lose_at_most_their_frame(frames: list[bytes], data: st.D
     assert got[-1] == (wire.PONG, 77, wire.pack_pong(0xC0FFEE, 42))
 
 
-@settings(max_examples=30)
+@settings(max_examples=30, deadline=None)
 @given(st.integers(wire.MAX_ENCODED + 1, 4 * wire.MAX_ENCODED), st.integers(1, 255))
 def test_endless_frame_without_delimiter_is_dropped_in_bounded_memory(n: int, fill: int) -> None:
     reader = wire.FrameReader()
