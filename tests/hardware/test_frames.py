@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from game.clock import ClockConfig, GameClock
 from game.timers import TurnTimer, TurnTimerConfig
@@ -142,3 +144,29 @@ def test_place_rotates_and_mirrors_onto_the_wired_leds() -> None:
     assert place(frame) == frame
     assert place(frame, offset=4) == [c, OFF, OFF, OFF, a, b]
     assert place(frame, offset=1, reverse=True) == [b, a, OFF, OFF, OFF, c]
+
+
+# --- properties --------------------------------------------------------------------------------
+
+
+MS = st.integers(-10**8, 10**8)
+
+
+@given(MS)
+def test_every_clock_reading_fits_the_display(remaining_ms: int) -> None:
+    text = clock_text(remaining_ms)
+    assert len(tm1637_bytes(text)) == 4
+    if 0 < remaining_ms <= 99 * 60_000:
+        minutes, seconds = text.split(":")
+        shown_ms = (int(minutes) * 60 + int(seconds)) * 1000
+        assert remaining_ms <= shown_ms < remaining_ms + 1000  # counting down, a part second counts
+
+
+@given(st.integers(1, 240), st.integers(1, 4), st.integers(1, 10**7), st.data())
+def test_the_sand_only_ever_drains(leds: int, players: int, total: int, data: st.DataObject) -> None:
+    later, earlier = sorted(data.draw(st.lists(st.integers(1, total), min_size=2, max_size=2)))
+    lit_before = bar_lit(Reading(earlier, total, active=True), leds)
+    lit_after = bar_lit(Reading(later, total, active=True), leds)
+    assert 1 <= lit_after <= lit_before <= leds
+    faces = [Reading(later, total, active=(i == 0)) for i in range(players)]
+    assert len(ring_frame(faces, max(leds, players))) == max(leds, players)
