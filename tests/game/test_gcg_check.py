@@ -2,8 +2,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from game.gcg import decode_gcg, parse_gcg
 from game.gcg_check import CheckResult, check_record, rules_for_record
 from game.rules import ChallengeRule, EndRackRule, german, naspa
@@ -62,7 +60,6 @@ def _check_folder(folder: Path, default: object) -> tuple[int, list[tuple[str, i
     return plays, found
 
 
-@pytest.mark.slow
 def test_english_records_reproduce(shared_dir: Path) -> None:
     found = []
     for sub in ("liwords", "macondo", "quackle"):

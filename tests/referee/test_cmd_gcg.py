@@ -55,7 +55,6 @@ def test_missing_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "no such file or folder" in capsys.readouterr().err
 
 
-@pytest.mark.slow
 def test_shared_records_summary(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folders = [str(shared_dir / "gcg" / sub) for sub in ("liwords", "macondo", "quackle")]
     code, out = run(capsys, "--quiet", *folders)
