@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.config import ButtonsConfig
@@ -97,3 +100,38 @@ def test_a_failing_listener_does_not_stop_the_others(panel, mock_pins: MockFacto
     mock_pins.pin(22).drive_low()
     assert [e.action for e in events] == ["challenge"]
     assert "listener failed" in caplog.text
+
+
+# --- properties: chatter never doubles a press, and no real press is lost ------------------------
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 80), min_size=1, max_size=40))
+def test_presses_are_never_doubled_nor_lost(gaps_ms: list[int]) -> None:
+    """Alternate press/release edges with random gaps (ms): presses reported are at least the debounce
+    window apart, and when every gap is at least that window, every press is reported."""
+    factory = MockFactory()
+    clock = FakeClock()
+    panel = ButtonPanel(ButtonsConfig(clock=(17, 27), bounce_ms=30), factory, clock)
+    events: list[ButtonEvent] = []
+    panel.subscribe(events.append)
+    pin = factory.pin(17)
+    try:
+        presses = 0
+        for i, gap in enumerate(gaps_ms):
+            clock.advance(gap / 1000.0)
+            if i % 2 == 0:
+                pin.drive_low()
+                presses += 1
+            else:
+                pin.drive_high()
+            panel.poll()
+        times = [e.at for e in events]
+        assert all(b - a >= 0.030 - 1e-9 for a, b in itertools.pairwise(times))
+        assert len(events) <= presses
+        if all(g >= 30 for g in gaps_ms[1:]):
+            assert len(events) == presses
+    finally:
+        panel.close()
+        factory.close()
