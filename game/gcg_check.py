@@ -284,14 +284,20 @@ class _Replay:
                           f"unplayed tiles under the {game.rules.end_racks.value} rule")
 
 
-def check_record(record: GCGRecord, default: RuleSet) -> CheckResult:
-    """Replay one record (see the module docstring for how its rules are chosen)."""
+def replay_record(record: GCGRecord, default: RuleSet) -> tuple[Game | None, CheckResult]:
+    """Replay one record; returns the engine's game (None when skipped) and what the check found."""
     result = CheckResult()
     rules, notes = rules_for_record(record, default)
     result.notes.extend(notes)
     if rules is None:
         result.skipped = notes[0]
-        return result
+        return None, result
     result.rules = rules.name
-    _Replay(record, rules, result).run()
-    return result
+    replay = _Replay(record, rules, result)
+    replay.run()
+    return replay.game, result
+
+
+def check_record(record: GCGRecord, default: RuleSet) -> CheckResult:
+    """Replay one record (see the module docstring for how its rules are chosen) and report what differs."""
+    return replay_record(record, default)[1]
