@@ -105,7 +105,13 @@ def build_devices(
     elif backend == "real":
         from gpiozero import Device
 
-        Device.ensure_pin_factory()
+        try:
+            Device.ensure_pin_factory()
+        except Exception as exc:  # BadPinFactory: not a Pi, or no lgpio / RPi.GPIO installed
+            raise DeviceOpenError(
+                f"GPIO: no pin driver could be loaded ({exc}); on a Pi install the `pi` extra (lgpio), "
+                f"elsewhere run with the mock backend (--simulated)"
+            ) from exc
         pin_factory = Device.pin_factory
     else:
         raise ValueError(f"hardware backend must be 'mock' or 'real', not {backend!r}")

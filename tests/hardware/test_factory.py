@@ -72,3 +72,16 @@ def test_a_busy_pin_fails_cleanly_and_closes_what_was_opened(mock_pins: MockFact
 def test_unknown_backend() -> None:
     with pytest.raises(ValueError, match="'mock' or 'real'"):
         build_devices(parse_hardware_config({}), "pigpio")  # type: ignore[arg-type]
+
+
+def test_real_backend_off_a_pi_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    def no_driver() -> None:
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(no_driver))
+    with pytest.raises(DeviceOpenError, match=r"GPIO: no pin driver could be loaded .*mock backend"):
+        build_devices(parse_hardware_config({}), "real")
