@@ -182,3 +182,14 @@ def test_silent_board_is_declared_lost_within_three_heartbeat_periods() -> None:
     link.board.unmute()
     events = link.advance(2000)
     assert any(isinstance(e, LinkRestored) for e in events)
+
+
+def test_without_the_debounce_the_bounce_would_leak() -> None:
+    """The control for the tests above: the simulated contacts chatter enough that a 1 ms debounce
+    reports phantom changes, so 'no bounce leaks' is a property of the firmware, not of a tame matrix."""
+    link = started(coded=True, seed=12, glitch=1.0)
+    link.board.firmware.debounce_ms = 1
+    link.board.place_word("C3", "across", "BOUNCE")
+    changes = squares(link.advance(100))
+    assert len(changes) > 6
+    assert {c.letter for c in changes} - set("BOUNCE")  # partial codes read as other letters
