@@ -69,12 +69,16 @@ def handle_check(args: argparse.Namespace) -> int:
 
 
 def handle_test(args: argparse.Namespace) -> int:
+    from hardware.config import DeviceOpenError
     from hardware.factory import build_devices
     from hardware.frames import PRESS_PATTERN, TIME_UP_PATTERN, tm1637_bytes
     from hardware.ws2812 import decode_ws2812
 
     config = _load(args.config)
-    devices = build_devices(config, "mock" if args.simulated else "real", time.monotonic)
+    try:
+        devices = build_devices(config, "mock" if args.simulated else "real", time.monotonic)
+    except DeviceOpenError as exc:
+        raise SystemExit(f"{args.config}: {exc}") from None
     sim = devices.sim
 
     def pause() -> None:

@@ -105,3 +105,20 @@ def test_real_mode_on_mock_pins_and_a_fake_spidev(
     assert "press: clock of player 1 -> clock" in out
     assert decode_ws2812(spi.transfers[0], "RGB")[0] == (255, 0, 0)
     assert spi.closed
+
+
+def test_a_device_that_will_not_open_is_reported_not_a_traceback(
+    config_file: Path, mock_pins, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+) -> None:
+    import sys
+    import types
+
+    module = types.ModuleType("spidev")
+
+    def missing() -> object:
+        raise FileNotFoundError(2, "No such file or directory")
+
+    module.SpiDev = missing  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spidev", module)
+    with pytest.raises(SystemExit, match=r"table\.toml: LED ring: could not be opened"):
+        main(["hardware", "test", str(config_file)])
