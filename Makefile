@@ -34,8 +34,11 @@ system-deps:
 	  fi; \
 	fi
 
+# The demo: a short recorded game played through the simulated table (sensor board emulator over a pty,
+# synthetic camera, mock LEDs); it prints the scoreboard's address to watch. `referee run --sim` keeps a
+# simulated table running for you to play on; `referee demo GAME.gcg` replays your own record.
 run: $(VENV)/.installed-run
-	$(BIN)/referee run --simulated
+	$(BIN)/referee demo
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -1,0 +1,249 @@
+"""`referee demo`: a recorded game played through the simulated table, end to end.
+
+The driver is a pair of robot players: for each move of a GCG record it lays the tiles on the
+emulated sensor board (over its pseudo-terminal), presses the mover's clock button on the board,
+names blanks and any letter the camera doubted on the table's control API (as a player would on
+the page), challenges where the record has a phony withdrawn or a challenge bonus, and lifts the
+tiles a challenge takes off. The referee does the rest: reads the board, fuses the camera, asks the
+engine for the score. The driver then compares the engine's running totals with the record's.
+
+Challenges are judged by a `RecordJudge`: the demo's lexicon accepts every word except those of
+the plays the record withdrew, so the referee reaches the record's verdicts whatever word list the
+players used. A real table judges with its configured lexicon.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, TextIO
+
+from game.errors import RefereeError
+from game.gcg import GCGMove, GCGRecord, MoveKind, parse_gcg
+from game.play import Play
+from referee.table_api import Snapshot
+
+
+class DemoError(RefereeError, ValueError):
+    """The demo could not go on: the table did not react as the record says within the time allowed."""
+
+
+class RecordJudge:
+    """The demo's lexicon: every word is good except those the record's challenges threw out."""
+
+    def __init__(self) -> None:
+        self.phonies: set[str] = set()
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.upper() not in self.phonies
+
+
+def builtin_record() -> str:
+    return resources.files("referee").joinpath("data", "demo.gcg").read_text(encoding="utf-8")
+
+
+@dataclass
+class DemoResult:
+    moves: int = 0
+    compared: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    asked: int = 0  # letters the camera doubted and the robot entered on the page
+    final: list[tuple[str, int]] = field(default_factory=list)
+    state: str = ""
+
+
+class DemoDriver:
+    """Plays `record` on a started `TableService` of the simulated table (see the module docstring)."""
+
+    def __init__(self, service: Any, record: GCGRecord, judge: RecordJudge | None = None, *,
+                 pause_s: float = 0.0, out: TextIO | None = None, timeout_s: float = 20.0) -> None:
+        self.service = service
+        self.table = service.table
+        self.emu = service.link.emulator
+        self.record = record
+        self.judge = judge
+        self.pause_s = pause_s
+        self.out = out
+        self.timeout_s = timeout_s
+        self.nicks = {p.nick: i for i, p in enumerate(record.players)}
+        self._cond = threading.Condition()
+        self.table.subscribe(self._on_snapshot)
+        self.result = DemoResult()
+
+    # --- waiting on the table ------------------------------------------------------------------
+
+    def _on_snapshot(self, snap: Snapshot) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+    def wait(self, what: str, pred: Callable[[Snapshot], bool]) -> Snapshot:
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            snap = self.table.snapshot()
+            if pred(snap):
+                return snap
+            left = deadline - time.monotonic()
+            if left <= 0:
+                alerts = "; ".join(a["text"] for a in snap["alerts"]) or "no alerts"
+                raise DemoError(f"the table did not {what} within {self.timeout_s:g} s "
+                                f"(state {snap['state']}; {alerts})")
+            with self._cond:
+                self._cond.wait(min(left, 0.05))
+
+    def say(self, text: str) -> None:
+        if self.out is not None:
+            print(text, file=self.out, flush=True)
+
+    # --- the game -----------------------------------------------------------------------------
+
+    def run(self) -> DemoResult:
+        if self.table.snapshot()["state"] == "waiting":
+            self.table.control("start", {})
+        moves = self.record.moves
+        for i, move in enumerate(moves):
+            nxt = moves[i + 1] if i + 1 < len(moves) else None
+            player = self.nicks.get(move.nick)
+            if player is None:
+                raise DemoError(f"line {move.line}: unknown player {move.nick!r}")
+            if move.kind is MoveKind.PLAY:
+                self.play(player, move, nxt, moves[i + 1:])
+            elif move.kind is MoveKind.PASS:
+                self.pass_turn(player, move)
+            elif move.kind is MoveKind.EXCHANGE:
+                tiles = move.tiles
+                count = int(tiles) if tiles.isdigit() else len(tiles)
+                self.wait("give the turn to the exchanging player", lambda s, p=player: self._on_turn(s, p))
+                self.table.control("exchange", {"count": count})
+                self.compare(player, move)
+            elif move.kind is MoveKind.END_RACK:
+                self.end_racks(moves)
+                self.compare(player, move)
+            if self.pause_s:
+                time.sleep(self.pause_s)
+        snap = self.table.snapshot()
+        self.result.state = snap["state"]
+        self.result.final = [(p["name"], p["score"]) for p in snap["players"]]
+        return self.result
+
+    def _on_turn(self, snap: Snapshot, player: int) -> bool:
+        return snap["state"] == "turn" and snap["players"][player]["on_turn"]
+
+    def play(self, player: int, move: GCGMove, nxt: GCGMove | None, rest: list[GCGMove]) -> None:
+        self.wait(f"give the turn to {self.record.players[player].name}", lambda s: self._on_turn(s, player))
+        with self.table._lock:
+            board = self.table.machine.game.board.copy()
+        placements = Play.from_str(move.move).placements(board)
+        for pl in placements:
+            self.emu.place(str(pl.square), "?" if pl.tile.blank else pl.tile.letter)
+        squares = {str(pl.square) for pl in placements}
+        self.wait("see the tiles laid", lambda s: all(_at(s, sq) != "." for sq in squares))
+        before = len(self.table.snapshot()["moves"])
+        snap = self.press(player, "take the commit", lambda s: s["state"] in ("blank", "challenge", "takeback")
+                          or len(s["moves"]) > before or any(a["code"] == "illegal_play" for a in s["alerts"]))
+        if any(a["code"] == "illegal_play" for a in snap["alerts"]) and snap["state"] == "turn":
+            text = next(a["text"] for a in snap["alerts"] if a["code"] == "illegal_play")
+            raise DemoError(f"line {move.line}: the referee refused {move.move}: {text}")
+        if snap["state"] == "blank":
+            truth = {str(pl.square): pl.tile for pl in placements}
+            for sq in snap["pending"].get("blanks", []):
+                self.table.control("blank", {"square": sq, "letter": truth[sq].letter})
+            for sq in snap["pending"].get("letters", []):
+                self.result.asked += 1
+                self.say(f"  the camera doubted {sq}: {truth[sq].letter} entered on the page")
+                self.table.control("correct", {"square": sq, "letter": truth[sq].letter})
+        snap = self.table.snapshot()
+        self.compare(player, move)
+        if snap["state"] == "challenge":
+            other = (player + 1) % len(self.record.players)
+            if nxt is not None and nxt.kind is MoveKind.WITHDRAWN:
+                if self.judge is not None:
+                    self.judge.phonies.update(snap["moves"][-1]["words"])
+                self.table.control("challenge", {"player": other})
+            elif (nxt is not None and nxt.kind is MoveKind.CHALLENGE_BONUS) or self._loses_turn(player, rest):
+                self.table.control("challenge", {"player": other})
+            else:
+                self.table.control("accept", {})
+        snap = self.table.snapshot()
+        if snap["state"] == "takeback":
+            for sq in snap["pending"]["remove"]:
+                self.emu.lift(sq)
+            self.wait("see the phony taken back", lambda s: s["state"] != "takeback")
+        if nxt is not None and nxt.kind in (MoveKind.WITHDRAWN, MoveKind.CHALLENGE_BONUS):
+            self.compare(player, nxt)
+
+    def press(self, player: int, what: str, done: Callable[[Snapshot], bool]) -> Snapshot:
+        """Hold the player's clock button down until the table has acted on it (a real press lasts
+        about 100 ms; one shorter than the board's debounce time is contact bounce, not a press)."""
+        self.emu.press(player)
+        try:
+            return self.wait(what, done)
+        finally:
+            self.emu.release(player)
+
+    def _loses_turn(self, player: int, rest: list[GCGMove]) -> bool:
+        """A record does not write a lost turn: a player who plays twice in a row (no phony between)
+        was challenged wrongly under the double rule."""
+        turns = [m for m in rest if m.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE, MoveKind.WITHDRAWN)]
+        return bool(turns) and turns[0].kind is not MoveKind.WITHDRAWN and self.nicks.get(turns[0].nick) == player \
+            and len(self.record.players) == 2
+
+    def pass_turn(self, player: int, move: GCGMove) -> None:
+        self.wait("give the turn for a pass", lambda s: self._on_turn(s, player))
+        before = len(self.table.snapshot()["moves"])
+        self.press(player, "record the pass", lambda s: len(s["moves"]) > before)
+        self.compare(player, move)
+
+    def end_racks(self, moves: list[GCGMove]) -> None:
+        snap = self.table.snapshot()
+        if snap["state"] != "racks":
+            return
+        ends = [m for m in moves if m.kind is MoveKind.END_RACK]
+        for p in list(snap["pending"]["racks"]):
+            own = [m for m in ends if self.nicks.get(m.nick) == p and m.score < 0]
+            other = [m for m in ends if self.nicks.get(m.nick) != p]
+            source = own or other
+            if source:
+                self.table.control("racks", {"player": p, "tiles": source[0].tiles})
+
+    def compare(self, player: int, move: GCGMove) -> None:
+        """Print the engine's line for this move beside the record's and count any difference in totals."""
+        snap = self.table.snapshot()
+        self.result.moves += 1
+        name = snap["players"][player]["name"]
+        kind = _SHEET_KIND.get(move.kind)
+        entries = [m for m in snap["moves"] if m["player"] == player and m["kind"] == kind] if kind else []
+        if entries:
+            last = entries[-1]
+            engine_total = last["total"]
+            shown = f"{last['notation']} {last['score']:+d}"
+        else:
+            engine_total = snap["players"][player]["score"]
+            shown = "(final)"
+        self.say(f"{name:>10}: {move.move:<16} engine {shown:<22} total {engine_total:>4}   record {move.total:>4}")
+        self.result.compared += 1
+        if engine_total != move.total:
+            self.result.mismatches.append(f"line {move.line} ({move.text.strip()}): engine total {engine_total}, "
+                                          f"record {move.total}")
+
+
+_SHEET_KIND = {MoveKind.PLAY: "play", MoveKind.PASS: "pass", MoveKind.EXCHANGE: "exchange",
+               MoveKind.WITHDRAWN: "withdrawn", MoveKind.CHALLENGE_BONUS: "challenge", MoveKind.END_RACK: "end"}
+
+
+def _at(snap: Snapshot, square: str) -> str:
+    col = ord(square[0].upper()) - ord("A")
+    row = int(square[1:]) - 1
+    return snap["board"][row][col]
+
+
+def load_record(path: str | None) -> GCGRecord:
+    if path is None:
+        return parse_gcg(builtin_record())
+    from game.gcg import decode_gcg
+
+    with open(path, "rb") as f:
+        text, _ = decode_gcg(f.read())
+    return parse_gcg(text)
