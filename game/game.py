@@ -563,9 +563,19 @@ class Game:
               "scores_before_racks", "awaiting_racks", "_scoreless", "_lose_turn", "_out_player")
 
     def _snapshot(self) -> dict[str, Any]:
-        snap = {name: copy.deepcopy(getattr(self, name)) for name in self._STATE if name not in ("board", "events")}
+        """The state a withdrawn play returns to. The base game's fields are copied by hand (fast); any a
+        variant adds to `_STATE` are deep-copied."""
+        own = set(Game._STATE)
+        snap: dict[str, Any] = {name: getattr(self, name) if name in own else copy.deepcopy(getattr(self, name))
+                                for name in self._STATE}
         snap["board"] = self.board.copy()
         snap["events"] = list(self.events)
+        snap["scores"] = list(self.scores)
+        snap["racks"] = [None if r is None else Counter(r) for r in self.racks]
+        snap["rack_sizes"] = list(self.rack_sizes)
+        snap["bag"] = None if self.bag is None else list(self.bag)
+        snap["scores_before_racks"] = None if self.scores_before_racks is None else list(self.scores_before_racks)
+        snap["_lose_turn"] = set(self._lose_turn)
         return snap
 
     def _restore(self, snap: dict[str, Any]) -> None:
