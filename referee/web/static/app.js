@@ -256,6 +256,14 @@
       .map((ch) => ch.repeat(counts.get(ch))).join(" ");
   }
 
+  // The table's own alerts for the questions it waits on. When the table words a question itself, its
+  // alert is shown (it may say why, in the table's language) and the page's prompt for it is left out.
+  const QUESTION_CODES = {
+    blanks: ["blank_letter"], letters: ["doubtful_letter"], remove: ["take_back", "remove_dice"],
+    racks: ["racks_needed"],
+  };
+  const ANSWERABLE = new Set(Object.values(QUESTION_CODES).flat());
+
   function drawAlerts(s) {
     const box = $("#alerts");
     box.replaceChildren(...(s.alerts || []).map((a) => {
@@ -263,8 +271,14 @@
       div.className = `alert ${a.level}`;
       div.dataset.code = a.code;
       div.textContent = a.text;
+      if (ANSWERABLE.has(a.code)) div.classList.add("answerable");
       return div;
     }));
+  }
+
+  function askedByTable(s, key) {
+    const codes = new Set((s.alerts || []).map((a) => a.code));
+    return QUESTION_CODES[key].some((code) => codes.has(code));
   }
 
   function playerName(s, i) {
@@ -277,18 +291,18 @@
     const p = s.pending || {};
     const lines = [];
     if (p.blanks && p.blanks.length) {
-      lines.push(t("pending_blanks")(p.blanks.join(", ")));
+      if (!askedByTable(s, "blanks")) lines.push(t("pending_blanks")(p.blanks.join(", ")));
       const square = $("#form-blank [name=square]");
       if (!square.value || !p.blanks.includes(square.value.toUpperCase())) square.value = p.blanks[0];
     }
     if (p.letters && p.letters.length) {
-      lines.push(t("pending_letters")(p.letters.join(", ")));
+      if (!askedByTable(s, "letters")) lines.push(t("pending_letters")(p.letters.join(", ")));
       const square = $("#form-correct [name=square]");
       if (!square.value || !p.letters.includes(square.value.toUpperCase())) square.value = p.letters[0];
     }
-    if (p.remove && p.remove.length) lines.push(t("pending_remove")(p.remove.join(", ")));
+    if (p.remove && p.remove.length && !askedByTable(s, "remove")) lines.push(t("pending_remove")(p.remove.join(", ")));
     if (p.racks && p.racks.length) {
-      lines.push(t("pending_racks")(p.racks.map((i) => playerName(s, i)).join(", ")));
+      if (!askedByTable(s, "racks")) lines.push(t("pending_racks")(p.racks.map((i) => playerName(s, i)).join(", ")));
       $("#form-racks [name=player]").value = String(p.racks[0]);
     }
     if (p.roll) lines.push(t("pending_roll"));
@@ -312,7 +326,8 @@
         challenger.value = String(1 - p.challenge.player);
       }
     }
-    if (!box.children.length && Object.keys(p).length) {
+    const asked = Object.keys(QUESTION_CODES).some((key) => p[key] && p[key].length && askedByTable(s, key));
+    if (!box.children.length && Object.keys(p).length && !asked) {
       const div = document.createElement("div");
       div.textContent = t("pending_other");
       box.appendChild(div);
@@ -489,13 +504,17 @@
         if (confirmed(form.dataset.action, $("button[type=submit]", form))) send(form.dataset.action, formParams(form));
       });
     }
-    $("#pending").addEventListener("click", () => {
-      // The prompt leads straight to the form that answers it.
+    const answer = () => {
+      // A question leads straight to the form that answers it.
       $("#control").open = true;
       const p = (snapshot && snapshot.pending) || {};
       const field = p.racks ? "#form-racks [name=tiles]" : p.letters && p.letters.length && !(p.blanks || []).length
         ? "#form-correct [name=letter]" : p.challenge ? "#form-challenge [name=player]" : "#form-blank [name=letter]";
       $(field).focus();
+    };
+    $("#pending").addEventListener("click", answer);
+    $("#alerts").addEventListener("click", (e) => {
+      if (e.target.closest && e.target.closest(".alert.answerable")) answer();
     });
     $("#pin-form").addEventListener("submit", (e) => e.preventDefault()); // Enter in the PIN field sends nothing
     $("#lang").addEventListener("click", () => applyLanguage(lang === "de" ? "en" : "de", true));

@@ -1,9 +1,9 @@
-"""Make docs/img/scoreboard.png: the page during a game, in headless Chromium.
+"""Make docs/img/scoreboard.png and scoreboard-phone.png: the page during a game, in headless Chromium.
 
 Run from the project root: `.venv/bin/python tests/referee/web/make_screenshot.py`. It plays the first
 moves of a game on the service's `SimulatedTable` (scores from the rules engine, clocks on its manual
-clock) and photographs the page as a tablet beside the board shows it. Not a test: pytest does not
-collect it.
+clock) and photographs the page as a tablet beside the board shows it; then the next player lays a word
+with a blank and a phone shows the table asking for its letter. Not a test: pytest does not collect it.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ GAME = [(95, "8G QUIZ"), (130, "I5 WAX.ER"), (71, "10F BOA.D"), (164, "5F SHO.Y"
 
 def main() -> int:
     out = ROOT / "docs" / "img" / "scoreboard.png"
+    phone = ROOT / "docs" / "img" / "scoreboard-phone.png"
     table = SimulatedTable(clock=ManualClock())
     server = fx.LiveServer(create_app(table, fx.PIN))
     server.start()
@@ -48,10 +49,18 @@ def main() -> int:
             page.goto(server.url)
             page.wait_for_selector("#player-1 .score")
             page.screenshot(path=str(out), full_page=False)
+            table.place_word("11K bAN")
+            table.advance(21)
+            table.press()
+            mobile = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                         is_mobile=True, has_touch=True).new_page()
+            mobile.goto(server.url)
+            mobile.wait_for_selector('#alerts [data-code="blank_letter"]')
+            mobile.screenshot(path=str(phone), full_page=False)
             browser.close()
     finally:
         server.stop()
-    print(f"wrote {out.relative_to(ROOT)}")
+    print(f"wrote {out.relative_to(ROOT)} and {phone.relative_to(ROOT)}")
     return 0
 
 

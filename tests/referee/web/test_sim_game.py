@@ -58,7 +58,9 @@ def test_a_game_on_the_simulated_table(page: Any, sim_table: Any, live_server: A
     table.advance(33)
     table.place_word("10F bOA.D")
     table.press()
-    expect(page.locator("#pending")).to_contain_text("Blank on F10", timeout=WITHIN)
+    # The table words the question itself; the page shows it once, not twice.
+    expect(page.locator('#alerts [data-code="blank_letter"]')).to_contain_text("F10", timeout=WITHIN)
+    expect(page.locator("#pending")).to_be_hidden()
     page.locator("#control summary").click()
     page.locator("#pin").fill(PIN)
     form = page.locator("#form-blank")
@@ -122,10 +124,11 @@ def test_a_doubtful_letter_and_a_lost_sensor_on_the_simulated_table(page: Any, s
     table.place_doubtful("J8")
     table.press()
     # The table asks; the page says so, marks the square and fills in the correction form.
-    expect(page.locator("#pending")).to_contain_text("Which letter is on J8?", timeout=WITHIN)
-    expect(page.locator('#alerts [data-code="doubtful_letter"]')).to_be_visible()
+    alert = page.locator('#alerts [data-code="doubtful_letter"]')
+    expect(alert).to_contain_text("Which letter is on J8?", timeout=WITHIN)
+    expect(page.locator("#pending")).to_be_hidden()  # asked once, in the table's words
     expect(page.locator('#board [data-square="J8"]')).to_have_class(re.compile(r"\bwaiting\b"))
-    page.locator("#pending").click()  # the prompt opens control at the form that answers it
+    alert.click()  # the question opens control at the form that answers it
     form = page.locator("#form-correct")
     expect(form.locator("[name=square]")).to_have_value("J8")
     expect(form.locator("[name=letter]")).to_be_focused()
