@@ -6,6 +6,8 @@ square by a clumsy hand is still inside the window we cut around the square (`WI
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -36,23 +38,9 @@ def square_window(rect: np.ndarray, row: int, col: int, window: float = WINDOW) 
     return rect[max(0, y0) : y0 + side, max(0, x0) : x0 + side]
 
 
-def patches(rect: np.ndarray, window: float = WINDOW) -> np.ndarray:
-    """225 grey patches (PATCH x PATCH), row by row, normalised for brightness and contrast."""
-    gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY) if rect.ndim == 3 else rect
-    out = np.empty((SIZE * SIZE, PATCH, PATCH), np.uint8)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            out[r * SIZE + c] = normalise(square_window(gray, r, c, window))
-    return out
-
-
 def normalise(gray_window: np.ndarray) -> np.ndarray:
     """Resize to PATCH x PATCH and stretch the contrast between ink and tile face (lighting invariance)."""
-    patch = cv2.resize(gray_window, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
-    lo, hi = np.percentile(patch, (2, 90))
-    if hi - lo < 8:
-        hi = lo + 8
-    return np.clip((patch.astype(np.float32) - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+    return _stretch(cv2.resize(gray_window, (PATCH, PATCH), interpolation=cv2.INTER_AREA))
 
 
 def hog(patch_stack: np.ndarray) -> np.ndarray:
@@ -64,33 +52,55 @@ def hog(patch_stack: np.ndarray) -> np.ndarray:
     return np.asarray(feats, dtype=np.float32).reshape(len(patch_stack), -1)
 
 
-def colour_stats(rect: np.ndarray) -> np.ndarray:
-    """Per square (225 x 6): fractions of tile-face, ink, and board-colour pixels, plus mean HSV.
+@dataclass
+class Planes:
+    """Per-pixel planes of one rectified frame, computed once and shared by every square's test."""
+
+    gray: np.ndarray
+    hsv: np.ndarray
+    face: np.ndarray  # bool: pale, unsaturated pixels (a tile's face)
+    tile: np.ndarray  # bool: the face with its letters' holes closed (where tiles are)
+
+
+def planes(rect: np.ndarray) -> Planes:
+    hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
+    gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
+    face = (hsv[..., 1] < 70) & (hsv[..., 2] > 110)
+    k = max(3, int(PITCH * 0.35) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    tile = cv2.morphologyEx(face.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
+    return Planes(gray, hsv, face, tile)
+
+
+def per_square_mean(plane: np.ndarray, inset: float = 0.2) -> np.ndarray:
+    """Mean of `plane` over the middle of each square (225 rows, one per square; channels kept)."""
+    off = round(PAD * PITCH)
+    grid = plane[off : off + SIZE * PITCH, off : off + SIZE * PITCH].astype(np.float32)
+    grid = grid.reshape(SIZE, PITCH, SIZE, PITCH, *plane.shape[2:])
+    i = int(PITCH * inset)
+    middle = grid[:, i : PITCH - i, :, i : PITCH - i]
+    return middle.mean(axis=(1, 3)).reshape(SIZE * SIZE, *plane.shape[2:])
+
+
+def colour_stats(rect: np.ndarray, pl: Planes | None = None) -> np.ndarray:
+    """Per square (225 x 4): share of tile-face pixels, share of dark pixels, mean saturation, mean value.
 
     A tile's face is pale and unsaturated; the board's squares (green, red, pink, blues) are saturated.
     Measured on the central 60% of each square, where a neighbour's tile cannot reach.
     """
-    hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
-    s = hsv[..., 1].astype(np.float32)
-    v = hsv[..., 2].astype(np.float32)
-    face = ((s < 70) & (v > 110)).astype(np.float32)
-    ink = (v < 90).astype(np.float32)
-    inset = int(PITCH * 0.2)
-    off = round(PAD * PITCH)
-    out = np.empty((SIZE * SIZE, 6), np.float32)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            y0, x0 = off + r * PITCH + inset, off + c * PITCH + inset
-            sl = (slice(y0, y0 + PITCH - 2 * inset), slice(x0, x0 + PITCH - 2 * inset))
-            out[r * SIZE + c] = (
-                face[sl].mean(),
-                ink[sl].mean(),
-                hsv[..., 0][sl].mean() / 180.0,
-                s[sl].mean() / 255.0,
-                v[sl].mean() / 255.0,
-                s[sl].std() / 255.0,
-            )
-    return out
+    pl = pl or planes(rect)
+    face = per_square_mean(pl.face.astype(np.float32))
+    ink = per_square_mean((pl.hsv[..., 2] < 90).astype(np.float32))
+    sv = per_square_mean(pl.hsv[..., 1:]) / 255.0
+    return np.column_stack([face, ink, sv]).astype(np.float32)
+
+
+def window_box(row: int, col: int, window: float = WINDOW) -> tuple[int, int, int]:
+    """(x0, y0, side) of the window of `window` squares centred on square (row, col) of a rectified board."""
+    half = window * PITCH / 2
+    x0 = round((col + 0.5 + PAD) * PITCH - half)
+    y0 = round((row + 0.5 + PAD) * PITCH - half)
+    return max(0, x0), max(0, y0), round(2 * half)
 
 
 def glyph_patch(window: np.ndarray) -> tuple[np.ndarray, float]:
@@ -98,21 +108,38 @@ def glyph_patch(window: np.ndarray) -> tuple[np.ndarray, float]:
 
     Why: tiles lie off-centre and differ in size between editions and cameras; centring on the glyph and
     scaling by its height makes the patch the same for the same letter wherever the tile lies. The small
-    value digit is left in (it is part of what a tile looks like). Height 0.0 means no glyph was found:
-    a blank tile (or something that is not a tile at all).
+    value digit is left in (it is part of what a tile looks like). Height 0.0 means a clean face with no
+    ink near the middle (a blank tile); -1.0 means ink that is not shaped like a letter (doubt).
     """
-    hsv = cv2.cvtColor(window, cv2.COLOR_BGR2HSV)
-    gray = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)
-    face = (hsv[..., 1] < 70) & (hsv[..., 2] > 110)
+    pl = planes(window)
+    return glyph_from_planes(pl.gray, pl.face, pl.tile)
+
+
+GLYPH_WINDOW = 1.4  # squares: room for a tile pushed a third of a square off its place
+
+
+def glyph_at(pl: Planes, row: int, col: int) -> tuple[np.ndarray, float]:
+    """`glyph_patch` of square (row, col), cut from the planes of the whole rectified board."""
+    x0, y0, side = window_box(row, col, GLYPH_WINDOW)
+    sl = (slice(y0, y0 + side), slice(x0, x0 + side))
+    return glyph_from_planes(pl.gray[sl], pl.face[sl], pl.tile[sl])
+
+
+def glyph_from_planes(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> tuple[np.ndarray, float]:
+    """`glyph_patch` on precomputed planes of one window (see `Planes`)."""
     h, w = gray.shape
-    if face.sum() < 0.15 * h * w:
+    n_face = int(face.sum())
+    if n_face < 0.15 * h * w:
         return normalise(gray), 0.0
-    k = max(3, int(PITCH * 0.35) | 1)
-    tile = cv2.morphologyEx(
-        face.astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    level = float(np.median(gray[face]))
-    ink = ((tile > 0) & (gray < 0.62 * level)).astype(np.uint8)
+    level = float(gray[face].mean())
+    # Ink is judged against the darkest pixels in the middle of the window, where the glyph is: printing and
+    # light vary, and a faded grey letter must count as much as a black one.
+    m0, m1 = round(0.3 * h), round(0.7 * h)
+    middle = gray[m0:m1, m0:m1]
+    dark = float(np.partition(middle, max(0, middle.size // 30), axis=None)[middle.size // 30])
+    if level - dark < 0.25 * level:
+        return normalise(gray), 0.0  # no ink anywhere near the middle: a clean blank face
+    ink = (tile & (gray < max(0.62 * level, (level + dark) / 2))).astype(np.uint8)
     n, _, stats, _centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     best, best_area = -1, 0
     for i in range(1, n):
@@ -128,7 +155,7 @@ def glyph_patch(window: np.ndarray) -> tuple[np.ndarray, float]:
         if area > best_area:
             best, best_area = i, int(area)
     if best < 0:
-        return normalise(gray), 0.0
+        return normalise(gray), -1.0  # ink, but nothing shaped like a letter: not a clean blank
     x, y, bw, bh, _ = stats[best]
     x0, y0, x1, y1 = x, y, x + bw, y + bh
     for i in range(1, n):  # umlaut dots: small marks just above the glyph, within its width
@@ -144,7 +171,26 @@ def glyph_patch(window: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _stretch(patch: np.ndarray) -> np.ndarray:
-    lo, hi = np.percentile(patch, (2, 90))
+    """Stretch grey levels so ink is near 0 and the tile face near 255 (2nd and 90th percentiles)."""
+    flat = np.sort(patch, axis=None)
+    lo, hi = float(flat[int(0.02 * (flat.size - 1))]), float(flat[int(0.90 * (flat.size - 1))])
     if hi - lo < 8:
         hi = lo + 8
     return np.clip((patch.astype(np.float32) - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+
+
+def sharpness(gray: np.ndarray) -> float:
+    """How much finer detail a rectified board has than a blurred copy of itself (lower: blurred).
+
+    The ratio of gradient energy before and after a Gaussian blur, in the worse of the two axes, so motion
+    blur in any direction shows. It depends on what lies on the board only mildly, so the reader compares a
+    frame with its calibration frame.
+    """
+    g = gray.astype(np.float32)
+    b = cv2.GaussianBlur(g, (0, 0), 2.0)
+    ratios = []
+    for dx, dy in ((1, 0), (0, 1)):
+        fine = float(np.abs(cv2.Sobel(g, cv2.CV_32F, dx, dy, ksize=3)).mean())
+        coarse = float(np.abs(cv2.Sobel(b, cv2.CV_32F, dx, dy, ksize=3)).mean())
+        ratios.append(fine / max(coarse, 1e-6))
+    return min(ratios)

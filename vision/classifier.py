@@ -73,9 +73,13 @@ class TileClassifier:
     ) -> None:
         self._svm = svm
         self.classes = list(classes)
-        self._protos = prototypes.astype(np.float32)
+        order = np.argsort(proto_labels, kind="stable")
+        self._protos = prototypes[order].astype(np.float32)
         self._proto_sq = (self._protos**2).sum(axis=1)
-        self._proto_labels = proto_labels.astype(np.int32)
+        self._proto_labels = proto_labels[order].astype(np.int32)
+        if sorted(set(self._proto_labels.tolist())) != list(range(len(self.classes))):
+            raise ModelError("every letter of the model needs at least one stored example")
+        self._starts = np.searchsorted(self._proto_labels, np.arange(len(self.classes)))
         self.typical_distance = float(typical_distance)
         self.meta = dict(meta)
 
@@ -115,17 +119,19 @@ class TileClassifier:
         feats = cells.hog(patches)
         svm_idx = self._svm.predict(feats)[1].ravel().astype(np.int64)
         d2 = (feats**2).sum(axis=1)[:, None] + self._proto_sq[None, :] - 2.0 * feats @ self._protos.T
-        dist = np.sqrt(np.maximum(d2, 0.0))
-        out = []
-        for i, k in enumerate(svm_idx):
-            same = dist[i, self._proto_labels == k]
-            other = dist[i, self._proto_labels != k]
-            d_same = float(same.min()) if same.size else float("inf")
-            d_other = float(other.min()) if other.size else float("inf")
-            margin = 0.0 if not np.isfinite(d_same) else max(0.0, 1.0 - d_same / max(d_other, 1e-9))
-            novelty = d_same / self.typical_distance if self.typical_distance > 0 else 0.0
-            out.append(LetterGuess(self.classes[int(k)], min(1.0, margin * 4.0), novelty))
-        return out
+        # Nearest example of each letter: prototypes are stored grouped by letter, so a reduceat does it.
+        per_class = np.sqrt(np.maximum(np.minimum.reduceat(d2, self._starts, axis=1), 0.0))
+        rows = np.arange(len(feats))
+        d_same = per_class[rows, svm_idx]
+        others = per_class.copy()
+        others[rows, svm_idx] = np.inf
+        d_other = others.min(axis=1) if others.shape[1] > 1 else np.full(len(feats), np.inf)
+        margin = np.clip(1.0 - d_same / np.maximum(d_other, 1e-9), 0.0, 1.0)
+        novelty = d_same / self.typical_distance if self.typical_distance > 0 else np.zeros(len(feats))
+        return [
+            LetterGuess(self.classes[int(k)], float(min(1.0, 4.0 * m)), float(n))
+            for k, m, n in zip(svm_idx, margin, novelty, strict=True)
+        ]
 
     # -- files -----------------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:

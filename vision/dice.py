@@ -62,12 +62,14 @@ class DiceReader:
         upright = cv2.warpAffine(roi, m, (win, win), borderMode=cv2.BORDER_REPLICATE)
         where = (centre[0] + offset[0], centre[1] + offset[1])
         patches = []
+        clean = True
         for turn in range(4):
             patch, height = cells.glyph_patch(np.ascontiguousarray(np.rot90(upright, turn)))
             if height > 0.0:  # a sideways I or a short glyph may show no glyph in some turns
                 patches.append(patch)
-        if not patches:
-            return DieReading(BLANK, 1.0, where, False)
+            clean = clean and height == 0.0
+        if not patches:  # clean in every turn: a blank face; smudged in every turn: doubt
+            return DieReading(BLANK, 1.0 if clean else 0.0, where, not clean)
         guesses = self.classifier.predict(np.stack(patches))
         best = max(guesses, key=lambda g: (g.confidence, -g.novelty))
         uncertain = best.confidence < 0.25 or best.novelty > 2.6

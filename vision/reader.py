@@ -31,7 +31,9 @@ TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
 EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
 MIN_CONFIDENCE = 0.25  # letter margin below which a letter is uncertain
 MAX_NOVELTY = 2.6  # distance to the nearest taught example, in typical distances, above which: uncertain
-MAX_COLOUR_SHIFT = 28.0  # Lab distance of an empty square from its calibration colour before it is foreign
+MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration colour (light drift removed)
+MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
+SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 
 @dataclass(frozen=True)
@@ -77,17 +79,7 @@ def empty_colours(rect: np.ndarray) -> list[list[float] | None]:
 
 
 def _square_lab(rect: np.ndarray) -> np.ndarray:
-    lab = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inset = int(cells.PITCH * 0.25)
-    off = round(cells.PAD * cells.PITCH)
-    out = np.empty((SIZE * SIZE, 3), np.float32)
-    for r in range(SIZE):
-        for c in range(SIZE):
-            y0, x0 = off + r * cells.PITCH + inset, off + c * cells.PITCH + inset
-            out[r * SIZE + c] = (
-                lab[y0 : y0 + cells.PITCH - 2 * inset, x0 : x0 + cells.PITCH - 2 * inset].reshape(-1, 3).mean(axis=0)
-            )
-    return out
+    return cells.per_square_mean(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB), inset=0.25)
 
 
 class BoardReader:
@@ -109,20 +101,34 @@ class BoardReader:
                 by_kind.setdefault(k, []).append(ref)
         means = {k: np.mean(np.asarray(v, np.float32), axis=0) for k, v in by_kind.items()}
         self._kind_colour = [means.get(k) for k in kinds]
+        reference = calibration.extra.get("sharpness")
+        # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
+        ref = float(reference) if isinstance(reference, (int, float)) else 2.2
+        self._min_sharpness = SHARPNESS_FLOOR + MIN_SHARPNESS * max(ref - SHARPNESS_FLOOR, 0.0)
+        self._known = np.array([r is not None for r in self._refs])
+        self._ref_array = np.array([r if r is not None else (0.0, 0.0, 0.0) for r in self._refs], np.float32)
+
+    def _light_drift(self, lab: np.ndarray, face: np.ndarray) -> np.ndarray:
+        """The colour shift shared by most empty squares since calibration (Lab)."""
+        return _median_drift(lab, self._ref_array, self._known, face)
 
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
         rect = cells.rectify(frame, self._matrix)
-        stats = cells.colour_stats(rect)
+        pl = cells.planes(rect)
+        stats = cells.colour_stats(rect, pl)
         lab = _square_lab(rect)
         results: dict[str, SquareReading] = {}
         foreign = 0
         glyph_idx: list[int] = []
         glyph_patches: list[np.ndarray] = []
         heights: dict[int, float] = {}
+        # The light drifts over a game (clouds, lamps): the shift shared by most empty squares is the light,
+        # not a hand; only what a square shifts beyond it counts.
+        lab = lab - self._light_drift(lab, stats[:, 0])
         for i, name in enumerate(ALL_SQUARES):
-            face, _ink, _h, sat, _val, _sd = stats[i]
+            face, _ink, sat, _val = stats[i]
             ref = self._refs[i]
             if face <= EMPTY_FACE:
                 if ref is not None:
@@ -141,10 +147,10 @@ class BoardReader:
                 results[name] = SquareReading(name, guess != EMPTY, guess, 0.0, True)
                 continue
             r, c = divmod(i, SIZE)
-            patch, height = cells.glyph_patch(cells.square_window(rect, r, c, 1.4))
-            if height == 0.0:
-                # No glyph: a blank, if the face is clean; a hand or a shadow leaves a dirty face.
-                clean = face > 0.6
+            patch, height = cells.glyph_at(pl, r, c)
+            if height <= 0.0:
+                # No glyph: a blank, if the face is clean; a hand, a shadow or a smudged letter leaves doubt.
+                clean = face > 0.6 and height == 0.0
                 results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
                 foreign += 0 if clean else 1
                 continue
@@ -158,9 +164,22 @@ class BoardReader:
             odd_size = typical_height > 0 and abs(heights[i] / typical_height - 1.0) > 0.3 and len(heights) >= 5
             doubt = guess.confidence < MIN_CONFIDENCE or guess.novelty > MAX_NOVELTY or odd_size
             results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
-        ms = (time.perf_counter() - start) * 1000.0
         notes = [f"{foreign} square(s) look covered or foreign"] if foreign else []
-        return BoardReading(results, occluded=foreign > 0, ms=ms, notes=notes)
+        sharp = cells.sharpness(pl.gray)
+        blurred = sharp < self._min_sharpness
+        if blurred:
+            # A smeared frame (the camera or the table bumped, a tile in flight): nothing in it is trusted.
+            notes.append(f"motion blur: sharpness {sharp:.2f}, below {self._min_sharpness:.2f} for this camera")
+            results = {n: SquareReading(n, r.occupied, r.letter, 0.0, True) for n, r in results.items()}
+        ms = (time.perf_counter() - start) * 1000.0
+        return BoardReading(results, occluded=foreign > 0 or blurred, ms=ms, notes=notes)
+
+
+def _median_drift(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:
+    usable = known & (face <= EMPTY_FACE)
+    if usable.sum() < 10:
+        return np.zeros(3, np.float32)
+    return np.median(lab[usable] - refs[usable], axis=0).astype(np.float32)
 
 
 def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:

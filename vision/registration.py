@@ -43,7 +43,11 @@ def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = Tr
     from vision import cells
     from vision.reader import empty_colours
 
-    extra = {"empty_colours": empty_colours(cells.rectify(image, matrix))}
+    rect = cells.rectify(image, matrix)
+    extra = {
+        "empty_colours": empty_colours(rect),
+        "sharpness": cells.sharpness(cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)),
+    }
     return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual, extra=extra)
 
 

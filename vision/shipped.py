@@ -19,7 +19,7 @@ from vision.errors import ModelError
 from vision.glyphs import font_choices, render_tile
 from vision.tilesets import tile_values
 
-RECIPE = 3  # bump when the rendering recipe changes, so stale caches are rebuilt
+RECIPE = 5  # bump when the rendering recipe changes, so stale caches are rebuilt
 
 
 def cache_dir() -> Path:
@@ -48,7 +48,7 @@ def rendered_glyphs(tiles: str, variants: int = 6, seed: int = 0) -> tuple[np.nd
                 gain = float(rng.uniform(0.75, 1.15))
                 canvas = np.clip(canvas.astype(np.float32) * gain + rng.normal(0, 3, canvas.shape), 0, 255)
                 patch, height = cells.glyph_patch(canvas.astype(np.uint8))
-                if height > 0:
+                if height > 0.0:
                     patches.append(patch)
                     letters.append(letter)
     return np.stack(patches), letters

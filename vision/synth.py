@@ -106,7 +106,7 @@ def render_scene(
     homography = np.linalg.inv(warp @ units_to_flat)
     covered: set[str] = set()
     if hand:
-        covered = _draw_hand(frame, homography, rng)
+        covered = draw_hand(frame, homography, rng)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     light = 0.85 + 0.25 * (xx / w) * float(rng.uniform(0.5, 1.0)) - 0.1 * (yy / h)
     frame = np.clip(frame.astype(np.float32) * light[..., None] + rng.normal(0, 2.5, frame.shape), 0, 255)
@@ -114,8 +114,11 @@ def render_scene(
     return Scene(frame, list(board), homography, covered)
 
 
-def _draw_hand(frame: np.ndarray, homography: np.ndarray, rng: np.random.Generator) -> set[str]:
-    """A skin-coloured palm and fingers reaching in from the bottom edge; returns the squares it covers."""
+def draw_hand(frame: np.ndarray, homography: np.ndarray, rng: np.random.Generator) -> set[str]:
+    """Draw (in place) a skin-coloured palm and fingers reaching in from the bottom edge of `frame`.
+
+    `homography` maps image px to board units (a Calibration's matrix); returns the squares the hand covers.
+    """
     from vision.geometry import square_name
 
     h, w = frame.shape[:2]
@@ -178,6 +181,16 @@ def render_dice(
         frame = cv2.warpAffine(face, m, (w, h), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
     frame = cv2.GaussianBlur(frame, (0, 0), 0.6)
     return DiceScene(frame, list(letters), (0, 0, w, h))
+
+
+def motion_blur(frame: np.ndarray, length: float, angle: float = 0.0) -> np.ndarray:
+    """The frame smeared along a line of `length` px at `angle` degrees: a camera or a board being bumped."""
+    size = max(3, round(length) | 1)
+    kernel = np.zeros((size, size), np.float32)
+    kernel[size // 2, :] = 1.0
+    m = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, m, (size, size))
+    return cv2.filter2D(frame, -1, kernel / max(float(kernel.sum()), 1e-6))
 
 
 class SyntheticSource:

@@ -67,14 +67,14 @@ def glyphs_from_photo(
     image: np.ndarray, board: Iterable[str], matrix: np.ndarray
 ) -> tuple[list[np.ndarray], list[str]]:
     """The glyph patch and letter of every labelled lettered tile in one photo (blanks have no glyph)."""
-    rect = cells.rectify(image, matrix)
+    pl = cells.planes(cells.rectify(image, matrix))
     patches, letters = [], []
     for r, row in enumerate(board):
         for c, ch in enumerate(row):
             if ch in (EMPTY, BLANK):
                 continue
-            patch, height = cells.glyph_patch(cells.square_window(rect, r, c, 1.4))
-            if height > 0:
+            patch, height = cells.glyph_at(pl, r, c)
+            if height > 0.0:
                 patches.append(patch)
                 letters.append(ch)
     return patches, letters

@@ -74,3 +74,15 @@ def test_reading_json_has_the_stable_keys(german_model: TileClassifier) -> None:
     out = BoardReader(calibrate(scene.frame), german_model).read(scene.frame).to_json("a.png")
     assert sorted(out) == ["board", "image", "ms", "occluded", "uncertain"]
     assert out["board"] == board and out["image"] == "a.png" and out["ms"] > 0
+
+
+def test_motion_blur_makes_the_frame_occluded_and_every_square_doubtful(german_model: TileClassifier) -> None:
+    from vision.synth import motion_blur
+
+    board = random_board(np.random.default_rng(8), count=40)
+    scene = render_scene(board, seed=8)
+    reader = BoardReader(calibrate(scene.frame), german_model)
+    assert not reader.read(scene.frame).occluded
+    smeared = reader.read(motion_blur(scene.frame, 12, 30))
+    assert smeared.occluded and any("motion blur" in n for n in smeared.notes)
+    assert len(smeared.uncertain) == 225
