@@ -231,6 +231,9 @@ class _Replay:
         game = self.game
         self.recorded_play_score[who] = mv.score
         play = Play.from_str(mv.move)
+        if self.record.pragmas.get("orientation", "").lower() == "lettered-rows":
+            # ScrabScrap: `H4` is row H, column 4, across: the transpose of GCG's notation
+            play = Play(play.position.transpose(), play.word)
         placements = play.placements(game.board)
         self._rack_note(mv, placements_letters="".join(p.tile.rack_letter for p in placements))
         try:

@@ -105,3 +105,28 @@ def test_engine_score_sheet_written_as_gcg_checks_clean(shared_dir: Path) -> Non
         again = check_record(parse_gcg(text), game.rules)
         assert again.mismatches == [], (name, again.mismatches[:3])
         assert parse_gcg(text).moves[-1].total == game.events[-1].total
+
+
+def test_german_replays_end_on_the_photographed_boards(shared_dir: Path) -> None:
+    """The engine's final board of each Nuremberg record is the board in the last photo (labels.json):
+    in the real orientation where the record says `#orientation lettered-rows`, transposed where it does not."""
+    import json
+
+    from game.gcg_check import replay_record
+
+    labels = json.loads((shared_dir / "photos" / "labels.json").read_text(encoding="utf-8"))
+    for name, photo, lettered_rows in [("nu19_stefan-hanns", "game01", False), ("nu19_timon-alex", "game02", False),
+                                       ("nu19_johannes-stefan", "game03", True)]:
+        record = parse_gcg(decode_gcg((shared_dir / "gcg" / "german" / f"{name}.gcg").read_bytes())[0])
+        assert (record.pragmas.get("orientation") == "lettered-rows") is lettered_rows
+        game, _ = replay_record(record, german())
+        assert game is not None
+        cells = game.board.cells
+
+        def shown(r: int, c: int) -> str:
+            tile = cells[r * 15 + c]
+            return "." if tile is None else "?" if tile.blank else tile.letter  # the labels write blanks as ?
+
+        board = [[shown(r, c) if lettered_rows else shown(c, r) for c in range(15)] for r in range(15)]
+        final = next(x for x in reversed(labels) if x["game"] == photo)
+        assert ["".join(row) for row in board] == final["board"], name
