@@ -122,11 +122,8 @@ def test_german_replays_end_on_the_photographed_boards(shared_dir: Path) -> None
         game, _ = replay_record(record, german())
         assert game is not None
         cells = game.board.cells
-
-        def shown(r: int, c: int) -> str:
-            tile = cells[r * 15 + c]
-            return "." if tile is None else "?" if tile.blank else tile.letter  # the labels write blanks as ?
-
-        board = [[shown(r, c) if lettered_rows else shown(c, r) for c in range(15)] for r in range(15)]
+        # the labels write a blank as ?
+        shown = ["." if t is None else "?" if t.blank else t.letter for t in cells]
+        board = [[shown[r * 15 + c] if lettered_rows else shown[c * 15 + r] for c in range(15)] for r in range(15)]
         final = next(x for x in reversed(labels) if x["game"] == photo)
         assert ["".join(row) for row in board] == final["board"], name
