@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,6 +204,31 @@ class _StaticHal:
         return True
 
 
+FIRMWARE_DIR = str(ROOT / "firmware_bridge" / "firmware")
+
+
+def count_opcodes(fn: Callable[[], object]) -> int:
+    """Bytecodes the firmware's own code executes in one call (fake hardware and the HAL stand-in excluded):
+    a machine-independent measure of a scan, to set against an RP2040's cost per bytecode."""
+    count = 0
+
+    def tracer(frame: types.FrameType, event: str, arg: object) -> object:
+        nonlocal count
+        if not frame.f_code.co_filename.startswith(FIRMWARE_DIR):
+            return None
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        fn()
+    finally:
+        sys.settrace(None)
+    return count
+
+
 def bench_scan_cpython(scans: int = 20000) -> None:
     n = 225 + 4
     hal = _StaticHal(n)
@@ -219,6 +245,11 @@ def bench_scan_cpython(scans: int = 20000) -> None:
     busy = (time.perf_counter() - t0) / scans
     figure("scan_cost_cpython_idle", idle * 1e6, "us/scan")
     figure("scan_cost_cpython_pending", busy * 1e6, "us/scan")
+    figure("scan_bytecodes_pending", count_opcodes(lambda: fw.scan(scans + 1)), "bytecodes/scan")
+    for i in range(0, n, 7):
+        hal.codes[i] = 0
+    fw.scan(scans + 2)
+    figure("scan_bytecodes_idle", count_opcodes(lambda: fw.scan(scans + 3)), "bytecodes/scan")
 
     # The Pico HAL's shift-register reading, against a fake `machine` and `time`.
     machine = types.ModuleType("machine")
@@ -272,6 +303,11 @@ def bench_scan_cpython(scans: int = 20000) -> None:
                 pico.scan(buf)
             cost = (time.perf_counter() - t0) / reps * 1e6
             figure(f"pico_hal_scan_cost_cpython_{label}_{case}", cost, "us/scan")
+            figure(
+                f"pico_hal_scan_bytecodes_{label}_{case}",
+                count_opcodes(lambda p=pico, b=buf: p.scan(b)),
+                "bytecodes/scan",
+            )
 
 
 MP_SCRIPT = r"""

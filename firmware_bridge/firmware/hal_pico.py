@@ -47,7 +47,13 @@ class PicoHal:
         )
         self.latch = machine.Pin(PIN_DRIVE_LATCH, machine.Pin.OUT, value=0)
         self.load = machine.Pin(PIN_SENSE_LOAD, machine.Pin.OUT, value=1)
-        self._drive = bytearray(self.drive_bytes)
+        # One-hot drive bytes for every line, made once: the chain shifts the last byte out first, so
+        # line 0 is the lowest bit of the last byte (QA of the 74HC595 nearest the Pico).
+        self._patterns = []
+        for line in range(self.drive_lines):
+            drive = bytearray(self.drive_bytes)
+            drive[self.drive_bytes - 1 - line // 8] = 1 << (line % 8)
+            self._patterns.append(bytes(drive))
         self._sense = bytearray(self.sense_bytes)
         # What each drive line read last time: a line whose sense bytes did not change needs no decoding,
         # so an idle scan is a few C calls per line (the decode loop is the expensive part on an M0+).
@@ -72,12 +78,7 @@ class PicoHal:
         return time.ticks_diff(a, b)
 
     def _select(self, line):
-        drive = self._drive
-        for i in range(len(drive)):
-            drive[i] = 0
-        # The chain shifts the last byte out first: line 0 is the lowest bit of the last byte.
-        drive[len(drive) - 1 - line // 8] = 1 << (line % 8)
-        self.spi.write(drive)
+        self.spi.write(self._patterns[line])
         self.latch.value(1)
         self.latch.value(0)
 
