@@ -11,7 +11,8 @@ Two ways to run it:
 
 Every action is also journaled as a plain dict in `actions`; `Game.replay(...)` rebuilds the
 same state from them (the service replays its journal after a crash). `events` is the score
-sheet. Subclasses (variants) override the hooks `draw_count`, `after_turn`, `is_first_play`.
+sheet. Subclasses (variants) override the hooks `draw_count`, `after_turn`, `is_first_play`,
+`record_rack`.
 """
 
 from __future__ import annotations
@@ -260,6 +261,11 @@ class Game:
             if short:
                 raise NotOnRackError(f"{scored.play()}: {_rack_str(short)} not on the rack {_rack_str(rack)}")
         else:
+            if len(placed) > self.rack_sizes[who]:
+                raise NotOnRackError(
+                    f"{scored.play()}: {len(placed)} tiles played, but {self.players[who]} holds only "
+                    f"{self.rack_sizes[who]}"
+                )
             unseen = self.unseen()
             short = used - unseen
             if short:

@@ -329,3 +329,9 @@ def test_forced_play_can_be_withdrawn_and_is_written_as_gcg() -> None:
     gapped = Game(EN, ["ann", "bob"])
     gapped.force_play(pl("A1=Q A3=I"), 1)
     assert gapped.events[-1].move == "A1=Q A3=I"
+
+
+def test_unknown_rack_cannot_play_more_tiles_than_it_holds() -> None:
+    game = Game(tiny(), ["ann", "bob"])
+    with pytest.raises(NotOnRackError, match="8G ABAB: 4 tiles played, but ann holds only 3"):
+        game.play("8G ABAB")
