@@ -301,6 +301,8 @@ class Game:
         self.after_turn(event)
         if self.rack_sizes[who] == 0 and self.bag_count == 0:
             self._go_out(who)
+        else:
+            self._check_scoreless_end()  # a play scoring 0 (two blanks) is a scoreless turn [PC]
         return scored
 
     def force_play(self, placements: Iterable[Placement], points: int, player: int | None = None) -> None:

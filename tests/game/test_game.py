@@ -335,3 +335,12 @@ def test_unknown_rack_cannot_play_more_tiles_than_it_holds() -> None:
     game = Game(tiny(), ["ann", "bob"])
     with pytest.raises(NotOnRackError, match="8G ABAB: 4 tiles played, but ann holds only 3"):
         game.play("8G ABAB")
+
+
+def test_a_zero_point_play_counts_as_scoreless() -> None:
+    game = Game(EN, ["ann", "bob"])
+    for _ in range(5):
+        game.pass_turn()
+    game.play("8G ab")  # two blanks: 0 points, the sixth scoreless turn [PC]
+    assert game.scores == [0, 0]
+    assert game.over and game.end_reason == "6 scoreless turns in a row"
