@@ -1,0 +1,253 @@
+"""The service end to end on emulated hardware: the demo through the board emulator over a pty, the board
+unplugged and replugged mid-turn, and SIGKILL of a real `referee run` process mid-turn and during a
+challenge. Waits are on conditions with timeouts, never fixed sleeps."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.demo import DemoDriver, RecordJudge, load_record
+from referee.service import TableService
+from referee.simulation import sim_config, sim_parts
+
+pytestmark = pytest.mark.pty
+
+
+def wait_for(what: str, pred: Callable[[], Any], timeout: float = 15.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.02)  # polling a condition, not waiting for time to pass
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Running:
+    """A `TableService` of the simulated table with its loop on a thread."""
+
+    def __init__(self, tmp_path: Path, **config: Any) -> None:
+        cfg = sim_config(state_dir=tmp_path, web=False, **config)
+        parts, holder = sim_parts(cfg)
+        self.judge = RecordJudge()
+        parts.lexicon = self.judge
+        self.service = TableService(parts)
+        holder.service = self.service
+        self._stop = threading.Event()
+        self.service.start()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+        wait_for("the board link", lambda: self.service.link.picture().connected)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(0.02):
+            self.service.step()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.service.close()
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Running]:
+    r = Running(tmp_path, fusion="sensors", clock_mode="tournament")
+    yield r
+    r.close()
+
+
+def test_the_builtin_demo_plays_through_the_emulated_board(running: Running) -> None:
+    result = DemoDriver(running.service, load_record(None), running.judge).run()
+    assert result.mismatches == [] and result.compared == 10
+    assert result.final == [("Anna", 77), ("Ben", 17)]
+
+
+def test_a_recorded_tournament_game_to_its_end(running: Running, shared_dir: Path) -> None:
+    record = load_record(str(shared_dir / "gcg" / "liwords" / "pkg_omgwords_testdata_vs_josh.gcg"))
+    result = DemoDriver(running.service, record, running.judge).run()
+    assert result.mismatches == []
+    assert result.state == "ended" and [s for _, s in result.final] == [457, 397]
+
+
+@pytest.mark.slow
+def test_the_demo_with_the_synthetic_camera_fused(tmp_path: Path) -> None:
+    r = Running(tmp_path, fusion="both", clock_mode="none")
+    try:
+        result = DemoDriver(r.service, load_record(None), r.judge).run()
+        assert result.mismatches == [] and result.final == [("Anna", 77), ("Ben", 17)]
+        assert r.service.camera is not None and r.service.camera.frames >= 5
+    finally:
+        r.close()
+
+
+def _with_alert(table: Any, code: str) -> dict[str, Any] | None:
+    snap = table.snapshot()
+    return snap if any(a["code"] == code for a in snap["alerts"]) else None
+
+
+def test_unplug_mid_turn_and_replug(running: Running) -> None:
+    table, emu = running.service.table, running.service.link.emulator
+    table.control("start", {})
+    emu.place("E8", "Q")
+    emu.place("F8", "U")
+    wait_for("the first tiles", lambda: "E8" in table.machine.observed and "F8" in table.machine.observed)
+    emu.unplug()
+    snap = wait_for("the board lost", lambda: _with_alert(table, "board_lost"))
+    assert snap["state"] == "turn" and snap["moves"] == []
+    running.service.request_commit(0)  # a press on the Pi's own button while the board is away
+    snap = wait_for("the refusal", lambda: _with_alert(table, "commit_refused"))
+    assert snap["players"][0]["score"] == 0
+    emu.place("G8", "I")  # laid while the board is unplugged: seen when it is back
+    emu.place("H8", "Z")
+    emu.replug()
+    wait_for("the board back with every tile", lambda: not any(a["code"] == "board_lost" for a in table.snapshot()[
+        "alerts"]) and {"E8", "F8", "G8", "H8"} <= table.machine.observed.keys(), timeout=20)
+    emu.press(0)
+    snap = wait_for("the play scored", lambda: (s := table.snapshot())["players"][0]["score"] and s)
+    emu.release(0)
+    assert snap["moves"][-1]["notation"] == "8E QUIZ" and snap["players"][0]["score"] == 44
+
+
+# --- SIGKILL of a real service process -------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Client:
+    """The scoreboard's HTTP API, as a script uses it (docs/api.md)."""
+
+    def __init__(self, port: int, pin: str) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.pin = pin
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.token = ""
+
+    def snapshot(self) -> dict[str, Any] | None:
+        try:
+            with self.opener.open(self.base + "/api/snapshot", timeout=2) as r:
+                return json.loads(r.read())  # type: ignore[no-any-return]
+        except OSError:
+            return None
+
+    def control(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        if not self.token:
+            with self.opener.open(self.base + "/api/session", timeout=5) as r:
+                self.token = json.loads(r.read())["token"]
+        req = urllib.request.Request(self.base + f"/api/control/{action}", data=json.dumps(params).encode(),
+                                     headers={"Content-Type": "application/json", "X-Table-PIN": self.pin,
+                                              "X-CSRF-Token": self.token}, method="POST")
+        with self.opener.open(req, timeout=5) as r:
+            return json.loads(r.read())  # type: ignore[no-any-return]
+
+
+def _start(config: Path, log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with log.open("ab") as out:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(config)],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)
+
+
+def _same_game(before: dict[str, Any], after: dict[str, Any]) -> None:
+    for key in ("state", "board", "moves", "bag", "unseen", "last_play", "pending"):
+        if key == "pending" and "challenge" in before["pending"]:
+            continue  # its countdown is compared with the clocks below
+        assert after[key] == before[key], key
+    for p_before, p_after in zip(before["players"], after["players"], strict=True):
+        assert (p_after["score"], p_after["on_turn"]) == (p_before["score"], p_before["on_turn"])
+        # The downtime is a pause: the clock resumes from the last heartbeat (at most 2 s before the kill),
+        # so no clock lost the time the service was down.
+        lost = p_before["clock"]["remaining_ms"] - p_after["clock"]["remaining_ms"]
+        assert -2500 <= lost <= 1500, (p_before["clock"], p_after["clock"])
+
+
+@pytest.mark.slow
+def test_sigkill_mid_turn_and_during_a_challenge_resumes_the_same_game(tmp_path: Path) -> None:
+    from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+
+    port = _free_port()
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\nZA\nZAS\n", encoding="utf-8")
+    (tmp_path / "dev").mkdir()
+    emu = PtyEmulator(EmulatedBoard(width=15, height=15, coded=True, buttons=2), link_dir=tmp_path / "dev").start()
+    config = tmp_path / "table.toml"
+    config.write_text(f"""
+[table]
+name = "Kill test"
+state_dir = "{tmp_path / 'state'}"
+[game]
+players = ["Anna", "Ben"]
+lexicon = "{words}"
+challenge_window_s = 600
+[clocks]
+mode = "tournament"
+[sensors]
+board = "{emu.path}"
+settle_ms = 0
+[web]
+host = "127.0.0.1"
+port = {port}
+pin = "4711"
+""", encoding="utf-8")
+    log = tmp_path / "service.log"
+    client = Client(port, "4711")
+    proc = _start(config, log)
+    try:
+        wait_for("the service", client.snapshot, timeout=60)
+        client.control("start", {})
+        for sq, ch in (("E8", "Q"), ("F8", "U"), ("G8", "I")):
+            emu.place(sq, ch)
+        wait_for("three tiles on the page", lambda: (client.snapshot() or {}).get("board", [""] * 8)[7][4:7] == "QUI")
+
+        # 1. killed mid-turn: three tiles down, not committed
+        before = client.snapshot()
+        assert before is not None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = _start(config, log)
+        wait_for("the service again", client.snapshot, timeout=60)
+        client.token = ""
+        after = wait_for("the tiles seen again", lambda: (s := client.snapshot()) and s["board"][7][4:7] == "QUI" and s)
+        _same_game(before, after)
+
+        # 2. the turn goes on after the restart, and is killed during the challenge window
+        emu.place("H8", "Z")
+        wait_for("the fourth tile", lambda: (client.snapshot() or {}).get("board", [""] * 8)[7][4:8] == "QUIZ")
+        emu.press(0)
+        before = wait_for("the challenge window", lambda: (s := client.snapshot()) and s["state"] == "challenge" and s)
+        emu.release(0)
+        assert before["players"][0]["score"] == 44
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        proc = _start(config, log)
+        after = wait_for("the service once more", client.snapshot, timeout=60)
+        client.token = ""
+        _same_game(before, after)
+
+        # 3. the challenge is still open and the game goes on: Ben challenges a good play and loses his turn
+        snap = client.control("challenge", {"player": 1})["snapshot"]
+        assert snap["players"][0]["on_turn"] and [m["kind"] for m in snap["moves"]] == ["play", "lost_turn"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        emu.stop()
+    assert "Traceback" not in log.read_text(encoding="utf-8"), log.read_text(encoding="utf-8")[-3000:]
