@@ -24,10 +24,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from game.errors import ChallengeError, GameOverError, IllegalPlayError, IllegalTurnError, NotationError
+from game.errors import (
+    ChallengeError,
+    DataError,
+    GameOverError,
+    IllegalPlayError,
+    IllegalTurnError,
+    NotationError,
+)
 from game.events import EventKind
 from game.game import Game
 from game.gcg import GCGMove, GCGRecord, MoveKind
+from game.layout import load_layout
 from game.play import Play
 from game.rules import ChallengeRule, EndRackRule, RuleSet
 from game.tiles import BLANK, TileSet, load_tile_set, rack_counter, tile_set_names
@@ -73,6 +81,19 @@ def rules_for_record(record: GCGRecord, default: RuleSet) -> tuple[RuleSet | Non
     """The rule set to replay a record with (None: no shipped tile set fits), and notes on the choices."""
     notes: list[str] = []
     rules = get_variant(record.variant).rules() if record.variant else default
+    # Woogles pragmas: a tile distribution or board layout the package ships, by name
+    wanted = record.pragmas.get("tile-distribution", "").strip().lower()
+    if wanted:
+        if wanted in tile_set_names():
+            rules = rules.with_options(tiles=load_tile_set(wanted))
+        else:
+            notes.append(f"#tile-distribution {wanted}: no such tile set shipped, using {rules.tiles.name}")
+    board = record.pragmas.get("board-layout", "").strip()
+    if board and board.lower() not in ("crosswordgame", rules.layout.name):
+        try:
+            rules = rules.with_options(layout=load_layout(board.lower()))
+        except DataError:
+            notes.append(f"#board-layout {board}: no such layout shipped, using {rules.layout.name}")
     letters = record_letters(record)
     if not _fits(rules.tiles, letters):
         strange = "".join(sorted(ch for ch in letters if not rules.tiles.has_letter(ch) and ch != BLANK))

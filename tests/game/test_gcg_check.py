@@ -127,3 +127,14 @@ def test_german_replays_end_on_the_photographed_boards(shared_dir: Path) -> None
         board = [[shown[r * 15 + c] if lettered_rows else shown[c * 15 + r] for c in range(15)] for r in range(15)]
         final = next(x for x in reversed(labels) if x["game"] == photo)
         assert ["".join(row) for row in board] == final["board"], name
+
+
+def test_woogles_tile_distribution_and_layout_pragmas() -> None:
+    german_tiles = parse_gcg("#tile-distribution German\n#board-layout CrosswordGame\n>a: DÜS 8G DÜS +16 16\n")
+    rules, notes = rules_for_record(german_tiles, naspa())
+    assert rules is not None and rules.tiles.name == "german" and rules.layout.name == "standard" and notes == []
+    odd = parse_gcg("#tile-distribution klingon\n#board-layout SuperCrosswordGame\n>a: AT 8G AT +4 4\n")
+    rules, notes = rules_for_record(odd, naspa())
+    assert rules is not None and rules.tiles.name == "english"
+    assert notes == ["#tile-distribution klingon: no such tile set shipped, using english",
+                     "#board-layout SuperCrosswordGame: no such layout shipped, using standard"]
