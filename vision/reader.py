@@ -5,9 +5,10 @@ Per square, in order:
    squares are saturated colours, so the two are far apart on real boards; a share in between is doubt.
 2. Something foreign: an empty-looking square whose colour is far from the colour that square had in the
    calibration frame, or a tile-looking square that is too dark or half covered (a hand, a shadow, a tile
-   in motion). Such squares are uncertain and make the whole frame `occluded`.
+   in motion). Such squares and their neighbours are uncertain, and the whole frame is `occluded`.
 3. A tile with no glyph is a blank (`?`); otherwise the glyph-centred patch goes to the letter classifier,
    whose doubt (two letters alike, or nothing like anything taught) makes the square uncertain.
+4. A blurred frame (sharpness well below the calibration frame's) is occluded with every square uncertain.
 The board picture always carries the best guess; `uncertain` says which squares not to trust.
 """
 
@@ -120,7 +121,7 @@ class BoardReader:
         stats = cells.colour_stats(rect, pl)
         lab = _square_lab(rect)
         results: dict[str, SquareReading] = {}
-        foreign = 0
+        foreign: set[int] = set()
         glyph_idx: list[int] = []
         glyph_patches: list[np.ndarray] = []
         heights: dict[int, float] = {}
@@ -138,11 +139,11 @@ class BoardReader:
                 else:
                     strange = sat < 0.2
                 if strange:
-                    foreign += 1
+                    foreign.add(i)
                 results[name] = SquareReading(name, False, EMPTY, 0.0 if strange else 1.0, strange)
                 continue
             if face < TILE_FACE:
-                foreign += 1
+                foreign.add(i)
                 guess = BLANK if face > (EMPTY_FACE + TILE_FACE) / 2 else EMPTY
                 results[name] = SquareReading(name, guess != EMPTY, guess, 0.0, True)
                 continue
@@ -152,7 +153,8 @@ class BoardReader:
                 # No glyph: a blank, if the face is clean; a hand, a shadow or a smudged letter leaves doubt.
                 clean = face > 0.6 and height == 0.0
                 results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
-                foreign += 0 if clean else 1
+                if not clean:
+                    foreign.add(i)
                 continue
             glyph_idx.append(i)
             glyph_patches.append(patch)
@@ -164,7 +166,22 @@ class BoardReader:
             odd_size = typical_height > 0 and abs(heights[i] / typical_height - 1.0) > 0.3 and len(heights) >= 5
             doubt = guess.confidence < MIN_CONFIDENCE or guess.novelty > MAX_NOVELTY or odd_size
             results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
-        notes = [f"{foreign} square(s) look covered or foreign"] if foreign else []
+        notes = []
+        if foreign:
+            # A hand is bigger than what shows: its edge may pass for a board colour (skin on a pink square).
+            # Every square next to a foreign one is doubtful too.
+            near = {
+                r * SIZE + c
+                for i in foreign
+                for r in range(i // SIZE - 1, i // SIZE + 2)
+                for c in range(i % SIZE - 1, i % SIZE + 2)
+                if 0 <= r < SIZE and 0 <= c < SIZE
+            }
+            for i in near:
+                sq = results[ALL_SQUARES[i]]
+                results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
+            names = ", ".join(ALL_SQUARES[i] for i in sorted(foreign))
+            notes.append(f"{len(foreign)} square(s) look covered or foreign: {names}")
         sharp = cells.sharpness(pl.gray)
         blurred = sharp < self._min_sharpness
         if blurred:
@@ -172,7 +189,7 @@ class BoardReader:
             notes.append(f"motion blur: sharpness {sharp:.2f}, below {self._min_sharpness:.2f} for this camera")
             results = {n: SquareReading(n, r.occupied, r.letter, 0.0, True) for n, r in results.items()}
         ms = (time.perf_counter() - start) * 1000.0
-        return BoardReading(results, occluded=foreign > 0 or blurred, ms=ms, notes=notes)
+        return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
 
 
 def _median_drift(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:
