@@ -33,7 +33,7 @@ from game.errors import (
     NotationError,
 )
 from game.events import EventKind
-from game.game import Game
+from game.game import Game, WordList
 from game.gcg import GCGMove, GCGRecord, MoveKind
 from game.layout import load_layout
 from game.play import Play
@@ -124,9 +124,13 @@ def rules_for_record(record: GCGRecord, default: RuleSet) -> tuple[RuleSet | Non
 
 
 class _Replay:
-    def __init__(self, record: GCGRecord, rules: RuleSet, result: CheckResult) -> None:
+    def __init__(
+        self, record: GCGRecord, rules: RuleSet, result: CheckResult, lexicon: WordList | None = None
+    ) -> None:
         self.record = record
         self.result = result
+        self.lexicon = lexicon
+        self.judged: list[tuple[int, tuple[str, ...], bool]] = []  # (line, words, withdrawn) of every play
         variant = get_variant(record.variant) if record.variant else None
         cls = variant.game_class if variant and variant.game_class else Game
         self.game = cls(rules, [p.nick for p in record.players], strict_turns=False)
@@ -192,11 +196,25 @@ class _Replay:
                               "the running total does not add up")
             if mv.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE):
                 self.last_turn = who
+        self.lexicon_notes()
         leftover = [e for k, e in enumerate(self.game.events)
                     if e.kind is EventKind.END_RACK and k not in self.matched_end]
         if leftover and not self.record.incomplete:
             shown = ", ".join(f"{self.game.players[e.player]} {e.move} {e.delta:+d}" for e in leftover)
             self.result.notes.append(f"the record ends without the end-of-game rack lines ({shown})")
+
+    def lexicon_notes(self) -> None:
+        """With a lexicon: plays that stood with words not in it, and withdrawn plays whose words all are.
+        Notes, not mismatches: the record's game may have used another lexicon (ENABLE lacks QI, ZA)."""
+        lex = self.lexicon
+        if lex is None:
+            return
+        for line, words, withdrawn in self.judged:
+            bad = [w for w in words if w not in lex]
+            if withdrawn and not bad:
+                self.result.notes.append(f"line {line}: withdrawn, but {', '.join(words)} all in the lexicon")
+            elif not withdrawn and bad:
+                self.result.notes.append(f"line {line}: {', '.join(bad)} not in the lexicon (the play stood)")
 
     def step(self, mv: GCGMove, who: int, moves: list[GCGMove], i: int) -> int:
         """Apply one line; returns the score the record means for it (normally the score written)."""
@@ -214,6 +232,9 @@ class _Replay:
             game.exchange(int(tiles) if tiles.isdigit() else tiles, who)
             self.compare(mv, 0, "an exchange scores nothing")
         elif kind is MoveKind.WITHDRAWN:
+            if self.judged:
+                line, words, _ = self.judged[-1]
+                self.judged[-1] = (line, words, True)
             played = self.recorded_play_score.get(who)
             before = game.scores[who]
             result = game.challenge(self._challenger(who), valid=False)
@@ -264,6 +285,7 @@ class _Replay:
             game.over = False
             game.force_play(placements, mv.score, who)
             return
+        self.judged.append((mv.line, tuple(w.word.text for w in scored.words), False))
         if scored.score != mv.score:
             words = ", ".join(f"{w.word.text} {w.score}" for w in scored.words)
             bonus = f" + bingo {scored.bingo_bonus}" if scored.bingo_bonus else ""
@@ -308,8 +330,11 @@ class _Replay:
                           f"unplayed tiles under the {game.rules.end_racks.value} rule")
 
 
-def replay_record(record: GCGRecord, default: RuleSet) -> tuple[Game | None, CheckResult]:
-    """Replay one record; returns the engine's game (None when skipped) and what the check found."""
+def replay_record(
+    record: GCGRecord, default: RuleSet, lexicon: WordList | None = None
+) -> tuple[Game | None, CheckResult]:
+    """Replay one record; returns the engine's game (None when skipped) and what the check found.
+    With a lexicon, the words of each play are also judged (as notes)."""
     result = CheckResult()
     rules, notes = rules_for_record(record, default)
     result.notes.extend(notes)
@@ -317,11 +342,11 @@ def replay_record(record: GCGRecord, default: RuleSet) -> tuple[Game | None, Che
         result.skipped = notes[0]
         return None, result
     result.rules = rules.name
-    replay = _Replay(record, rules, result)
+    replay = _Replay(record, rules, result, lexicon)
     replay.run()
     return replay.game, result
 
 
-def check_record(record: GCGRecord, default: RuleSet) -> CheckResult:
+def check_record(record: GCGRecord, default: RuleSet, lexicon: WordList | None = None) -> CheckResult:
     """Replay one record (see the module docstring for how its rules are chosen) and report what differs."""
-    return replay_record(record, default)[1]
+    return replay_record(record, default, lexicon)[1]

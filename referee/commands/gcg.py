@@ -25,6 +25,9 @@ def register(sub: Any) -> None:
     check.add_argument("--tiles", choices=["english", "german"], default="english",
                        help="edition for records without a #variant pragma (default: english, tournament rules)")
     check.add_argument("--quiet", action="store_true", help="print mismatches and the summary only, no notes")
+    check.add_argument("--lexicon", metavar="NAME",
+                       help="also judge every play's words with this installed lexicon (reported as notes)")
+    check.add_argument("--data-dir", type=Path, help="data folder of the installed lexicons")
     check.set_defaults(handler=handle_check)
 
 
@@ -49,6 +52,15 @@ def handle_check(args: argparse.Namespace) -> int:
     from game.rules import german, naspa
 
     default = german() if args.tiles == "german" else naspa()
+    lexicon = None
+    if args.lexicon:
+        from referee import lexicon_store
+
+        try:
+            lexicon = lexicon_store.load_installed(args.lexicon, args.data_dir)
+        except RefereeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     files, missing = _files(args.paths)
     for raw in missing:
         print(f"error: {raw}: no such file or folder", file=sys.stderr)
@@ -59,7 +71,7 @@ def handle_check(args: argparse.Namespace) -> int:
         try:
             text, _ = decode_gcg(path.read_bytes())
             record = parse_gcg(text)
-            result = check_record(record, default)
+            result = check_record(record, default, lexicon)
         except (OSError, RefereeError) as exc:
             print(f"{path}: unreadable: {exc}")
             mismatches += 1

@@ -138,3 +138,15 @@ def test_woogles_tile_distribution_and_layout_pragmas() -> None:
     assert rules is not None and rules.tiles.name == "english"
     assert notes == ["#tile-distribution klingon: no such tile set shipped, using english",
                      "#board-layout SuperCrosswordGame: no such layout shipped, using standard"]
+
+
+def test_lexicon_notes() -> None:
+    text = ("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>b: AEH H7 A.E +3 3\n>b: AEH -- -3 0\n"
+            ">a: AT 9G AT +10 20\n")
+    result = check_record(parse_gcg(text), naspa(), lexicon={"CAT", "AAE", "AT", "CA"})
+    assert result.mismatches == []
+    assert result.notes == ["line 4: withdrawn, but AAE all in the lexicon"]
+    result = check_record(parse_gcg(text), naspa(), lexicon={"AT"})
+    assert result.notes == ["line 3: CAT not in the lexicon (the play stood)",
+                            "line 6: CA not in the lexicon (the play stood)"]
+    assert check_record(parse_gcg(text), naspa()).notes == []

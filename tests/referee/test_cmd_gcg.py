@@ -60,3 +60,17 @@ def test_shared_records_summary(shared_dir: Path, capsys: pytest.CaptureFixture[
     code, out = run(capsys, "--quiet", *folders)
     assert code == 1
     assert out[-1] == "checked 111 games, 2729 plays, 2 mismatches"
+
+
+def test_lexicon_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee import lexicon_store
+
+    lexicon_store.install_bytes("mini", b"cat\n", "test", tmp_path)
+    path = tmp_path / "g.gcg"
+    path.write_text(GOOD, encoding="utf-8")
+    code, out = run(capsys, "--lexicon", "mini", "--data-dir", str(tmp_path), str(path))
+    assert code == 0
+    assert out == [f"note: {path}: line 4: AAE not in the lexicon (the play stood)",
+                   "checked 1 games, 2 plays, 0 mismatches"]
+    assert main(["gcg", "check", "--lexicon", "nope", "--data-dir", str(tmp_path), str(path)]) == 2
+    assert "no lexicon 'nope' installed" in capsys.readouterr().err
