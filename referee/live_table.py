@@ -201,6 +201,10 @@ class LiveTable:
                 except ControlError:
                     self.refused += 1
                     raise
+                if kind == "control" and data.get("action") == "challenge" and candidate.last_verdict is not None:
+                    # The verdict goes into the journal, so a replay (an export on a machine without the
+                    # table's word list) reaches the same outcome.
+                    ev = Event(kind, now, {**data, "verdict": candidate.last_verdict})
             if self.journal is not None and self.game_id is not None:
                 self.journal.append(self.game_id, ev)
             if trial:

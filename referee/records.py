@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+
+from referee.journal import Journal
+from referee.table_api import ControlError
 from referee.table_machine import TableMachine
+from referee.table_setup import TableSetup
 
 
 def game_gcg(machine: TableMachine) -> str:
@@ -15,3 +20,40 @@ def game_gcg(machine: TableMachine) -> str:
         pragmas["variant"] = setup.kind
     pragmas["note"] = f"refereed by the table referee; challenge rule {setup.challenge}"
     return write_gcg(list(setup.players), list(machine.game.events), pragmas)
+
+
+def export_gcg(journal: Journal, game_id: int, lexicon: object | None = None) -> str:
+    """Replay game `game_id` from the journal and write it as GCG.
+
+    Challenges are journaled with their verdicts, so the replay needs a lexicon only for the "void" and
+    "auto" rules (the lexicon judges every play at commit): then the table's own lexicon is loaded from
+    the spec journaled with the game, or given here."""
+    from referee.table_rules import EveryWord, table_rules
+
+    row = journal.game(game_id)
+    setup = TableSetup.from_dict(row.setup)
+    if lexicon is None:
+        lexicon = EveryWord()
+        if setup.challenge in ("void", "auto"):
+            lexicon = _load_lexicon(setup.lexicon)
+    machine = TableMachine(setup, table_rules(setup, lexicon))  # type: ignore[arg-type]
+    for ev in journal.events(game_id):
+        with contextlib.suppress(ControlError):
+            machine.apply(ev)
+    return game_gcg(machine)
+
+
+def _load_lexicon(spec: str) -> object:
+    from pathlib import Path
+
+    from game.errors import LexiconError
+    from game.lexicon import Lexicon
+    from referee import lexicon_store
+
+    if not spec:
+        raise LexiconError("this game judged every play with its lexicon (void or auto challenge) and the journal "
+                           "names none: give the lexicon to replay it")
+    path = Path(spec)
+    if path.is_file():
+        return Lexicon.from_word_list(path.read_bytes(), name=path.stem)[0]
+    return lexicon_store.load_installed(spec)

@@ -123,6 +123,8 @@ class TableMachine:
         self.racks: dict[int, str] = {}
         self.racks_needed: list[int] = []
         self.notices: list[Alert] = []
+        self.last_verdict: bool | None = None  # the outcome of the last challenge, journaled with it
+        self._journaled_verdict: bool | None = None
         self.clock: GameClock | None = None
         self.timer: TurnTimer | None = None
         if setup.clock_mode == "tournament":
@@ -218,6 +220,8 @@ class TableMachine:
         if handler is None:
             raise ControlError(f"unknown action {action!r}; the actions are start, pause, resume, blank, exchange, "
                                "pass, challenge, accept, racks, correct, roll")
+        # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
+        self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
         handler(params)
 
     # --- timers ----------------------------------------------------------------------------------
@@ -528,7 +532,8 @@ class TableMachine:
         last = self.last
         if player == last.player:
             raise ControlError(f"{self.setup.players[player]} cannot challenge their own play")
-        result = self.game.challenge(player)
+        result = self.game.challenge(player, valid=self._journaled_verdict)
+        self.last_verdict = result.valid
         if not result.valid:
             self._notice("error", "not_in_lexicon", text(
                 "not_in_lexicon", self.lang, words=", ".join(result.bad_words), squares=squares_text(set(last.placed))),

@@ -28,6 +28,7 @@ class TableSetup:
     overtime_limit_minutes: float = 10.0
     turn_seconds: float = 180.0
     scramble_target: int = 200
+    lexicon: str = ""  # the configured lexicon (an installed name or a path), for replays of the journal
 
     @property
     def scramble(self) -> bool:
@@ -49,6 +50,7 @@ class TableSetup:
             overtime_limit_minutes=c.clocks.overtime_limit_minutes,
             turn_seconds=60.0 if c.game.kind != "standard" else c.clocks.turn_seconds,
             scramble_target=c.game.scramble_target,
+            lexicon=c.game.lexicon,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,91 @@
+"""`referee games`: the games in a table's journal.
+
+    referee games list [--config FILE | --state-dir DIR]
+    referee games export ID --gcg [-o FILE] [--config FILE | --state-dir DIR]
+
+The export replays the journal through the state machine, so the record is exactly the game the
+table refereed (scores from the engine), written as standard GCG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+DEFAULT_STATE_DIR = "/var/lib/referee"
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("games", help="list the journal's games or export one as GCG")
+    games = p.add_subparsers(dest="games_command", metavar="ACTION", required=True)
+    ls = games.add_parser("list", help="every game in the journal, newest last")
+    ex = games.add_parser("export", help="write one game as a record")
+    ex.add_argument("id", type=int, help="the game's number (from `referee games list`)")
+    ex.add_argument("--gcg", action="store_true", required=True, help="as GCG (the only format so far)")
+    ex.add_argument("-o", "--output", help="file to write (default: standard output)")
+    for q in (ls, ex):
+        where = q.add_mutually_exclusive_group()
+        where.add_argument("--config", metavar="FILE", help="the table's configuration (its state_dir)")
+        where.add_argument("--state-dir", metavar="DIR",
+                           help=f"the folder of games.sqlite3 (default {DEFAULT_STATE_DIR})")
+    ls.set_defaults(handler=handle_list)
+    ex.set_defaults(handler=handle_export)
+
+
+def _journal_path(args: argparse.Namespace) -> Path:
+    if args.config:
+        from referee.config import load_config
+
+        return Path(load_config(args.config).table.state_dir) / "games.sqlite3"
+    return Path(args.state_dir or DEFAULT_STATE_DIR) / "games.sqlite3"
+
+
+def _open(args: argparse.Namespace) -> Any:
+    from referee.journal import Journal
+
+    path = _journal_path(args)
+    if not path.is_file():
+        print(f"referee games: no journal at {path}", file=sys.stderr)
+        return None
+    return Journal(path)
+
+
+def handle_list(args: argparse.Namespace) -> int:
+    from game.errors import RefereeError
+
+    try:
+        journal = _open(args)
+    except RefereeError as exc:
+        print(f"referee games: {exc}", file=sys.stderr)
+        return 2
+    if journal is None:
+        return 2
+    rows = journal.games()
+    if not rows:
+        print("no games in the journal")
+    for g in rows:
+        status = f"ended {g.ended_utc}" if g.ended_utc else "not finished"
+        print(f"{g.id:>4}  {g.created_utc}  {g.table_name}  {g.kind}  {' v '.join(g.players)}  "
+              f"{g.events} events, {status}")
+    return 0
+
+
+def handle_export(args: argparse.Namespace) -> int:
+    from game.errors import RefereeError
+    from referee.records import export_gcg
+
+    try:
+        journal = _open(args)
+        if journal is None:
+            return 2
+        text = export_gcg(journal, args.id)
+    except RefereeError as exc:
+        print(f"referee games: {exc}", file=sys.stderr)
+        return 2
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
