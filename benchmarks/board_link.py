@@ -241,11 +241,15 @@ def bench_scan_cpython(scans: int = 20000) -> None:
         hal.codes[i] = 5  # 33 squares bouncing/pending: the whole-board loop runs every scan
     t0 = time.perf_counter()
     for i in range(scans):
+        hal.codes[0] = i & 1  # one contact chattering: the full debounce pass every scan
         fw.scan(i)
     busy = (time.perf_counter() - t0) / scans
     figure("scan_cost_cpython_idle", idle * 1e6, "us/scan")
-    figure("scan_cost_cpython_pending", busy * 1e6, "us/scan")
-    figure("scan_bytecodes_pending", count_opcodes(lambda: fw.scan(scans + 1)), "bytecodes/scan")
+    figure("scan_cost_cpython_pending_moving", busy * 1e6, "us/scan")
+    figure("scan_bytecodes_pending_settled", count_opcodes(lambda: fw.scan(scans + 1)), "bytecodes/scan")
+    hal.codes[3] ^= 1  # a contact that moved since the last scan: every input is visited
+    figure("scan_bytecodes_pending_moving", count_opcodes(lambda: fw.scan(scans + 2)), "bytecodes/scan")
+    hal.codes[3] ^= 1
     for i in range(0, n, 7):
         hal.codes[i] = 0
     fw.scan(scans + 2)
@@ -340,7 +344,10 @@ fw = scanner.Firmware(hal, 15, 15, coded=True, buttons=4, debounce_ms=60000)
 print("scan_cost_micropython_x86_idle:", per_scan(fw.scan, 20000))
 for i in range(0, 229, 7):
     hal.codes[i] = 5
-print("scan_cost_micropython_x86_pending:", per_scan(fw.scan, 5000))
+def moving(i):
+    hal.codes[0] = i & 1
+    fw.scan(i)
+print("scan_cost_micropython_x86_pending_moving:", per_scan(moving, 5000))
 import machine
 buf = bytearray(229)
 for bits, label in ((1, "presence"), (6, "coded")):

@@ -60,6 +60,7 @@ class Firmware:
         self.cand = bytearray(n)
         self.since = [0] * n
         self.pending = 0
+        self.pending_list = []  # indexes whose reading differs from the picture, in index order
         self.debounce_ms = debounce_ms
         self.heartbeat_ms = heartbeat_ms
         self.report = wire.REPORT_ALL
@@ -127,7 +128,12 @@ class Firmware:
             self.heartbeat(now)
 
     def scan(self, now):
-        """Read every input once and debounce it; report what has held long enough."""
+        """Read every input once and debounce it; report what has held long enough.
+
+        Three paths, cheapest first: nothing differs from the picture (one C-level compare); nothing moved
+        since the last scan but some inputs wait out their debounce time (visit only those; after every
+        full pass `cand` equals `raw`, so one more compare tells); something moved (visit every input).
+        """
         raw = self.raw
         stable = self.stable
         self.hal.scan(raw)
@@ -137,7 +143,18 @@ class Firmware:
         cand = self.cand
         since = self.since
         debounce = self.debounce_ms
-        pending = 0
+        if raw == cand:
+            accepted = False
+            for i in self.pending_list:
+                if now - since[i] >= debounce:
+                    stable[i] = cand[i]
+                    self.changed(i, cand[i], since[i])
+                    accepted = True
+            if accepted:
+                self.pending_list = [i for i in self.pending_list if stable[i] != cand[i]]
+                self.pending = len(self.pending_list)
+            return
+        pending_list = []
         for i in range(len(raw)):
             r = raw[i]
             if r == stable[i]:
@@ -146,13 +163,14 @@ class Firmware:
             if r != cand[i]:
                 cand[i] = r
                 since[i] = now
-                pending += 1
+                pending_list.append(i)
             elif now - since[i] >= debounce:
                 stable[i] = r
                 self.changed(i, r, since[i])
             else:
-                pending += 1
-        self.pending = pending
+                pending_list.append(i)
+        self.pending_list = pending_list
+        self.pending = len(pending_list)
 
     def changed(self, i, code, at):
         n = self.squares

@@ -31,6 +31,7 @@ class Firmware:
     cand: bytearray
     since: list[int]
     pending: int
+    pending_list: list[int]
     debounce_ms: int
     heartbeat_ms: int
     report: int
