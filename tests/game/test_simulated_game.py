@@ -11,34 +11,13 @@ import random
 
 import pytest
 
-from game.errors import IllegalPlayError
 from game.events import EventKind
 from game.game import Game
 from game.gcg import parse_gcg, write_gcg
 from game.gcg_check import check_record
-from game.play import Placement
 from game.rules import ChallengeRule, EndRackRule, classic_english, naspa
-from game.squares import Square
-from game.tiles import Tile
 
-
-def one_tile_play(game: Game, rng: random.Random) -> list[Placement] | None:
-    """A legal play of one tile (two on the empty board), or None when the rack has none."""
-    rack = game.rack(game.to_move) or ""
-    letters = [("E" if ch == "?" else ch, ch == "?") for ch in rack]
-    if game.board.is_empty:
-        (a, ab), (b, bb) = letters[0], letters[1]
-        return [Placement(Square(7, 7), Tile(a, ab)), Placement(Square(7, 8), Tile(b, bb))]
-    squares = [Square(r, c) for r in range(15) for c in range(15) if game.board.get(Square(r, c)) is None]
-    rng.shuffle(squares)
-    for sq in squares:
-        for letter, blank in letters:
-            try:
-                game.evaluate([Placement(sq, Tile(letter, blank))])
-            except IllegalPlayError:
-                continue
-            return [Placement(sq, Tile(letter, blank))]
-    return None
+from .helpers import one_tile_play
 
 
 @pytest.mark.parametrize(("seed", "rules"), [
