@@ -140,6 +140,9 @@ def glyph_from_planes(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> t
     if level - dark < 0.25 * level:
         return normalise(gray), 0.0  # no ink anywhere near the middle: a clean blank face
     ink = (tile & (gray < max(0.62 * level, (level + dark) / 2))).astype(np.uint8)
+    # The dark gap between two touching tiles is a long straight line; a letter's strokes are short. Remove
+    # the gaps, or a letter touching one merges into a shape that is no letter.
+    ink &= ~_long_lines(ink)
     n, _, stats, _centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     best, best_area = -1, 0
     for i in range(1, n):
@@ -168,6 +171,19 @@ def glyph_from_planes(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> t
     m = np.array([[PATCH / side, 0, PATCH / 2 - cx * PATCH / side], [0, PATCH / side, PATCH / 2 - cy * PATCH / side]])
     patch = cv2.warpAffine(gray, m, (PATCH, PATCH), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return _stretch(patch), float(bh) / PITCH
+
+
+_LINE_KERNELS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _long_lines(ink: np.ndarray) -> np.ndarray:
+    """Pixels of `ink` on straight vertical or horizontal runs longer than 0.7 of a square (dilated by 1)."""
+    n = int(PITCH * 0.7)
+    if n not in _LINE_KERNELS:
+        _LINE_KERNELS[n] = (np.ones((n, 1), np.uint8), np.ones((1, n), np.uint8))
+    kv, kh = _LINE_KERNELS[n]
+    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, kv) | cv2.morphologyEx(ink, cv2.MORPH_OPEN, kh)
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8)).astype(np.uint8)
 
 
 def _stretch(patch: np.ndarray) -> np.ndarray:
