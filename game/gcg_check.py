@@ -172,7 +172,11 @@ class _Replay:
         offset = [0] * len(self.game.players)
         for i, mv in enumerate(moves):
             self.result.plays += 1
-            who = self.player(mv)
+            try:
+                who = self.player(mv)
+            except NotationError as exc:
+                self.mismatch(mv, mv.nick, "no such player", str(exc))
+                continue
             if (self.game.over and mv.kind is MoveKind.PASS and mv.score == 0 and self.game.out_player is not None
                     and who != self.game.out_player):
                 # Woogles writes the turn a wrong challenger of the last play loses as a pass

@@ -100,3 +100,17 @@ def test_move_line_parser_raises_only_gcg_errors(line: str) -> None:
         assert str(exc).startswith("line 1:")
     else:
         assert mv.nick and isinstance(mv.score, int)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(
+    st.sampled_from(["#player1 a A", "#player2 b B", "#note x", "#incomplete", ">a: AB 8G AB +8 8",
+                     ">b: (Q) +20 28", ">a: - +0 8", "", "junk"]),
+    st.text(max_size=30)), max_size=12))
+def test_record_parser_raises_only_gcg_errors(lines: list[str]) -> None:
+    try:
+        record = parse_gcg("\n".join(lines))
+    except GCGError as exc:
+        assert str(exc).startswith("line ")
+    else:
+        assert all(m.nick for m in record.moves)

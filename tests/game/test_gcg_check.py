@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from game.gcg import decode_gcg, parse_gcg
 from game.gcg_check import CheckResult, check_record, rules_for_record
 from game.rules import ChallengeRule, EndRackRule, german, naspa
@@ -150,3 +153,27 @@ def test_lexicon_notes() -> None:
     assert result.notes == ["line 3: CAT not in the lexicon (the play stood)",
                             "line 6: CA not in the lexicon (the play stood)"]
     assert check_record(parse_gcg(text), naspa()).notes == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([
+    ">a: ACT 8G CAT +10 10", ">b: AEH H7 A.E +3 3", ">b: AEH -- -3 0", ">a: X (challenge) +5 15",
+    ">a: AT 9G AT +10 20", ">b: - +0 3", ">a: -AB +0 10", ">b: -3 +0 3", ">a: (Q) +20 30", ">b: Q (Q) -10 -7",
+    ">a: (time) -10 0", ">c: A 8A A +1 1", ">a: ZZZZ 8A ZZZZ +40 40", ">b: AB A1 A.B +1 1", ">a: Q 15O Q +10 10",
+]), max_size=10))
+def test_checker_raises_only_project_errors(lines: list[str]) -> None:
+    from game.errors import RefereeError
+
+    text = "#player1 a a\n#player2 b b\n" + "\n".join(lines)
+    try:
+        result = check_record(parse_gcg(text), naspa())
+    except RefereeError as exc:
+        assert str(exc)
+    else:
+        assert result.plays == len(lines)
+
+
+def test_unknown_player_is_a_mismatch_and_the_check_goes_on() -> None:
+    result = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>c: AEH H7 A.E +3 3\n>b: AEH H7 A.E +3 3\n")
+    assert [(m.line, m.why) for m in result.mismatches] == [(4, "line 4: 'c' is not a player of this game")]
+    assert result.plays == 3

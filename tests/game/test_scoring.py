@@ -122,3 +122,25 @@ def test_a_play_and_its_transpose_score_the_same(ps: list[Placement]) -> None:
         tresult = score(validate(tboard, _transpose(ps), RULES), RULES)
         assert tresult.score == result.score
         assert sorted(w.word.text for w in tresult.words) == sorted(w.word.text for w in result.words)
+
+
+@st.composite
+def wild_placements(draw: st.DrawFn) -> list[Placement]:
+    """Anything a misread board diff could hand in: odd letters, empty strings, far squares, blanks."""
+    n = draw(st.integers(0, 9))
+    letter = st.one_of(st.sampled_from(list("AEQZÄß?1 ")), st.text(max_size=2))
+    return [Placement(Square(draw(st.integers(-30, 40)), draw(st.integers(-30, 40))),
+                      Tile(draw(letter), blank=draw(st.booleans()))) for _ in range(n)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(wild_placements(), st.integers(0, 3))
+def test_wild_input_raises_only_project_errors(ps: list[Placement], opening: int) -> None:
+    board = Board(RULES.layout)
+    apply_moves(board, RULES, *["8D ZEBRA", "F5 QUA.T", "9G OX", "H4 JIBE."][:opening])
+    try:
+        scored = score(validate(board, ps, RULES), RULES)
+    except IllegalPlayError as exc:
+        assert isinstance(exc, RefereeError) and str(exc)
+    else:
+        assert scored.score >= 0 and scored.words
