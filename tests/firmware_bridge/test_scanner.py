@@ -3,6 +3,9 @@ inputs, report flags, dropped frames and the heartbeat's scan rate."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from firmware_bridge.firmware import wire
 from firmware_bridge.firmware.scanner import Firmware
 
@@ -134,3 +137,30 @@ def test_heartbeat_reports_the_scan_rate() -> None:
     beats = [wire.unpack_heartbeat(p) for p in hal.of(wire.HEARTBEAT)]
     assert [b[0] for b in beats] == [200, 400, 600, 800, 1000]
     assert all(b[1] == 1000 for b in beats)  # one scan per ms
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=40),
+            st.builds(
+                lambda t, s, p: wire.encode_frame(t, s, p),
+                st.sampled_from([*wire.NAMES, 0x00, 0x7F, 0xFF]),
+                st.integers(0, 255),
+                st.binary(max_size=12),
+            ),
+        ),
+        max_size=10,
+    )
+)
+def test_whatever_the_host_sends_the_board_keeps_working(chunks: list[bytes]) -> None:
+    """Garbage, and well-framed commands with any payload: the firmware never raises, answers what it
+    can (or NAKs), and still answers the next PING."""
+    hal, fw = board()
+    for chunk in chunks:
+        hal.inbox = chunk
+        hal.run(fw, 1)
+    hal.inbox = wire.encode_frame(wire.PING, 9, wire.pack_ping(77))
+    hal.run(fw, 1)
+    assert wire.pack_pong(77, fw.uptime) in hal.of(wire.PONG)
