@@ -102,3 +102,36 @@ def test_board_help_from_the_console_script() -> None:
     )
     assert proc.returncode == 0
     assert "emulate" in proc.stdout and "monitor" in proc.stdout
+
+
+def test_emulate_in_its_own_process_serves_a_link_across_processes() -> None:
+    """The workflow of the docs: `referee board emulate` in one terminal, the link (or `monitor`) in another."""
+    from firmware_bridge.events import BoardDump, SquareChanged
+    from firmware_bridge.link import BoardLink
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "board", "emulate", "--coded", "--seed", "5"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("device: "), first
+        with BoardLink(first.split(": ", 1)[1].strip(), reconnect_s=0.05) as link:
+            dump, seen = link.wait_for(lambda e: isinstance(e, BoardDump), 20)
+            assert dump is not None, seen
+            proc.stdin.write("place H8 Z\n")
+            proc.stdin.flush()
+            change, seen = link.wait_for(lambda e: isinstance(e, SquareChanged), 20)
+            assert change is not None and (change.square, change.letter) == ("H8", "Z"), seen
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
