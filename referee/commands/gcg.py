@@ -1,4 +1,5 @@
 """`referee gcg check`: replay GCG records through the rules engine and report every score it disagrees with.
+`referee gcg board FILE [--line N]`: the engine's board at a line of a record (to look into a mismatch).
 
 Output (stable: checks outside the project parse it): one line per mismatch,
 `FILE:LINE: recorded R, computed C: WHY`, notes and skipped files on lines starting `note:` and
@@ -30,6 +31,13 @@ def register(sub: Any) -> None:
     check.add_argument("--data-dir", type=Path, help="data folder of the installed lexicons")
     check.set_defaults(handler=handle_check)
 
+    board = gsub.add_parser("board", help="replay a record and print the board, scores and racks at a line",
+                            description="Replay a GCG record through the engine up to a line and print the board.")
+    board.add_argument("path", metavar="FILE", type=Path)
+    board.add_argument("--line", type=int, help="stop after this line of the file (default: the whole record)")
+    board.add_argument("--tiles", choices=["english", "german"], default="english")
+    board.set_defaults(handler=handle_board)
+
 
 def _files(paths: list[str]) -> tuple[list[Path], list[str]]:
     files: list[Path] = []
@@ -43,6 +51,34 @@ def _files(paths: list[str]) -> tuple[list[Path], list[str]]:
         else:
             missing.append(raw)
     return files, missing
+
+
+def handle_board(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from game.errors import RefereeError
+    from game.gcg import decode_gcg, parse_gcg
+    from game.gcg_check import replay_record
+    from game.rules import german, naspa
+
+    try:
+        record = parse_gcg(decode_gcg(args.path.read_bytes())[0])
+    except (OSError, RefereeError) as exc:
+        print(f"error: {args.path}: {exc}", file=sys.stderr)
+        return 2
+    if args.line is not None:
+        record = replace(record, moves=[m for m in record.moves if m.line <= args.line])
+    game, result = replay_record(record, german() if args.tiles == "german" else naspa())
+    if game is None:
+        print(f"skipped: {result.skipped}")
+        return 1
+    print(game.board)
+    for i, name in enumerate(game.players):
+        print(f"{name}: {game.scores[i]}")
+    print(f"bag: {game.bag_count} tiles; unseen: {''.join(sorted(game.unseen().elements()))}")
+    for m in result.mismatches:
+        print(f"{args.path}:{m.line}: recorded {m.recorded}, computed {m.computed}: {m.why}")
+    return 0
 
 
 def handle_check(args: argparse.Namespace) -> int:

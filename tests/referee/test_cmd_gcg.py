@@ -74,3 +74,18 @@ def test_lexicon_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
                    "checked 1 games, 2 plays, 0 mismatches"]
     assert main(["gcg", "check", "--lexicon", "nope", "--data-dir", str(tmp_path), str(path)]) == 2
     assert "no lexicon 'nope' installed" in capsys.readouterr().err
+
+
+def test_board_at_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.gcg"
+    path.write_text(BAD, encoding="utf-8")
+    assert main(["gcg", "board", str(path), "--line", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == list("ABCDEFGHIJKLMNO")
+    assert out[8].split() == ["8", ".", ".", ".", ".", ".", ".", "C", "A", "T", ".", ".", ".", ".", ".", "."]
+    assert out[16:18] == ["a: 10", "b: 0"]
+    assert out[18] == "bag: 83 tiles; unseen: " + "".join(sorted(
+        "A" * 8 + "BB" + "C" + "DDDD" + "E" * 12 + "FF" + "GGG" + "HH" + "I" * 9 + "J" + "K" + "LLLL" + "MM" + "N" * 6
+        + "O" * 8 + "PP" + "Q" + "R" * 6 + "SSSS" + "T" * 5 + "UUUU" + "VV" + "WW" + "X" + "YY" + "Z" + "??"))
+    assert out[19] == f"{path}:3: recorded 8G CAT +12, computed +10: words CAT 10"
+    assert main(["gcg", "board", str(tmp_path / "none.gcg")]) == 2
