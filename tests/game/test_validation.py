@@ -104,3 +104,11 @@ def test_first_play_rules_can_be_decided_by_the_game() -> None:
         validate(board, pl("A1=A A2=B"), RULES, first_play=True)
     with pytest.raises(NotConnectedError, match="A1-A2: the play does not touch any tile on the board"):
         validate(Board(RULES.layout), pl("A1=A A2=B"), RULES, first_play=False)
+
+
+def test_remaining_messages() -> None:
+    with pytest.raises(UnknownLetterError, match="H7: '1' is not a letter"):
+        validate(opened(), [Placement(Square.from_str("H7"), Tile("1"))], RULES)
+    one_tile_rules = RULES.with_options(first_play_min_tiles=1)
+    with pytest.raises(FirstPlayTooShortError, match="H8: a single tile forms no word"):
+        validate(Board(RULES.layout), pl("H8=A"), one_tile_rules)
