@@ -19,6 +19,7 @@ PIN_MISO = 4
 PIN_DRIVE_LATCH = 5  # 74HC595 RCLK
 PIN_SENSE_LOAD = 6  # 74HC165 /PL
 PIN_LED = 25
+PIN_MAINTENANCE = 22  # jumper to GND at power-up: do not start the firmware, leave the REPL to mpremote
 SPI_BAUD = 4000000
 
 
@@ -62,6 +63,12 @@ class PicoHal:
         if uart_id is None:
             import select
             import sys
+
+            import micropython
+
+            # Frames are binary: a 0x03 byte from the host must not raise KeyboardInterrupt (the REPL's
+            # Ctrl-C). For mpremote, boot with the maintenance jumper fitted (main.py), which skips this.
+            micropython.kbd_intr(-1)
 
             self._in = sys.stdin.buffer
             self._out = sys.stdout.buffer

@@ -6,6 +6,7 @@ SCAN_MS (the scan period, default 5: see docs/performance.md for the budget).
 """
 
 import hal_pico
+import machine
 import scanner
 
 try:
@@ -16,6 +17,11 @@ except ImportError:
 
 def _get(name, default):
     return getattr(config, name, default) if config is not None else default
+
+
+def maintenance():
+    """The maintenance jumper (GP22 to GND) is fitted: stay out of the way of mpremote and the REPL."""
+    return machine.Pin(hal_pico.PIN_MAINTENANCE, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
 def main():
@@ -37,4 +43,8 @@ def main():
     fw.run(hal.idle)
 
 
-main()
+if not maintenance():
+    try:
+        main()
+    except Exception:  # a bug must not leave a silent board: reboot; the host sees HELLO and resynchronises
+        machine.reset()

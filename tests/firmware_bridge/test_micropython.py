@@ -294,13 +294,18 @@ import sys
 
 class Pin:
     OUT = 1
-    def __init__(self, n, mode=None, value=None):
+    IN = 0
+    PULL_UP = 1
+    def __init__(self, n, mode=None, pull=None, value=None):
         self.n = n
     def value(self, v=None):
         if v is None:
-            return 0
+            return 1 if self.n == 22 else 0   # the maintenance jumper is not fitted
         if self.n == 5 and v == 1:
             BUS.latch()
+
+def reset():
+    raise RuntimeError("machine.reset() called: the firmware crashed")
 
 class Bus:
     def __init__(self):
@@ -341,8 +346,9 @@ def test_main_boots_on_micropython_and_speaks_the_protocol_over_usb_stdio(microp
     """The firmware image as it goes on the Pico (main.py, config.py, fake `machine`), on MicroPython, with
     the host's bytes on stdin: it boots with HELLO, answers HOST_HELLO and PING, and reports H8 once."""
     config = "WIDTH = 15\nHEIGHT = 15\nCODED = False\nBUTTONS = 4\nSCAN_MS = 1\n"
+    # The PING's token holds 0x03, the REPL's Ctrl-C: the firmware must read it as data.
     host = wire.encode_frame(wire.HOST_HELLO, 0, wire.pack_host_hello()) + wire.encode_frame(
-        wire.PING, 1, wire.pack_ping(0xBEEF)
+        wire.PING, 1, wire.pack_ping(0x0300BEEF)
     )
     proc = micropython_main(host, {"machine": FAKE_BOARD_MACHINE, "config": config})
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
@@ -350,6 +356,19 @@ def test_main_boots_on_micropython_and_speaks_the_protocol_over_usb_stdio(microp
     kinds = [wire.NAMES[t] for t, _, _ in frames]
     assert kinds[:3] == ["HELLO", "HELLO", "PONG"], kinds
     assert wire.unpack_hello(frames[0][2])[:6] == (1, 15, 15, wire.CAP_BUTTONS, 4, 0)
-    assert wire.unpack_pong(frames[2][2])[0] == 0xBEEF
+    assert wire.unpack_pong(frames[2][2])[0] == 0x0300BEEF
     changes = [wire.unpack_square(p) for t, _, p in frames if t == wire.SQUARE_CHANGED]
     assert [(index, code) for index, code, _ in changes] == [(112, 1)]  # H8, occupied: once, after debounce
+
+
+def test_maintenance_jumper_keeps_the_firmware_out_of_the_way(micropython_main) -> None:  # type: ignore[no-untyped-def]
+    fitted = FAKE_BOARD_MACHINE.replace("return 1 if self.n == 22 else 0", "return 0")
+    proc = micropython_main(b"", {"machine": fitted, "config": "SCAN_MS = 1\n"})
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    assert proc.stdout == b""  # no HELLO: the REPL is left to mpremote
+
+
+def test_a_crash_in_the_firmware_reboots_the_board(micropython_main) -> None:  # type: ignore[no-untyped-def]
+    broken = FAKE_BOARD_MACHINE.replace("BUS.reads += 1", "BUS.reads += 1\n        if BUS.reads > 50: [][1]")
+    proc = micropython_main(b"", {"machine": broken, "config": "SCAN_MS = 1\n"})
+    assert b"machine.reset() called" in proc.stdout + proc.stderr  # MicroPython prints tracebacks to stdout
