@@ -230,14 +230,29 @@ class Game:
 
     def set_rack(self, player: int, rack: str) -> None:
         """Declare a player's rack (`AEI?RST`); it must fit in the unseen tiles."""
-        wanted = rack_counter(rack)
-        pool = self.unseen()
-        missing = wanted - pool
-        if missing:
-            raise NotInBagError(f"rack {rack}: {_rack_str(missing)} not among the unseen tiles")
+        wanted = self._checked_racks({player: rack})[player]
         self.actions.append({"action": "set_rack", "player": player, "rack": rack})
         self.racks[player] = wanted
         self.rack_sizes[player] = sum(wanted.values())
+
+    def _checked_racks(self, racks: Mapping[int, str]) -> dict[int, Counter[str]]:
+        """Racks read and checked against the unseen tiles, each alone and all together."""
+        out: dict[int, Counter[str]] = {}
+        pool = self.unseen()
+        total: Counter[str] = Counter()
+        for player, rack in racks.items():
+            if not 0 <= player < len(self.players):
+                raise PlayerError(f"there is no player {player}")
+            wanted = rack_counter(rack)
+            missing = wanted - pool
+            if missing:
+                raise NotInBagError(f"rack {rack}: {_rack_str(missing)} not among the unseen tiles")
+            total += wanted
+            out[player] = wanted
+        missing = total - pool
+        if missing:
+            raise NotInBagError(f"racks {', '.join(racks.values())}: together more {_rack_str(missing)} than unseen")
+        return out
 
     # --- turns ----------------------------------------------------------------------------------
 
@@ -459,14 +474,18 @@ class Game:
         return points
 
     def finish_with_racks(self, racks: Mapping[int, str]) -> None:
-        """Enter the unplayed tiles at the end of a game whose racks were not known."""
+        """Enter the unplayed tiles at the end of a game whose racks were not known (all at once: nothing
+        changes when one is wrong or missing)."""
         if not self.awaiting_racks:
             raise GameOverError("the game is not waiting for the racks at its end")
-        for player, rack in racks.items():
-            self.set_rack(player, rack)
-        missing = [self.players[i] for i, r in enumerate(self.racks) if r is None and i != self._out_player]
+        checked = self._checked_racks(racks)
+        missing = [self.players[i] for i, r in enumerate(self.racks)
+                   if r is None and i != self._out_player and i not in checked]
         if missing:
             raise PlayerError(f"the racks of {', '.join(missing)} are still needed")
+        for player, wanted in checked.items():
+            self.racks[player] = wanted
+            self.rack_sizes[player] = sum(wanted.values())
         self.actions.append({"action": "finish_with_racks", "racks": {str(k): v for k, v in racks.items()}})
         self._apply_end_racks()
 

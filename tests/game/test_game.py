@@ -344,3 +344,19 @@ def test_a_zero_point_play_counts_as_scoreless() -> None:
     game.play("8G ab")  # two blanks: 0 points, the sixth scoreless turn [PC]
     assert game.scores == [0, 0]
     assert game.over and game.end_reason == "6 scoreless turns in a row"
+
+
+def test_finish_with_racks_is_all_or_nothing_and_journaled_once() -> None:
+    game = Game(EN, ["ann", "bob"])
+    for _ in range(6):
+        game.pass_turn()
+    with pytest.raises(NotInBagError, match="together more Z than unseen"):
+        game.finish_with_racks({0: "Z", 1: "Z"})
+    with pytest.raises(PlayerError, match="there is no player 5"):
+        game.finish_with_racks({0: "A", 5: "B"})
+    assert game.racks == [None, None] and game.awaiting_racks
+    game.finish_with_racks({0: "AB", 1: "Z"})
+    assert [a["action"] for a in game.actions].count("finish_with_racks") == 1
+    assert not any(a["action"] == "set_rack" for a in game.actions)
+    again = Game.replay(EN, game.to_dict())
+    assert again.scores == game.scores == [-4, -10] and again.actions == game.actions
