@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from game.board import Board
 from game.errors import (
     ChallengeError,
+    DataError,
     ExchangeNotAllowedError,
     GameOverError,
     NotInBagError,
@@ -639,7 +640,13 @@ class Game:
         return game
 
     def apply_action(self, action: Mapping[str, Any]) -> None:
-        """Apply one journaled action (as `actions` records them)."""
+        """Apply one journaled action (as `actions` records them). A malformed entry raises DataError."""
+        try:
+            self._apply_action(action)
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise DataError(f"journal entry {dict(action)!r} is malformed ({exc!r})") from exc
+
+    def _apply_action(self, action: Mapping[str, Any]) -> None:
         kind = action["action"]
         player = action.get("player")
         if kind == "play":

@@ -360,3 +360,11 @@ def test_finish_with_racks_is_all_or_nothing_and_journaled_once() -> None:
     assert not any(a["action"] == "set_rack" for a in game.actions)
     again = Game.replay(EN, game.to_dict())
     assert again.scores == game.scores == [-4, -10] and again.actions == game.actions
+
+
+@pytest.mark.parametrize("action", [{"action": "play"}, {"player": 0}, {"action": "finish_with_racks", "racks": 3}])
+def test_malformed_journal_entry(action: dict[str, object]) -> None:
+    from game.errors import DataError
+
+    with pytest.raises(DataError, match=r"journal entry .* is malformed"):
+        Game(EN, ["a", "b"]).apply_action(action)
