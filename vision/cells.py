@@ -144,7 +144,7 @@ def glyph_from_planes(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> t
     # the gaps, or a letter touching one merges into a shape that is no letter.
     ink &= ~_long_lines(ink)
     n, _, stats, _centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    best, best_area = -1, 0
+    best, best_area = -1, 0.0
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         cx, cy = x + bw / 2, y + bh / 2
@@ -155,8 +155,10 @@ def glyph_from_planes(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> t
             or abs(cy - h / 2) > 0.45 * PITCH
         ):
             continue
-        if area > best_area:
-            best, best_area = i, int(area)
+        # Prefer big marks near the middle: a letter sits mid-tile; a shadow or a tile's edge does not.
+        score = area / (1.0 + ((cx - w / 2) ** 2 + (cy - h / 2) ** 2) / (0.25 * PITCH) ** 2)
+        if score > best_area:
+            best, best_area = i, score
     if best < 0:
         return normalise(gray), -1.0  # ink, but nothing shaped like a letter: not a clean blank
     x, y, bw, bh, _ = stats[best]

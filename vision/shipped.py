@@ -19,7 +19,7 @@ from vision.errors import ModelError
 from vision.glyphs import font_choices, render_tile
 from vision.tilesets import tile_values
 
-RECIPE = 6  # bump when the rendering recipe changes, so stale caches are rebuilt
+RECIPE = 7  # bump when the rendering recipe changes, so stale caches are rebuilt
 
 
 def cache_dir() -> Path:
