@@ -148,8 +148,29 @@ class TableService:
                 self.refresh_picture()
             elif isinstance(ev, fe.ButtonEvent) and ev.pressed and ev.button < len(self.config.game.players):
                 self.request_commit(ev.button)
+            elif isinstance(ev, fe.DiceTray):
+                self.tray_changed()
         except Exception:  # an event must never kill the link's thread
             log.exception("board event %r failed", ev)
+
+    def tray_changed(self) -> None:
+        """Scramble: once the dice tray holds as many dice as the player rolls, their faces are the roll."""
+        if self.link is None:
+            return
+        tray = dict(self.link.picture().tray)
+        with self.table._lock:
+            machine = self.table.machine
+            if machine.state != "roll" or not machine.setup.scramble:
+                return
+            expected = machine.game.dice.to_draw()  # type: ignore[attr-defined]
+            dice = machine.game.dice_set.dice  # type: ignore[attr-defined]
+        if len(tray) != expected:
+            return
+        try:
+            letters = "".join(dice[die].faces[face].letter for die, face in (tray[s] for s in sorted(tray)))
+            self.table.roll(letters)
+        except (IndexError, ControlError) as exc:
+            log.warning("the dice tray's roll was not taken: %s", exc)
 
     def _on_button(self, ev: Any) -> None:
         """The Pi's own buttons (hardware.buttons.ButtonEvent)."""

@@ -38,7 +38,8 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
         "game": {"kind": kind, "players": list(players), "challenge_window_s": challenge_window_s,
                  "challenge": challenge},
         "clocks": {"mode": clock_mode},
-        "sensors": {"board": f"emulator://{'9x9' if kind != 'standard' else '15x15'}?coded=1&buttons={n}",
+        "sensors": {"board": f"emulator://{'9x9' if kind != 'standard' else '15x15'}?coded=1&buttons={n}"
+                             + ("&slots=7" if kind != "standard" else ""),
                     "camera": "synthetic:mirror" if fusion != "sensors" else "", "fusion": fusion,
                     "settle_ms": settle_ms},
         "outputs": {"devices": "mock", "terminal_clock": True},

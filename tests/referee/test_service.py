@@ -251,3 +251,37 @@ pin = "4711"
             proc.kill()
         emu.stop()
     assert "Traceback" not in log.read_text(encoding="utf-8"), log.read_text(encoding="utf-8")[-3000:]
+
+
+def test_scramble_roll_read_from_the_dice_tray_then_a_play_scored(tmp_path: Path) -> None:
+    r = Running(tmp_path, kind="scramble", fusion="sensors", clock_mode="none")
+    try:
+        table, emu = r.service.table, r.service.link.emulator
+        r.judge.phonies.clear()
+        table.control("start", {})
+        dice = table.machine.game.dice_set.dice
+        # Seven dice into the tray, each showing a face of that die: O, A, T and four others.
+        wanted = ["O", "A", "T"]
+        faces: list[tuple[int, int]] = []
+        for d, die in enumerate(dice):
+            letters = [f.letter for f in die.faces]
+            pick = next((w for w in wanted if w in letters), None)
+            if pick is not None:
+                wanted.remove(pick)
+                faces.append((d, letters.index(pick)))
+            elif len(faces) < 7 and len(faces) + len(wanted) < 7:
+                faces.append((d, 0))
+        assert not wanted and len(faces) == 7
+        for slot, (d, f) in enumerate(faces):
+            emu.roll(slot, d, f)
+        snap = wait_for("the roll read from the tray", lambda: (s := table.snapshot())["state"] == "turn" and s)
+        assert sorted(snap["pending"]["rolled"]) == sorted(dice[d].faces[f].letter for d, f in faces)
+        for sq, ch in (("D5", "O"), ("E5", "A"), ("F5", "T")):
+            emu.place(sq, ch)
+        wait_for("the dice on the mat", lambda: {"D5", "E5", "F5"} <= table.machine.observed.keys())
+        emu.press(0)
+        snap = wait_for("the play", lambda: (s := table.snapshot())["state"] == "challenge" and s)
+        emu.release(0)
+        assert snap["moves"][-1]["notation"] == "5D OAT" and snap["moves"][-1]["score"] == 6
+    finally:
+        r.close()
