@@ -155,15 +155,20 @@ class LinkCore:
         return self._lose(reason, now)
 
     def _lose(self, reason: str, now: float) -> list[Event]:
-        was_up = self.state in (UP, SYNCING) or self._ever_synced
+        """Down, and say so once: LinkLost until the next LinkRestored, however often reconnecting fails.
+        A board that was never reached is reported too (the referee shows "no board" instead of nothing)."""
         self.state = DOWN
         self._out.clear()
-        if not was_up or self._was_lost:
+        if self._was_lost:
             return []
         self._was_lost = True
         self.stats["links_lost"] += 1
-        log.warning("board link lost: %s", reason)
+        log.warning("board link %s: %s", "lost" if self._ever_synced else "not established", reason)
         return [LinkLost(reason, now)]
+
+    def open_failed(self, reason: str, now: float) -> list[Event]:
+        """The port could not be opened (no such device, busy, no permission)."""
+        return self._lose(f"cannot open the port: {reason}", now)
 
     def _send_hello(self, now: float) -> None:
         self._last_hello_sent = now

@@ -137,7 +137,8 @@ class CommandRefused:
 
 @dataclass(frozen=True, slots=True)
 class LinkLost:
-    """The board went away: unplugged, a port error, or silent for too long. `at` is host monotonic seconds."""
+    """The board went away (unplugged, a port error, silent for too long) or could not be reached in the first
+    place. Said once; the next LinkRestored says it is back. `at` is host monotonic seconds."""
 
     reason: str
     at: float

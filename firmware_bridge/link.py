@@ -219,6 +219,9 @@ class BoardLink:
                 if first or self.open_failures % 20 == 1:
                     log.warning("cannot open %s: %s; retrying every %.1f s", self.port_url, exc, self.reconnect_s)
                 first = False
+                with self._lock:
+                    events = self.core.open_failed(str(exc), self.clock())
+                self._publish(events)
                 self._stop.wait(self.reconnect_s)
                 continue
             if not first:

@@ -5,6 +5,8 @@ fixed sleeps; the timeouts are generous because the machine is shared."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from collections.abc import Iterator
 
@@ -238,5 +240,28 @@ def test_port_error_is_a_lost_link_and_the_port_is_reopened() -> None:
         assert opened.wait(TIMEOUT)
         assert ports[0].closed and ports[0].written.startswith(b"\x00")  # our HOST_HELLO went out
         assert link.stats["open_failures"] >= 1
+        lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
+        assert lost is not None and "device reports readiness" in lost.reason, seen
+        assert not any(isinstance(e, LinkLost) for e in seen[:-1])
+        assert link.stats["links_lost"] == 1  # said once, not again on every failed reopen
     finally:
         link.stop()
+
+
+def test_a_board_that_is_not_there_is_reported_once_and_welcomed_when_it_comes() -> None:
+    board_dir = tempfile.mkdtemp(prefix="board-test-")
+    emulator = PtyEmulator(EmulatedBoard(seed=3), link_dir=board_dir)
+    link = BoardLink(emulator.path, reconnect_s=0.02)
+    link.start()
+    try:
+        lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
+        assert lost is not None and lost.reason.startswith("cannot open the port"), seen
+        emulator.start()  # the board is plugged in
+        restored, seen = link.wait_for(lambda e: isinstance(e, LinkRestored), TIMEOUT)
+        assert restored is not None, seen
+        assert not any(isinstance(e, LinkLost) for e in seen)
+        assert link.stats["links_lost"] == 1 and link.stats["open_failures"] >= 1
+    finally:
+        link.stop()
+        emulator.stop()
+        os.rmdir(board_dir)
