@@ -76,5 +76,11 @@ async def _serve(service: Any, sim: bool) -> None:
         if sim and service.link is not None and service.link.emulator is not None:
             print(f"referee: sensor board emulator at {service.link.emulator.path}; "
                   "start the game on the page (PIN 4711)", flush=True)
+            if sys.stdin.isatty():
+                from referee.sim_console import start_console
+
+                print("referee: type commands for the board here (place H8 Q, word 8E QUIZ, press 0, help)",
+                      flush=True)
+                start_console(service.link.emulator)
 
     await service.run(stop, started)

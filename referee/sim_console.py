@@ -1,0 +1,66 @@
+"""Typing at the simulated table: `referee run --sim` reads commands from its terminal and acts on the
+emulated sensor board, as hands on a real board would.
+
+    place H8 Q      lay a tile (a letter, or ? for a blank)     lift H8        take it off
+    word 8E QUIZ    lay a GCG move's new tiles                  press 0        player 0's clock button
+    unplug          pull the board's USB cable                  replug         plug it back
+    roll SLOT DIE FACE   a die into the dice tray (Scramble)    help           this list
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, TextIO
+
+HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+PRESS_S = 0.12  # how long a finger holds the button: longer than the board's 30 ms debounce
+
+
+def execute(emulator: Any, line: str) -> str:
+    """Run one command against the emulator; returns what to print ("" for nothing)."""
+    from game.squares import Position
+
+    parts = line.split()
+    if not parts:
+        return ""
+    cmd, args = parts[0].lower(), parts[1:]
+    try:
+        if cmd == "place" and len(args) == 2:
+            emulator.place(args[0].upper(), args[1].upper() if args[1] != "?" else "?")
+        elif cmd == "lift" and len(args) == 1:
+            emulator.lift(args[0].upper())
+        elif cmd == "word" and len(args) == 2:
+            pos = Position.from_str(args[0])
+            for i, ch in enumerate(args[1]):
+                if ch != ".":
+                    emulator.place(str(pos.start.step(pos.direction, i)), "?" if ch.islower() else ch.upper())
+        elif cmd == "press" and len(args) == 1:
+            button = int(args[0])
+            emulator.press(button)
+            threading.Timer(PRESS_S, emulator.release, args=(button,)).start()
+        elif cmd == "unplug" and not args:
+            emulator.unplug()
+        elif cmd == "replug" and not args:
+            emulator.replug()
+        elif cmd == "roll" and len(args) == 3:
+            emulator.roll(int(args[0]), int(args[1]), int(args[2]))
+        elif cmd == "help":
+            return HELP
+        else:
+            return f"unknown command {line.strip()!r}; type help"
+    except (ValueError, KeyError) as exc:
+        return f"{cmd}: {exc}"
+    return ""
+
+
+def start_console(emulator: Any, stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> threading.Thread:
+    def loop() -> None:
+        for line in stream:
+            reply = execute(emulator, line)
+            if reply:
+                print(reply, file=out, flush=True)
+
+    t = threading.Thread(target=loop, name="sim-console", daemon=True)
+    t.start()
+    return t

@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from referee.sim_console import execute, start_console
+
+
+class FakeEmulator:
+    """Records what the console asks of the board emulator (the real one is tested in test_service.py)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args: self.calls.append((name, *args))
+
+
+def test_commands_reach_the_emulator() -> None:
+    emu = FakeEmulator()
+    assert execute(emu, "place h8 q") == ""
+    assert execute(emu, "word 8E QUiZ") == ""
+    assert execute(emu, "lift H8") == "" and execute(emu, "unplug") == "" and execute(emu, "roll 0 3 2") == ""
+    assert emu.calls == [("place", "H8", "Q"), ("place", "E8", "Q"), ("place", "F8", "U"), ("place", "G8", "?"),
+                         ("place", "H8", "Z"), ("lift", "H8"), ("unplug",), ("roll", 0, 3, 2)]
+
+
+def test_unknown_and_malformed_commands_say_so() -> None:
+    emu = FakeEmulator()
+    assert "unknown command" in execute(emu, "fly away")
+    assert "press" in execute(emu, "press x")
+    assert "word" in execute(emu, "word 8 AB")
+    assert "place H8" in execute(emu, "help")
+    assert emu.calls == []
+
+
+def test_console_reads_lines_until_the_end() -> None:
+    emu = FakeEmulator()
+    out = io.StringIO()
+    start_console(emu, io.StringIO("lift A1\nbogus\n"), out).join(5)
+    assert emu.calls == [("lift", "A1")] and "unknown command" in out.getvalue()
