@@ -125,6 +125,9 @@ class Pong:
     token: int
     board_ms: int
 
+    def __str__(self) -> str:
+        return f"pong {self.token} @{self.board_ms}ms"
+
 
 @dataclass(frozen=True, slots=True)
 class CommandRefused:
@@ -133,6 +136,9 @@ class CommandRefused:
     command: str
     seq: int
     reason: str
+
+    def __str__(self) -> str:
+        return f"board refused {self.command} (seq {self.seq}): {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +149,9 @@ class LinkLost:
     reason: str
     at: float
 
+    def __str__(self) -> str:
+        return f"board link lost: {self.reason}"
+
 
 @dataclass(frozen=True, slots=True)
 class LinkRestored:
@@ -151,6 +160,9 @@ class LinkRestored:
 
     hello: Hello
     at: float
+
+    def __str__(self) -> str:
+        return f"board link restored ({self.hello.width}x{self.hello.height})"
 
 
 Event = (

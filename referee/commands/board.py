@@ -137,6 +137,7 @@ def handle_emulate(args: argparse.Namespace) -> int:
         kind = "coded tiles" if args.coded else "presence only"
         print(f"device: {emulator.path}")
         print(f"(a {width}x{height} board, {kind}, {args.buttons} buttons, {args.slots} tray slots; type help)")
+        print(f"(watch it from another terminal: referee board monitor {emulator.path})")
         sys.stdout.flush()
         for line in sys.stdin:
             if not execute(emulator, line, sys.stdout):

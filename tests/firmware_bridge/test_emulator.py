@@ -193,3 +193,18 @@ def test_without_the_debounce_the_bounce_would_leak() -> None:
     changes = squares(link.advance(100))
     assert len(changes) > 6
     assert {c.letter for c in changes} - set("BOUNCE")  # partial codes read as other letters
+
+
+def test_events_read_like_a_log() -> None:
+    from firmware_bridge.events import CommandRefused, Hello, Pong
+
+    hello = Hello(1, 9, 9, True, 2, 0, 30, 1000)
+    assert str(SquareChanged("H8", True, "E", 1200)) == "H8 E @1200ms"
+    assert str(SquareChanged("H8", True, None, 1200, resync=True)) == "H8 occupied (resync) @1200ms"
+    assert str(SquareChanged("H8", False, None, 5)) == "H8 empty @5ms"
+    assert str(ButtonEvent(1, False, 7)) == "button 1 released @7ms"
+    assert str(DiceTray(2, 11, 5, 9)) == "tray slot 2 die 11 face 5 @9ms"
+    assert str(LinkLost("board silent for 2500 ms", 1.0)) == "board link lost: board silent for 2500 ms"
+    assert str(LinkRestored(hello, 2.0)) == "board link restored (9x9)"
+    assert str(CommandRefused("SET_CONFIG", 3, "value out of range")).endswith("(seq 3): value out of range")
+    assert str(Pong(5, 10)) == "pong 5 @10ms"
