@@ -36,3 +36,61 @@ A scripted fake board (`firmware_bridge.mock.ScriptedPort`, like python-chess's 
 Shared with the Pico (`firmware_bridge.firmware`, MicroPython-compatible): `wire` (frames, messages),
 `scanner.Firmware` (scan, debounce, report), `hal_pico.PicoHal` (shift registers, USB CDC).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from firmware_bridge.events import (
+    BoardDump,
+    BoardPicture,
+    ButtonEvent,
+    CommandRefused,
+    DiceTray,
+    Event,
+    Heartbeat,
+    Hello,
+    LinkLost,
+    LinkRestored,
+    Pong,
+    SquareChanged,
+)
+
+# Imported on first use, so that `import firmware_bridge` stays light (no threads, ttys or json loading).
+_LAZY = {
+    "BoardLink": "firmware_bridge.link",
+    "LinkCore": "firmware_bridge.core",
+    "EmulatedBoard": "firmware_bridge.emulator",
+    "InProcessLink": "firmware_bridge.emulator",
+    "PtyEmulator": "firmware_bridge.emulator",
+    "ScriptedPort": "firmware_bridge.mock",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'firmware_bridge' has no attribute {name!r}")
+
+
+__all__ = [
+    "BoardDump",
+    "BoardLink",
+    "BoardPicture",
+    "ButtonEvent",
+    "CommandRefused",
+    "DiceTray",
+    "EmulatedBoard",
+    "Event",
+    "Heartbeat",
+    "Hello",
+    "InProcessLink",
+    "LinkCore",
+    "LinkLost",
+    "LinkRestored",
+    "Pong",
+    "PtyEmulator",
+    "ScriptedPort",
+    "SquareChanged",
+]

@@ -208,3 +208,12 @@ def test_events_read_like_a_log() -> None:
     assert str(LinkRestored(hello, 2.0)) == "board link restored (9x9)"
     assert str(CommandRefused("SET_CONFIG", 3, "value out of range")).endswith("(seq 3): value out of range")
     assert str(Pong(5, 10)) == "pong 5 @10ms"
+
+
+def test_the_package_exports_the_public_api() -> None:
+    import firmware_bridge
+
+    for name in firmware_bridge.__all__:
+        assert getattr(firmware_bridge, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        firmware_bridge.Nope  # noqa: B018
