@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from referee.live_table import LiveTable
 
 Monotonic = Callable[[], float]
+TROUBLE = (200, 0, 0)
 
 
 class Outputs:
@@ -29,6 +30,7 @@ class Outputs:
         self._last_line = ""
         self._last_term = float("-inf")
         self._alerts_seen: set[str] = set()
+        self.trouble = False  # an error alert is up: the ring blinks red instead of showing the clocks
 
     def _faces(self) -> tuple[list[Any], list[str], set[str]]:
         from hardware.frames import readings
@@ -38,6 +40,7 @@ class Outputs:
             timer = m.clock if m.clock is not None else m.timer
             names = list(m.setup.players)
             codes = {a.code for a in m.notices}
+            self.trouble = any(a.level == "error" for a in m.alerts())
             return (readings(timer) if timer is not None else []), names, codes
 
     def refresh(self) -> None:
@@ -67,10 +70,15 @@ class Outputs:
                     d.buzzer.play(pattern, now)
             self._alerts_seen = codes
             d.buzzer.update(now)
+        if d.ring is not None and self.trouble:
+            # Something is wrong at the table (a tile moved, the board or camera lost): the page says what
+            # and where; the ring draws the eye to it, blinking red twice a second.
+            on = int(now * 4) % 2 == 0
+            d.ring.show([TROUBLE if on else (0, 0, 0)] * d.ring.leds)
+        elif d.ring is not None and faces:
+            d.ring.show(ring_frame(faces, d.ring.leds))
         if not faces:
             return
-        if d.ring is not None:
-            d.ring.show(ring_frame(faces, d.ring.leds))
         if d.bar is not None:
             d.bar.show(bar_lit(focus(faces), d.bar.leds))
         for i, display in enumerate(d.displays):

@@ -285,3 +285,20 @@ def test_scramble_roll_read_from_the_dice_tray_then_a_play_scored(tmp_path: Path
         assert snap["moves"][-1]["notation"] == "5D OAT" and snap["moves"][-1]["score"] == 6
     finally:
         r.close()
+
+
+def test_the_pis_own_clock_and_challenge_buttons(running: Running) -> None:
+    table, emu = running.service.table, running.service.link.emulator
+    sim = running.service.parts.devices.sim  # gpiozero MockFactory pins (clock buttons on 5 and 6)
+    table.control("start", {})
+    for sq, ch in (("E8", "Q"), ("F8", "U"), ("G8", "I"), ("H8", "Z")):
+        emu.place(sq, ch)
+    wait_for("the tiles", lambda: len(table.machine.observed) == 4)
+    sim.press(5)
+    snap = wait_for("the commit", lambda: (s := table.snapshot())["state"] == "challenge" and s)
+    sim.release(5)
+    assert snap["players"][0]["score"] == 44
+    sim.press(26)  # the challenge button: for the player whose turn comes next (Ben)
+    snap = wait_for("the challenge", lambda: (s := table.snapshot())["state"] != "challenge" and s)
+    sim.release(26)
+    assert [m["kind"] for m in snap["moves"]] == ["play", "lost_turn"]  # QUIZ is good (double challenge)
