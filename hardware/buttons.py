@@ -63,7 +63,9 @@ class ButtonPanel:
         from gpiozero import DigitalInputDevice
 
         self._clock = clock
-        self._bounce = config.bounce_ms / 1000.0
+        # Less a nanosecond: clock readings are floats, and an edge exactly one window after the last
+        # (1000.03 - 1000.0 == 0.0299999...) is a real press, not chatter.
+        self._bounce = config.bounce_ms / 1000.0 - 1e-9
         self._hold = config.hold_s
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()

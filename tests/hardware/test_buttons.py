@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hardware.buttons import ButtonEvent, ButtonPanel
@@ -108,6 +108,7 @@ def test_a_failing_listener_does_not_stop_the_others(panel, mock_pins: MockFacto
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 80), min_size=1, max_size=40))
+@example(gaps_ms=[0, 30, 30])  # an edge exactly one window after the last, in float seconds
 def test_presses_are_never_doubled_nor_lost(gaps_ms: list[int]) -> None:
     """Alternate press/release edges with random gaps (ms): presses reported are at least the debounce
     window apart, and when every gap is at least that window, every press is reported."""
