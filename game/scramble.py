@@ -368,14 +368,16 @@ class ScrambleGame(Game):
         """Rebuild a Scramble game from `to_dict()` output, its dice and mat included."""
         return cls.replay(scramble_rules_from_dict(data["rules"]), data, lexicon)
 
-    def apply_action(self, action: Mapping[str, Any]) -> None:
+    def _apply_action(self, action: Mapping[str, Any]) -> None:
+        """Scramble's journal entries (rolls); the rest are the standard game's. `Game.apply_action`
+        wraps this and reports a malformed entry as a DataError."""
         kind = action["action"]
         if kind == "roll":
             self.roll()
         elif kind == "read_roll":
             self.read_roll(list(action["faces"]), exact=bool(action.get("exact", True)), player=action.get("player"))
         else:
-            super().apply_action(action)
+            super()._apply_action(action)
 
 
 def _register() -> None:

@@ -462,3 +462,9 @@ def test_journal_with_broken_rules() -> None:
     del data["rules"]["dice"]
     with pytest.raises(DataError, match="Scramble rule set"):
         ScrambleGame.from_dict(data)
+
+
+def test_malformed_roll_in_a_journal() -> None:
+    g = ScrambleGame(scramble_rules(), ["Ann", "Ben"])
+    with pytest.raises(DataError, match="read_roll"):
+        g.apply_action({"action": "read_roll"})
