@@ -23,7 +23,7 @@ import tty
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_bridge.codes import TileCodes, default_tile_codes
+from firmware_bridge.codes import TileCodes, default_tile_codes, reverse_bits
 from firmware_bridge.core import LinkCore
 from firmware_bridge.errors import EmulatorCommandError
 from firmware_bridge.events import Event
@@ -289,18 +289,20 @@ class EmulatedBoard:
     def _square(self, square: str) -> int:
         return square_index(square, self.width, self.height)
 
-    def _tile_code(self, letter: str | None) -> int:
+    def _tile_code(self, letter: str | None, upside_down: bool) -> int:
         if not self.coded:
             return wire.OCCUPIED
         if letter is None:
             raise EmulatorCommandError("this board reads letters: say which tile to place, e.g. place H8 E")
-        return self.tile_codes.code(letter)
+        code = self.tile_codes.code(letter)
+        return reverse_bits(code, self.tile_codes.bits) if upside_down else code
 
-    def place(self, square: str, letter: str | None = None) -> None:
+    def place(self, square: str, letter: str | None = None, upside_down: bool = False) -> None:
+        """Set a tile down; `upside_down` turns it 180 degrees, so its switches read the code reversed."""
         index = self._square(square)
         if self.matrix.settled[index] != wire.EMPTY:
             raise EmulatorCommandError(f"{square.upper()} already holds a tile: lift it first")
-        self.matrix.set(index, self._tile_code(letter), self.now_ms)
+        self.matrix.set(index, self._tile_code(letter, upside_down), self.now_ms)
 
     def lift(self, square: str) -> None:
         index = self._square(square)
@@ -511,10 +513,10 @@ class PtyEmulator:
 
     # ---- scripting (thread-safe) ----
 
-    def place(self, square: str, letter: str | None = None) -> None:
+    def place(self, square: str, letter: str | None = None, upside_down: bool = False) -> None:
         with self.lock:
             self._catch_up()
-            self.board.place(square, letter)
+            self.board.place(square, letter, upside_down)
 
     def lift(self, square: str) -> None:
         with self.lock:

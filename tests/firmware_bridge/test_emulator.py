@@ -217,3 +217,12 @@ def test_the_package_exports_the_public_api() -> None:
         assert getattr(firmware_bridge, name) is not None, name
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         firmware_bridge.Nope  # noqa: B018
+
+
+def test_a_tile_set_down_upside_down_reads_as_its_letter() -> None:
+    link = started(coded=True, seed=21)
+    link.board.place("B2", "Q", upside_down=True)
+    link.board.place("C2", "Ü")
+    changes = squares(link.advance(100))
+    assert {(c.square, c.letter) for c in changes} == {("B2", "Q"), ("C2", "Ü")}
+    assert link.core.stats["unknown_codes"] == 0
