@@ -46,6 +46,9 @@ class ManualClock:
 def default_setup(**changes: object) -> TableSetup:
     """Two players, English, double challenge with a 15 s window, 25-minute tournament clocks."""
     base = TableSetup(table="Simulated table", players=("Anna", "Ben"), clock_mode="tournament")
+    unknown = set(changes) - set(base.to_dict())
+    if unknown:
+        raise TypeError(f"default_setup: unknown setting(s) {', '.join(sorted(unknown))}")
     return TableSetup.from_dict({**base.to_dict(), **changes})
 
 

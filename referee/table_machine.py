@@ -202,10 +202,17 @@ class TableMachine:
         self.links[str(data["source"])] = bool(data["up"])
 
     def _on_clock(self, data: dict[str, Any]) -> None:
-        """A clock button. Like a chess clock, only the mover's press does anything."""
+        """A clock button. Like a chess clock, only the mover's press does anything; before the game, the
+        press of a player who does not start starts the game (the opponent's clock), as on a chess clock."""
         player = int(data.get("player", self.mover))
         if self.state == "turn" and player == self.mover:
             self._commit()
+        elif self.state == "waiting" and player != self.game.to_move:
+            if self.observed:
+                self._notice("error", "commit_refused", text("commit_refused", self.lang,
+                                                               why="clear the board before the start"))
+                return
+            self._do_start({})
 
     def _on_roll(self, data: dict[str, Any]) -> None:
         """Scramble: the faces rolled (from the dice tray, the camera, or typed in)."""
@@ -728,7 +735,7 @@ class TableMachine:
             pending["challenge"] = {"player": self.last.player,
                                     "remaining_ms": max(0, self.last.deadline_ms - self.time.ms)}
         if self.state == "roll":
-            pending["roll"] = True
+            pending["roll"] = game.dice.to_draw()  # type: ignore[attr-defined]  # how many dice to roll
         if setup.scramble and self.state in ("turn", "blank"):
             pending["rolled"] = "".join(f.letter for f in game.hand())  # type: ignore[attr-defined]
         committed = self.committed

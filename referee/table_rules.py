@@ -42,7 +42,7 @@ class WordSet:
         return cls(line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
-def rules_for(kind: str, edition: str, players: int, challenge: str) -> RuleSet:
+def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200) -> RuleSet:
     """The engine's rule set for a table: NASPA for a two-player English game (what tournament
     players and GCG records expect), the Hasbro manuals for three or four, the German manual in
     German; Scramble (basic or advanced) on its 9x9 mat with the dice of the edition.
@@ -58,7 +58,8 @@ def rules_for(kind: str, edition: str, players: int, challenge: str) -> RuleSet:
     else:
         from game.scramble import scramble_rules
 
-        base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced")
+        base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced",
+                              target=target)
     rule = ChallengeRule.SINGLE if challenge == "auto" else ChallengeRule(challenge)
     return replace(base, challenge=rule)
 
@@ -126,4 +127,5 @@ class EveryWord:
 
 def table_rules(setup: TableSetup, lexicon: WordList) -> TableRules:
     """The rules of a table set up as `setup`, judging words with `lexicon`."""
-    return TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge), lexicon)
+    return TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge,
+                                setup.scramble_target), lexicon)

@@ -331,3 +331,81 @@ def test_scramble_a_letter_not_rolled_is_refused() -> None:
     t.roll("OATZEEE")
     snap = t.play("5D ZAS")
     assert snap["state"] == "turn" and "illegal_play" in _codes(snap)
+
+
+# --- the end of the game, going out -----------------------------------------------------------------
+
+def _tiny_bag_table() -> SimulatedTable:
+    """A two-player NASPA game with 16 tiles (every tile an A worth 1): racks of 7 and 2 in the bag,
+    so a game goes out in a few plays. The machine and the engine are the real ones; only the bag is small."""
+    from dataclasses import replace
+
+    from game.rules import naspa
+    from game.tiles import TileSet
+    from referee.table_machine import TableMachine
+    from referee.table_rules import EveryWord, TableRules
+
+    t = SimulatedTable(default_setup(challenge_window_ms=0), words=None)
+    tiny = replace(naspa(), tiles=TileSet("tiny", "en", {"A": 16}, {"A": 1}))
+    t.machine = TableMachine(t.machine.setup, TableRules(tiny, EveryWord()))
+    t.control("start", {})
+    return t
+
+
+def test_going_out_ends_the_game_and_the_engine_scores_the_rack_left() -> None:
+    t = _tiny_bag_table()
+    snap = t.play("8H AA")  # A 1 + A 1 on the start square (double word): 4; Anna draws the last 2 tiles
+    assert snap["bag"] == 0 and snap["players"][0]["rack_count"] == 7
+    t.play("I7 A.")  # Ben: AA down through I8: 2, keeps 6 tiles
+    snap = t.play("9G AAAAAAA")  # Anna lays all 7 under the A's and goes out
+    assert snap["state"] == "ended"
+    end = snap["moves"][-1]
+    # NASPA: the player going out gets twice the tiles left on the other rack (Ben's 6 A's: 12).
+    assert (end["kind"], end["player"], end["notation"], end["score"]) == ("end", 0, "(AAAAAA)", 12)
+    assert snap["players"][1]["rack_count"] == 6
+    assert not snap["players"][0]["on_turn"] and not snap["players"][1]["on_turn"]
+
+
+def test_max_overtime_calls_the_director() -> None:
+    t = _table(minutes_per_player=1.0, overtime_limit_minutes=1.0)
+    snap = t.advance(121)
+    assert "max_overtime" in _codes(snap) and snap["players"][0]["clock"]["remaining_ms"] == -61_000
+
+
+def test_the_non_starting_players_clock_button_starts_the_game() -> None:
+    t = SimulatedTable(default_setup(), words=WORDS)
+    t.press(0)  # the starting player's own button does nothing before the game
+    assert t.snapshot()["state"] == "waiting"
+    snap = t.press(1)
+    assert snap["state"] == "turn" and snap["players"][0]["clock"]["running"]
+
+
+def test_scramble_phony_challenged_dice_come_off_and_the_turn_is_lost() -> None:
+    t = _scramble()
+    t.roll("OATZEEE")
+    t.play("5D TAO")  # not in this table's lexicon
+    snap = t.control("challenge", {"player": 1})
+    assert snap["state"] == "takeback" and snap["pending"]["remove"] == ["D5", "E5", "F5"]
+    for sq in ("D5", "E5", "F5"):
+        t.lift(sq)
+    snap = t.snapshot()
+    assert snap["state"] == "roll" and snap["players"][1]["on_turn"] and snap["pending"]["roll"] == 7
+    assert [m["kind"] for m in snap["moves"]] == ["play", "withdrawn"]
+
+
+def test_scramble_reaching_the_target_ends_the_game() -> None:
+    t = _scramble(scramble_target=5)
+    t.roll("OATZEEE")
+    t.play("5D OAT")
+    snap = t.advance(15)
+    assert snap["state"] == "ended" and snap["players"][0]["score"] == 6
+
+
+def test_scramble_advanced_passes_the_unused_dice_on() -> None:
+    t = SimulatedTable(default_setup(kind="scramble-advanced", clock_mode="none"), words=["OAT"])
+    t.control("start", {})
+    t.roll("OATZEEE")
+    t.play("5D OAT")
+    snap = t.advance(15)
+    # Z, E, E, E are passed on, letters up: Ben rolls only 3 more dice.
+    assert snap["state"] == "roll" and snap["pending"]["roll"] == 3
