@@ -7,10 +7,15 @@ photo of this game with the real `BoardReader` on one core, and compare with lab
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+# One core: OpenCV is told below; numpy's BLAS must be told before numpy is first imported.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -32,9 +37,16 @@ def main() -> int:
     from vision.teach import load_labels, teach
 
     cv2.setNumThreads(1)
+    print(f"machine load average at start: {os.getloadavg()[0]:.1f} processes")
     photos = load_labels(labels_path)
     games = sorted({p.game for p in photos})
-    images = {p.path: cv2.imread(str(p.path), cv2.IMREAD_COLOR) for p in photos}
+    decode_ms = []
+    images = {}
+    for p in photos:
+        t0 = time.perf_counter()
+        images[p.path] = cv2.imread(str(p.path), cv2.IMREAD_COLOR)
+        decode_ms.append((time.perf_counter() - t0) * 1000.0)
+    print(f"median photo decode time (not in the read times): {statistics.median(decode_ms):.1f} ms")
     t0 = time.perf_counter()
     shipped = TileClassifier.shipped("german")
     print(f"shipped classifier build or load: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
@@ -55,6 +67,14 @@ def main() -> int:
                 t0 = time.perf_counter()
                 reading = reader.read(image, where=str(photo.path))
                 tally.ms.append((time.perf_counter() - t0) * 1000.0)
+                # The machine is shared: wall time includes waiting for other jobs. CPU time of this thread
+                # (everything runs on it: one core) is the code's own cost; the best of three, to drop jitter.
+                cpu = []
+                for _ in range(3):
+                    t0 = time.thread_time()
+                    reader.read(image, where=str(photo.path))
+                    cpu.append((time.thread_time() - t0) * 1000.0)
+                tally.best_ms.append(min(cpu))
                 tally.add(photo.board, reading, f"{game}/{photo.file}")
                 # Stress: the same real photo with a drawn hand over it, and smeared by motion blur. The
                 # truth under the hand is still the label; what matters is that nothing wrong is said surely.
@@ -83,6 +103,7 @@ class Tally:
         self.uncertain = 0
         self.confident_wrong = 0
         self.ms: list[float] = []
+        self.best_ms: list[float] = []
         self.teach_s: list[float] = []
         self.errors: list[str] = []
 
@@ -123,8 +144,12 @@ class Tally:
         print(f"{mode} frames flagged occluded: {self.occluded} of {self.boards} frames")
         print(f"{mode} squares marked uncertain: {self.uncertain} squares")
         print(f"{mode} confident misreads: {self.confident_wrong} squares")
-        print(f"{mode} median read time: {statistics.median(ms):.1f} ms")
-        print(f"{mode} p95 read time: {p95:.1f} ms")
+        best = sorted(self.best_ms)
+        best95 = best[min(len(best) - 1, round(0.95 * (len(best) - 1)))]
+        print(f"{mode} median read time on one core, CPU: {statistics.median(best):.1f} ms")
+        print(f"{mode} p95 read time on one core, CPU: {best95:.1f} ms")
+        print(f"{mode} median read time, wall clock: {statistics.median(ms):.1f} ms")
+        print(f"{mode} p95 read time, wall clock: {p95:.1f} ms")
         if self.teach_s:
             print(f"{mode} median teach time: {statistics.median(self.teach_s):.1f} s")
         for line in self.errors[:12]:

@@ -24,6 +24,9 @@ from vision.errors import ModelError
 
 MODEL_FORMAT = "scrabble-referee-tile-model"
 PROTOTYPES_PER_CLASS = 80
+MIN_CONFIDENCE = 0.25  # letter margin below which a letter is doubtful
+MAX_NOVELTY = 2.6  # distance to the nearest taught example, in typical distances, above which: doubtful
+MAX_NOVELTY_CLEAR = 4.5  # ... the same when no other letter comes anywhere near
 AUGMENT = (
     (1.5, 0, 0, 1),
     (-1.5, 0, 0, 1),
@@ -41,6 +44,18 @@ class LetterGuess:
     letter: str
     confidence: float  # 0 (a coin toss between two letters) .. 1 (nothing else comes close)
     novelty: float  # distance to the nearest taught example, in units of the typical such distance
+
+    @property
+    def doubtful(self) -> bool:
+        """Too close to call between two letters, or unlike anything taught.
+
+        A rare letter (one Y tile in a whole game) sits far from its few taught examples yet far closer to
+        them than to any other letter: that is trusted up to a larger novelty than a tile with a weak margin.
+        """
+        if self.confidence < MIN_CONFIDENCE:
+            return True
+        limit = MAX_NOVELTY_CLEAR if self.confidence >= 0.8 else MAX_NOVELTY
+        return self.novelty > limit
 
 
 def augment(patch_stack: np.ndarray) -> np.ndarray:

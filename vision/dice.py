@@ -72,5 +72,5 @@ class DiceReader:
             return DieReading(BLANK, 1.0 if clean else 0.0, where, not clean)
         guesses = self.classifier.predict(np.stack(patches))
         best = max(guesses, key=lambda g: (g.confidence, -g.novelty))
-        uncertain = best.confidence < 0.25 or best.novelty > 2.6
+        uncertain = best.doubtful
         return DieReading(best.letter, best.confidence, where, uncertain)

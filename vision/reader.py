@@ -30,8 +30,6 @@ from vision.tilesets import BLANK, EMPTY
 
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
 EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
-MIN_CONFIDENCE = 0.25  # letter margin below which a letter is uncertain
-MAX_NOVELTY = 2.6  # distance to the nearest taught example, in typical distances, above which: uncertain
 MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration colour (light drift removed)
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
@@ -164,7 +162,7 @@ class BoardReader:
         for i, guess in zip(glyph_idx, guesses, strict=True):
             name = ALL_SQUARES[i]
             odd_size = typical_height > 0 and abs(heights[i] / typical_height - 1.0) > 0.3 and len(heights) >= 5
-            doubt = guess.confidence < MIN_CONFIDENCE or guess.novelty > MAX_NOVELTY or odd_size
+            doubt = guess.doubtful or odd_size
             results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
         notes = []
         if foreign:
