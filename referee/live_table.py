@@ -120,9 +120,34 @@ class LiveTable:
     # --- TableControl ---------------------------------------------------------------------------
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
+        """The actions of `TableControl`, plus `new_game` {}: once a game has ended, the next one at this
+        table (same players and settings, a new journal entry); the director then starts it."""
         if not isinstance(action, str) or not isinstance(params, Mapping):
             raise ControlError("an action is a name and an object of parameters")
+        if action == "new_game":
+            return self._new_game(params)
         return self._submit("control", {"action": action, "params": dict(params)}, trial=True)
+
+    def _new_game(self, params: Mapping[str, Any]) -> Snapshot:
+        if params:
+            raise ControlError(f"new_game takes no parameters, not {', '.join(params)}")
+        with self._lock:
+            old = self.machine
+            if old.state != "ended":
+                raise ControlError(f"a new game starts once this one has ended (the table is {old.state})")
+            machine = TableMachine(old.setup, old.rules)
+            machine.time.ms = old.time.ms
+            if self.journal is not None:
+                self.game_id = self.journal.new_game(old.setup.table, old.setup.kind, list(old.setup.players),
+                                                     old.setup.to_dict())
+            self.machine = machine
+            self._last_board = None
+            self._links = {}
+        # the new game's first events: what the sensors see now
+        self.board_seen(old.observed)
+        for source, up in old.links.items():
+            self.link(source, up)
+        return self.snapshot()
 
     def gcg(self) -> str:
         """The game as a GCG record (offered as a download by the page)."""

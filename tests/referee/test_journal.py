@@ -102,3 +102,21 @@ def test_an_ended_game_is_not_resumed(tmp_path: Path) -> None:
     t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
     assert t.snapshot()["state"] == "ended"
     assert LiveTable.resume(j, lambda s: table_rules(s, WordSet(WORDS))) is None
+
+
+def test_a_new_game_after_the_end_gets_its_own_journal_entry(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+    t = SimulatedTable(default_setup(clock_mode="none"), words=WORDS, journal=j)
+    with pytest.raises(ControlError, match="once this one has ended"):
+        t.control("new_game", {})
+    t.control("start", {})
+    first = t.game_id
+    for _ in range(6):
+        t.press()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    snap = t.control("new_game", {})
+    assert snap["state"] == "waiting" and snap["moves"] == [] and t.game_id != first
+    t.control("start", {})
+    resumed = LiveTable.resume(j, lambda s: table_rules(s, WordSet(WORDS)))
+    assert resumed is not None and resumed.game_id == t.game_id and resumed.snapshot()["state"] == "turn"
