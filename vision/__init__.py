@@ -1,7 +1,7 @@
 """The camera path: frames in, square observations (letter, confidence, doubt) out.
 
-OpenCV and numpy are the only heavy dependencies; camera libraries (Picamera2) are imported lazily, only
-when a real camera is opened. Nothing here imports `referee`.
+OpenCV and numpy are the heavy dependencies (Pillow renders glyphs); camera libraries (Picamera2) are
+imported lazily, only when a real camera is opened. Nothing here imports `referee`. See docs/vision.md.
 
 Public API (what the table service uses in-process)::
 
@@ -10,24 +10,30 @@ Public API (what the table service uses in-process)::
     source = open_source("picamera2:")          # or "v4l2:0", "files:/path/to/folder", "synthetic:seed=1"
     calib = calibrate(source.read())            # find the board (ArUco markers if present, else its grid)
     calib.save("calib.json")                    # Calibration.load("calib.json") later
-    reader = BoardReader(calib, TileClassifier.load(MODEL) or TileClassifier.shipped("german"))
+    model = TileClassifier.load(MODEL)          # from `referee vision teach`; or TileClassifier.shipped("german")
+    reader = BoardReader(calib, model)
     reading = reader.read(frame)                # frame: HxWx3 uint8 BGR array
     reading.board          # 15 strings, `.` empty, a letter, `?` a blank tile (labels.json characters)
     reading.squares["H8"]  # SquareReading(name, occupied, letter, confidence, uncertain)
     reading.occluded       # True when a hand / motion blur / something foreign covers part of the board
     reading.uncertain      # square names whose content must not be trusted ("H9", ...)
-    combine_readings([r1, r2, r3])  # vote several frames into one, keeping doubt honest
+    reading.notes          # why, in words
+    combine_readings([r1, r2, r3])  # vote several frames of a still board into one, keeping doubt honest
 
-    dice = DiceReader(TileClassifier.shipped_dice(), tray=(x, y, w, h)).read(frame)  # [DieReading(letter, conf)]
+    dice = DiceReader(TileClassifier.shipped("english"), tray=(x, y, w, h)).read(frame)
+    # -> [DieReading(letter, confidence, centre, uncertain)], "?" for a blank face
+
+Errors are `vision.errors.VisionError` subclasses (each also a `ValueError` and a `RefereeError`).
 
 Modules:
 - `sources`: `FrameSource` protocol and its sources (Picamera2, OpenCV/V4L2, files/folder replay, synthetic).
 - `calibration`: `Calibration` (image -> board homography), JSON load/save; `registration`: finding the board
   from ArUco markers or from its own green field and grid lines; `markers`: the printable marker sheet.
-- `cells`: cutting rectified squares and features; `classifier`: the letter classifier (HOG + cv2.ml SVM),
-  the shipped one built from rendered glyphs, and `teach` to learn a user's own tiles from labelled photos.
-- `reader`: occupancy, letters, doubt (occlusion and uncertain squares), multi-frame combination.
-- `synth`: a synthetic renderer of boards, tiles, hands and dice; `dice`: the dice tray reader.
+- `cells`: rectified squares, tile-face statistics, glyph-centred letter patches, HOG, sharpness.
+- `classifier`: the letter classifier (HOG + cv2.ml SVM, doubt from the nearest examples); `shipped`: the one
+  built from rendered glyphs; `teach`: learning a user's own tiles from labelled photos.
+- `reader`: occupancy, letters, doubt (occlusion, blur, uncertain squares), multi-frame combination.
+- `synth`, `glyphs`: a synthetic renderer of boards, tiles, hands, motion blur and dice; `dice`: the tray reader.
 
 Square names are column letter + row number, `A1` top left as the camera sees the board, `H8` the centre.
 """
