@@ -108,7 +108,8 @@ def bench_decode(n: int = 100_000, repeats: int = 5) -> None:
 
 EMULATOR_PROCESS = r"""
 import sys
-from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.pty_emulator import PtyEmulator
 board = EmulatedBoard(width=15, height=15, coded=True, seed=7, glitch=0.3, scan_period_ms=int(sys.argv[1]))
 emu = PtyEmulator(board).start()
 print(emu.path, emu.host_time(0), flush=True)

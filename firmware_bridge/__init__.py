@@ -63,7 +63,7 @@ _LAZY = {
     "LinkCore": "firmware_bridge.core",
     "EmulatedBoard": "firmware_bridge.emulator",
     "InProcessLink": "firmware_bridge.emulator",
-    "PtyEmulator": "firmware_bridge.emulator",
+    "PtyEmulator": "firmware_bridge.pty_emulator",
     "ScriptedPort": "firmware_bridge.mock",
 }
 

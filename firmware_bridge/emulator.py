@@ -1,27 +1,17 @@
 """The board without a board: the firmware's own code (`firmware.scanner`) on a simulated switch matrix.
 
-Three layers, each usable alone:
-- `SwitchMatrix`: what the sense lines read at a given millisecond. Placing or lifting a tile makes every
-  reed switch that changes chatter for a few milliseconds (seeded random, like real reed contacts), and
-  a tile slid into place may brush a neighbour's switch for a moment, shorter than the debounce time.
+- `matrix.SwitchMatrix`: what the sense lines read at a given millisecond, contact bounce included.
 - `EmulatedBoard`: the firmware on that matrix in simulated time (`advance(ms)` runs one scan per
   millisecond), with the scripting API (place/lift/press/roll/unplug/...). No wall clock, no threads.
-- `PtyEmulator`: an EmulatedBoard paced by the real clock on a thread, behind a pseudo-terminal reached
-  by a stable symlink, exactly as the host would reach `/dev/ttyACM0`; `unplug()` removes the device.
-`InProcessLink` wires an EmulatedBoard to a `LinkCore` without any port, for simulated tables and tests.
+- `InProcessLink`: an EmulatedBoard and a `LinkCore` joined without any port, for simulated tables and tests.
+- `pty_emulator.PtyEmulator` (also importable from here): an EmulatedBoard paced by the real clock on a
+  thread, behind a pseudo-terminal, exactly as the host would reach `/dev/ttyACM0`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import random
-import tempfile
-import threading
-import time
-import tty
-from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
 from firmware_bridge.codes import TileCodes, default_tile_codes, reverse_bits
 from firmware_bridge.core import LinkCore
@@ -29,103 +19,11 @@ from firmware_bridge.errors import EmulatorCommandError
 from firmware_bridge.events import Event
 from firmware_bridge.firmware import wire
 from firmware_bridge.firmware.scanner import DEFAULT_DEBOUNCE_MS, DEFAULT_HEARTBEAT_MS, Firmware
+from firmware_bridge.matrix import SwitchMatrix
 from firmware_bridge.squares import line_of_squares, square_index
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
 TX_BUFFER = 4096  # bytes the board may queue for a host that is not reading (the Pico's USB CDC is smaller)
-
-
-class SwitchMatrix:
-    """Every input's code as the scan would read it at time `now_ms`, contact bounce included."""
-
-    def __init__(
-        self,
-        inputs: int,
-        squares: int,
-        width: int,
-        bits: int = 1,
-        rng: random.Random | None = None,
-        bounce_ms: float = 12.0,
-        glitch: float = 0.2,
-        glitch_ms: float = 8.0,
-    ) -> None:
-        self.settled = bytearray(inputs)
-        self.squares = squares
-        self.width = width
-        self.bits = bits
-        self.rng = rng or random.Random(0)
-        self.bounce_ms = bounce_ms
-        self.glitch = glitch
-        self.glitch_ms = glitch_ms
-        # input -> list of (time_ms, code): the reading from that time on, until the next entry
-        self._bouncing: dict[int, list[tuple[float, int]]] = {}
-
-    def quiet_after(self) -> float:
-        """The time after which nothing bounces any more (-inf when nothing does)."""
-        return max((steps[-1][0] for steps in self._bouncing.values()), default=float("-inf"))
-
-    def set(self, index: int, code: int, now_ms: float, bits: int | None = None, neighbours: bool = True) -> None:
-        """Change an input's settled code at `now_ms`; each changing bit chatters until it settles."""
-        old = self._reading(index, now_ms)
-        self._forget_past(index, now_ms)
-        width_bits = bits if bits is not None else (self.bits if index < self.squares else 8)
-        flips: list[tuple[float, int]] = []
-        for b in range(width_bits):
-            if (old ^ code) & (1 << b):
-                n = self.rng.choice((1, 3, 3, 5, 7))  # odd: it ends in the new state
-                times = sorted(now_ms + self.rng.uniform(0.0, self.bounce_ms) for _ in range(n))
-                flips.extend((t, 1 << b) for t in times)
-        flips.sort()
-        steps = [(now_ms, old)]
-        value = old
-        for t, bit in flips:
-            value ^= bit
-            steps.append((t, value))
-        steps.append((steps[-1][0], code))
-        self.settled[index] = code
-        if len(steps) > 2:
-            self._bouncing[index] = steps
-        if neighbours and index < self.squares and self.rng.random() < self.glitch:
-            self._brush_neighbour(index, now_ms)
-
-    def _brush_neighbour(self, index: int, now_ms: float) -> None:
-        """A magnet passing over an empty neighbour closes one of its switches for a moment."""
-        row, col = divmod(index, self.width)
-        rows = self.squares // self.width
-        options = [
-            r * self.width + c
-            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-            if 0 <= r < rows and 0 <= c < self.width
-        ]
-        target = self.rng.choice(options)
-        if self.settled[target] != wire.EMPTY or target in self._bouncing:
-            return
-        start = now_ms + self.rng.uniform(0.0, self.bounce_ms)
-        pulse = 1 << self.rng.randrange(self.bits)
-        self._bouncing[target] = [(now_ms, 0), (start, pulse), (start + self.rng.uniform(0.5, self.glitch_ms), 0)]
-
-    def _forget_past(self, index: int, now_ms: float) -> None:
-        steps = self._bouncing.get(index)
-        if steps is not None and steps[-1][0] <= now_ms:
-            del self._bouncing[index]
-
-    def _reading(self, index: int, now_ms: float) -> int:
-        steps = self._bouncing.get(index)
-        if steps is None:
-            return self.settled[index]
-        value = steps[0][1]
-        for t, code in steps:
-            if t > now_ms:
-                break
-            value = code
-        return value
-
-    def read_into(self, buf: bytearray, now_ms: float) -> None:
-        buf[:] = self.settled
-        if self._bouncing:
-            for index in list(self._bouncing):
-                buf[index] = self._reading(index, now_ms)
-                self._forget_past(index, now_ms)
 
 
 class SimHal:
@@ -396,192 +294,10 @@ class InProcessLink:
             self.board.advance(min(self.chunk_ms, end - self.board.now_ms))
 
 
-class PtyEmulator:
-    """An EmulatedBoard behind a pseudo-terminal, paced by the real clock on its own thread.
+def __getattr__(name: str) -> Any:
+    """`PtyEmulator` lives in `pty_emulator` (it needs this module first); importable from here too."""
+    if name == "PtyEmulator":
+        from firmware_bridge.pty_emulator import PtyEmulator
 
-    `path` is a symlink that stays put across unplug/replug (like /dev/serial/by-id/...), pointing at
-    the current pty. All scripting goes through the methods here, which take the board's lock.
-    """
-
-    def __init__(
-        self,
-        board: EmulatedBoard | None = None,
-        link_dir: str | os.PathLike[str] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.board = board or EmulatedBoard()
-        self._own_dir = link_dir is None
-        self._dir = Path(link_dir) if link_dir is not None else Path(tempfile.mkdtemp(prefix="board-emulator-"))
-        self.path = str(self._dir / "board")
-        self.device = ""
-        self.clock = clock
-        self.lock = threading.RLock()
-        self.stepped = threading.Condition(self.lock)
-        self._master = -1
-        self._slave = -1
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._t0 = 0.0
-        self._ms0 = 0.0
-        self._tx = bytearray()
-
-    # ---- lifecycle ----
-
-    def start(self) -> PtyEmulator:
-        with self.lock:
-            self._open_pty()
-            self._t0 = self.clock()
-            self._ms0 = self.board.now_ms
-        self._thread = threading.Thread(target=self._run, name="board-emulator", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-        with self.lock:
-            self._close_pty()
-        if self._own_dir:
-            with contextlib.suppress(OSError):
-                self._dir.rmdir()
-
-    def __enter__(self) -> PtyEmulator:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def _open_pty(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)  # no echo, no line discipline: bytes pass as they are, 0x00 included
-        os.set_blocking(master, False)
-        self._master, self._slave = master, slave
-        self.device = os.ttyname(slave)
-        tmp = self.path + ".new"
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        os.symlink(self.device, tmp)
-        os.replace(tmp, self.path)
-        self._tx.clear()
-
-    def _close_pty(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._master = self._slave = -1
-        self.device = ""
-
-    # ---- the thread ----
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            with self.lock:
-                self._pump()
-                self.stepped.notify_all()
-            self._stop.wait(self.board.scan_period_ms / 1000.0)
-
-    def _pump(self) -> None:
-        board = self.board
-        if self._master >= 0:
-            try:
-                data = os.read(self._master, 4096)
-            except (BlockingIOError, InterruptedError):
-                data = b""
-            except OSError:  # nobody has the slave open in a way that lets us read: nothing came
-                data = b""
-            if data:
-                board.from_host(data)
-        board.advance_to(self._ms0 + (self.clock() - self._t0) * 1000.0)
-        out = board.to_host()
-        if out and self._master >= 0:
-            self._tx += out
-        if self._tx and self._master >= 0:
-            try:
-                n = os.write(self._master, self._tx)
-                del self._tx[:n]
-            except (BlockingIOError, InterruptedError):
-                pass
-            except OSError:
-                self._tx.clear()
-            if len(self._tx) > TX_BUFFER:  # the host is not reading: the oldest bytes are lost
-                del self._tx[: len(self._tx) - TX_BUFFER]
-
-    # ---- scripting (thread-safe) ----
-
-    def place(self, square: str, letter: str | None = None, upside_down: bool = False) -> None:
-        with self.lock:
-            self._catch_up()
-            self.board.place(square, letter, upside_down)
-
-    def lift(self, square: str) -> None:
-        with self.lock:
-            self._catch_up()
-            self.board.lift(square)
-
-    def place_word(self, start: str, direction: str, word: str) -> list[str]:
-        with self.lock:
-            self._catch_up()
-            return self.board.place_word(start, direction, word)
-
-    def press(self, button: int) -> None:
-        with self.lock:
-            self._catch_up()
-            self.board.press(button)
-
-    def release(self, button: int) -> None:
-        with self.lock:
-            self._catch_up()
-            self.board.release(button)
-
-    def roll(self, slot: int, die: int, face: int) -> None:
-        with self.lock:
-            self._catch_up()
-            self.board.roll(slot, die, face)
-
-    def clear_slot(self, slot: int) -> None:
-        with self.lock:
-            self._catch_up()
-            self.board.clear_slot(slot)
-
-    def mute(self) -> None:
-        with self.lock:
-            self.board.mute()
-
-    def unmute(self) -> None:
-        with self.lock:
-            self.board.unmute()
-
-    def unplug(self) -> None:
-        """Pull the cable: the device node disappears and the host's port fails, as with real USB."""
-        with self.lock:
-            self._catch_up()
-            self.board.unplug()
-            self._close_pty()
-
-    def replug(self) -> None:
-        with self.lock:
-            self._catch_up()
-            self._open_pty()
-            self.board.replug()
-
-    def _catch_up(self) -> None:
-        self.board.advance_to(self._ms0 + (self.clock() - self._t0) * 1000.0)
-
-    def now_ms(self) -> float:
-        with self.lock:
-            return self.board.now_ms
-
-    def host_time(self, board_ms: int) -> float:
-        """The host's monotonic time at which the board's clock read `board_ms` (its uptime this boot)."""
-        with self.lock:
-            return self._t0 + (self.board.boot_ms + board_ms - self._ms0) / 1000.0
-
-    def wait_settled(self, timeout: float = 5.0) -> bool:
-        """Wait (on the emulator's own steps, not a fixed sleep) until nothing bounces or is pending."""
-        with self.stepped:
-            return self.stepped.wait_for(self.board.settled, timeout)
+        return PtyEmulator
+    raise AttributeError(f"module 'firmware_bridge.emulator' has no attribute {name!r}")

@@ -110,7 +110,8 @@ class BoardLink:
         self.emulator: Any = None
         self.port_url = url
         if url.startswith("emulator://"):
-            from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+            from firmware_bridge.emulator import EmulatedBoard
+            from firmware_bridge.pty_emulator import PtyEmulator
 
             self.emulator = PtyEmulator(EmulatedBoard(**parse_emulator_url(url)))
             self.port_url = self.emulator.path

@@ -113,8 +113,9 @@ def _physical(emulator: Any) -> str:
 
 
 def handle_emulate(args: argparse.Namespace) -> int:
-    from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+    from firmware_bridge.emulator import EmulatedBoard
     from firmware_bridge.errors import BoardLinkError
+    from firmware_bridge.pty_emulator import PtyEmulator
 
     width, height = _size(args.size)
     try:

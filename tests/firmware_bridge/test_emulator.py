@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.core import LinkCore
-from firmware_bridge.emulator import EmulatedBoard, InProcessLink, SwitchMatrix
+from firmware_bridge.emulator import EmulatedBoard, InProcessLink
 from firmware_bridge.errors import EmulatorCommandError, SquareNameError
 from firmware_bridge.events import (
     BoardDump,
@@ -33,21 +33,6 @@ def started(**kwargs: object) -> InProcessLink:
     events = link.advance(50)
     assert any(isinstance(e, BoardDump) for e in events)
     return link
-
-
-def test_matrix_really_bounces_then_settles() -> None:
-    matrix = SwitchMatrix(4, 4, 2, bits=6, bounce_ms=10, glitch=0.0)
-    matrix.set(0, 0b101011, 100.0)
-    readings = set()
-    buf = bytearray(4)
-    for t in range(100, 112):
-        for sub in range(4):
-            matrix.read_into(buf, t + sub / 4)
-            readings.add(buf[0])
-    assert len(readings) > 2  # partial codes were read while the contacts chattered
-    matrix.read_into(buf, 111)
-    assert buf[0] == 0b101011
-    assert matrix.quiet_after() <= 110
 
 
 def test_presence_board_reports_a_word_once_per_square_with_settle_times() -> None:

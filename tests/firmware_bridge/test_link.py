@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 import serial
 
-from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.events import (
     BoardDump,
     Event,
@@ -24,6 +24,7 @@ from firmware_bridge.events import (
     SquareChanged,
 )
 from firmware_bridge.link import BoardLink, open_port, parse_emulator_url
+from firmware_bridge.pty_emulator import PtyEmulator
 
 pytestmark = pytest.mark.pty
 TIMEOUT = 10.0

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+from firmware_bridge.emulator import EmulatedBoard
+from firmware_bridge.pty_emulator import PtyEmulator
 from referee.cli import main
 from referee.commands.board import execute
 
