@@ -38,30 +38,17 @@ from typing import Any
 
 from game.clock import ClockConfig, GameClock, TurnTimer, TurnTimerConfig
 from game.errors import IllegalPlayError, IllegalTurnError, NotationError, NotInLexiconError, RefereeError
-from game.events import EventKind
 from game.game import Game
 from game.play import Placement
 from game.squares import Square
 from game.tiles import Tile, rack_counter
+from referee import table_view
 from referee.board_picture import Cell, picture_from_json, squares_text
 from referee.journal import Event
 from referee.messages import text
 from referee.table_api import ControlError
 from referee.table_rules import TableRules, check_letter
 from referee.table_setup import TableSetup
-
-_MOVE_KINDS = {
-    EventKind.PLAY: "play",
-    EventKind.EXCHANGE: "exchange",
-    EventKind.PASS: "pass",
-    EventKind.WITHDRAWN: "withdrawn",
-    EventKind.CHALLENGE_BONUS: "challenge",
-    EventKind.LOST_TURN: "lost_turn",
-    EventKind.TIME_PENALTY: "penalty",
-    EventKind.END_RACK: "end",
-}
-_NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE_BONUS: "(challenge)",
-             EventKind.LOST_TURN: "(lost turn)", EventKind.TIME_PENALTY: "(time)"}
 
 
 class TableTime:
@@ -629,133 +616,18 @@ class TableMachine:
         self.notices = [a for a in self.notices if a.code != code]
         self.notices.append(Alert(level, code, message, squares or []))
 
-    # --- reading ---------------------------------------------------------------------------------
+    # --- reading (referee/table_view.py builds the views) ------------------------------------------
 
     def alerts(self) -> list[Alert]:
         """What is wrong at the table now: derived from the picture and the links, plus notices."""
-        out: list[Alert] = []
-        if self.links.get("board") is False:
-            out.append(Alert("error", "board_lost", text("board_lost", self.lang)))
-        if self.links.get("camera") is False:
-            out.append(Alert("error", "camera_lost", text("camera_lost", self.lang)))
-        if self.links.get("board") is not False:
-            committed = self.committed
-            still_there = self.takeback | self.removal | (self.last.scrambled if self.last else set())
-            lifted = [sq for sq in committed if sq not in self.observed]
-            lifted += [sq for sq in self.pending if sq not in self.observed]
-            if lifted:
-                out.append(Alert("error", "tile_moved", text("tile_moved", self.lang, squares=squares_text(
-                    set(lifted))), sorted(lifted)))
-            changed = [sq for sq, ch in committed.items()
-                       if sq in self.observed and sq not in self.by_hand and not ch.islower()
-                       and self.observed[sq].sure and self.observed[sq].letter != ch]
-            if changed:
-                out.append(Alert("error", "tile_changed", text("tile_changed", self.lang, squares=squares_text(
-                    set(changed))), sorted(changed)))
-            if self.state not in ("turn", "waiting"):
-                extra = [sq for sq in self.observed
-                         if sq not in committed and sq not in self.pending and sq not in still_there]
-                if extra:
-                    out.append(Alert("warning", "tiles_added", text("tiles_added", self.lang, squares=squares_text(
-                        set(extra))), sorted(extra)))
-        if self.state == "blank":
-            blanks = [sq for sq in self.pending_blank if self.pending[sq] is None]
-            if blanks:
-                out.append(Alert("info", "blank_letter", text("blank_letter", self.lang,
-                                                              squares=squares_text(set(blanks))), sorted(blanks)))
-            for sq, v in sorted(self.pending.items()):
-                if v is None and sq not in self.pending_blank:
-                    why = self.observed[sq].doubt if sq in self.observed else ""
-                    out.append(Alert("warning", "doubtful_letter", text("doubtful_letter", self.lang, squares=sq,
-                                                                        why=why), [sq]))
-        if self.state == "takeback":
-            out.append(Alert("info", "take_back", text("take_back", self.lang,
-                                                       squares=squares_text(self.takeback)), sorted(self.takeback)))
-        if self.state == "removal":
-            out.append(Alert("info", "remove_dice", text("remove_dice", self.lang,
-                                                         squares=squares_text(self.removal)), sorted(self.removal)))
-        if self.state == "racks":
-            names = ", ".join(self.setup.players[i] for i in self.racks_needed)
-            out.append(Alert("info", "racks_needed", text("racks_needed", self.lang, players=names)))
-        return out + self.notices
+        return table_view.alerts(self)
 
     def board_rows(self) -> list[str]:
-        h, w = self.rules.size
-        grid = [["."] * w for _ in range(h)]
-        shown = self.committed
-        if self.last is not None and self.state in ("challenge", "removal"):
-            for sq in self.last.scrambled:
-                if sq in self.observed:
-                    shown.setdefault(sq, self.observed[sq].letter or "?")
-        if self.state in ("turn", "blank", "paused", "takeback"):
-            for sq, cell in self.observed.items():
-                if sq not in shown:
-                    p = self.pending.get(sq)
-                    shown[sq] = p if p else (cell.letter if cell.sure and cell.letter else "?")
-        for sq, ch in shown.items():
-            s = Square.from_str(sq)
-            if 0 <= s.row < h and 0 <= s.col < w:
-                grid[s.row][s.col] = ch
-        return ["".join(row) for row in grid]
+        return table_view.board_rows(self)
 
     def moves(self) -> list[dict[str, Any]]:
-        out = []
-        for ev in self.game.events:
-            notation = _NOTATION.get(ev.kind, ev.move)
-            out.append({"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
-                        "words": list(ev.words), "score": ev.delta, "total": ev.total})
-        return out
+        return table_view.score_sheet(self)
 
     def snapshot(self) -> dict[str, Any]:
         """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
-        setup, game = self.setup, self.game
-        players = []
-        for i, name in enumerate(setup.players):
-            clock = None
-            if self.clock is not None:
-                running = self.clock.state == "running" and self.clock.on_move == i
-                clock = {"remaining_ms": self.clock.remaining_ms(i), "running": running}
-            players.append({"name": name, "score": game.scores[i],
-                            "on_turn": i == self.on_turn and self.state not in ("waiting", "ended", "racks"),
-                            "clock": clock, "rack_count": game.rack_sizes[i]})
-        timer = None
-        if self.timer is not None:
-            timer = {"remaining_ms": math.floor(self.timer.remaining() * 1000),
-                     "running": self.timer.state == "running"}
-        pending: dict[str, Any] = {}
-        if self.state == "blank":
-            pending["blanks"] = sorted(sq for sq in self.pending_blank if self.pending[sq] is None)
-            pending["letters"] = sorted(sq for sq, v in self.pending.items()
-                                        if v is None and sq not in self.pending_blank)
-        if self.state in ("takeback", "removal"):
-            pending["remove"] = sorted(self.takeback | self.removal)
-        if self.state == "racks":
-            pending["racks"] = list(self.racks_needed)
-        if self.state == "challenge" and self.last is not None and self.last.deadline_ms is not None:
-            pending["challenge"] = {"player": self.last.player,
-                                    "remaining_ms": max(0, self.last.deadline_ms - self.time.ms)}
-        if self.state == "roll":
-            pending["roll"] = game.dice.to_draw()  # type: ignore[attr-defined]  # how many dice to roll
-        if setup.scramble and self.state in ("turn", "blank"):
-            pending["rolled"] = "".join(f.letter for f in game.hand())  # type: ignore[attr-defined]
-        committed = self.committed
-        last_play = sorted(self.last.placed) if self.last is not None and all(
-            sq in committed for sq in self.last.placed) else []
-        return {
-            "version": 1,
-            "table": setup.table,
-            "game": setup.kind,
-            "edition": setup.edition,
-            "language": setup.language,
-            "state": self.state,
-            "board": self.board_rows(),
-            "premiums": self.rules.premium_rows(),
-            "last_play": last_play,
-            "players": players,
-            "turn_timer": timer,
-            "moves": self.moves(),
-            "unseen": "" if setup.scramble else "".join(sorted(game.unseen().elements())),
-            "bag": game.bag_count,
-            "alerts": [a.view() for a in self.alerts()],
-            "pending": pending,
-        }
+        return table_view.snapshot(self)
