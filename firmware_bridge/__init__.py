@@ -7,7 +7,7 @@ Observations (`firmware_bridge.events`, frozen dataclasses, all re-exported here
         occupied False = empty; occupied True, letter None = a tile whose letter the board cannot read.
     ButtonEvent(button, pressed, board_ms)      DiceTray(slot, die | None, face | None, board_ms)
     BoardDump(picture)   Heartbeat(uptime_ms, scans_per_s, ...)   Hello(...)   Pong   CommandRefused
-    LinkLost(reason, at)   LinkRestored(hello, at)      at = host monotonic seconds
+    LinkLost(reason, at)   LinkRestored(hello, at)      at = host monotonic seconds; LinkLost once per outage
     BoardPicture(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected)
 
 The link (`firmware_bridge.link`):
@@ -20,14 +20,16 @@ The link (`firmware_bridge.link`):
     Bad bytes never raise: they are counted in `stats` and logged.
     `LinkCore` (firmware_bridge.core) is the same logic without I/O or threads: feed bytes and a time, get events.
 
-The emulator (`firmware_bridge.emulator`): the firmware's own code on a simulated switch matrix with bounce.
+The emulator (`firmware_bridge.emulator`): the firmware's own code on a simulated switch matrix with bounce
+(`firmware_bridge.matrix`).
     board = EmulatedBoard(width=15, height=15, coded=False, buttons=4, slots=0, seed=0)
-    board.place("H8", "E"); board.lift("H8"); board.place_word("H8", "across", "WORD"); board.press(0);
-    board.release(0); board.roll(slot, die, face); board.clear_slot(slot); board.unplug(); board.replug();
-    board.mute(); board.unmute(); board.advance(ms)   (simulated time: no wall clock involved)
+    board.place("H8", "E", upside_down=False); board.lift("H8"); board.place_word("H8", "across", "WORD");
+    board.press(0); board.release(0); board.roll(slot, die, face); board.clear_slot(slot);
+    board.unplug(); board.replug(); board.mute(); board.unmute(); board.advance(ms)   (simulated time)
     InProcessLink(board) -> .advance(ms) -> list[Event]: board + LinkCore wired without a port (simulated table).
-    PtyEmulator(board).start() -> .path: a stable symlink to a pseudo-terminal, as /dev/ttyACM0 would be;
-    the same scripting methods, thread-safe; unplug()/replug() remove and recreate the device.
+    PtyEmulator(board).start() (`firmware_bridge.pty_emulator`) -> .path: a stable symlink to a pseudo-terminal,
+    as /dev/ttyACM0 would be; the same scripting methods, thread-safe; unplug()/replug() remove and recreate
+    the device; .wait_settled(timeout) waits on the emulator's own steps until nothing bounces.
 
 A scripted fake board (`firmware_bridge.mock.ScriptedPort`, like python-chess's MockTransport):
     port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, ...)]); BoardLink(url, opener=lambda u: port);
