@@ -180,6 +180,12 @@ class TableMachine:
             if started:
                 # The next player starts laying tiles: the play was not challenged in time [ONYX].
                 self._accept()
+        if self.state == "blank" and any(sq not in self.observed for sq in self.pending) \
+                and self.links.get("board") is not False:
+            # The player took a tile of the play back while letters were asked: the play is read again
+            # at the next press of the clock, on the player's own time.
+            self._back_to_mover(Alert("info", "commit_refused", text(
+                "commit_refused", self.lang, why="a tile of the play was lifted; press the clock again")))
         if self.state == "takeback" and not (self.takeback & self.observed.keys()):
             self._takeback_done()
         if self.state == "removal" and not (self.removal & self.observed.keys()):

@@ -409,3 +409,14 @@ def test_scramble_advanced_passes_the_unused_dice_on() -> None:
     snap = t.advance(15)
     # Z, E, E, E are passed on, letters up: Ben rolls only 3 more dice.
     assert snap["state"] == "roll" and snap["pending"]["roll"] == 3
+
+
+def test_lifting_a_tile_while_a_blank_is_asked_returns_the_turn() -> None:
+    t = _table()
+    t.place_word("8E QUIz")
+    assert t.press()["state"] == "blank"
+    t.lift("H8")
+    snap = t.snapshot()
+    assert snap["state"] == "turn" and snap["players"][0]["on_turn"] and snap["players"][0]["clock"]["running"]
+    t.place("H8", "Z")
+    assert t.press()["moves"][-1]["score"] == 44
