@@ -32,6 +32,7 @@ TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
 EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
 MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration colour (light drift removed)
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
+MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 
@@ -180,6 +181,11 @@ class BoardReader:
                 results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
             names = ", ".join(ALL_SQUARES[i] for i in sorted(foreign))
             notes.append(f"{len(foreign)} square(s) look covered or foreign: {names}")
+            if len(foreign) >= MOVED_HINT:
+                notes.append(
+                    "so many squares changed colour that the camera or the board may have moved; "
+                    "check with vision.registration.check_alignment or calibrate again"
+                )
         sharp = cells.sharpness(pl.gray)
         blurred = sharp < self._min_sharpness
         if blurred:

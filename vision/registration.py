@@ -222,3 +222,17 @@ def _peak(profile: np.ndarray) -> float:
         if denom < 0:
             return i + 0.5 * (a - c) / denom
     return float(i)
+
+
+def check_alignment(image: np.ndarray, calibration: Calibration, *, where: str = "frame") -> float:
+    """How far, in squares, the board in `image` lies from where `calibration` puts it (worst grid corner).
+
+    For the service to run now and then, or when many squares look foreign: a camera knocked by a sleeve, or
+    a board pushed across the table, silently points every square at its neighbour's pixels. Above about
+    0.15 of a square, calibrate again. Raises BoardNotFoundError when the board cannot be seen at all.
+    """
+    calibration.check_frame(image, where)
+    fresh = calibrate(image, where=where)
+    corners = np.array([[0, 0], [15, 0], [15, 15], [0, 15], [7.5, 7.5]], dtype=np.float64)
+    seen = fresh.board_to_image(corners)  # where the grid really is, in pixels
+    return float(np.linalg.norm(calibration.image_to_board(seen) - corners, axis=1).max())

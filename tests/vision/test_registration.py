@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import _apply
+from vision.classifier import TileClassifier
 from vision.errors import BoardNotFoundError
 from vision.markers import find_markers, marker_sheet
 from vision.registration import calibrate
@@ -59,3 +60,18 @@ def test_marker_sheet_holds_the_four_markers() -> None:
     sheet = marker_sheet(30.0, dpi=150)
     assert sheet.shape[0] > sheet.shape[1]  # A4 portrait
     assert sorted(find_markers(sheet)) == [0, 1, 2, 3]
+
+
+def test_a_moved_camera_is_noticed(english_model: TileClassifier) -> None:
+    from vision.reader import BoardReader
+    from vision.registration import check_alignment
+
+    board = random_board(np.random.default_rng(9), count=30)
+    calib = calibrate(render_scene(board, seed=9).frame)
+    same = render_scene(board, seed=9, blur=0.8).frame
+    moved = render_scene(board, seed=10).frame  # another seed: the camera stands elsewhere
+    assert check_alignment(same, calib) < 0.05
+    assert check_alignment(moved, calib) > 0.3
+    reading = BoardReader(calib, english_model).read(moved)
+    assert reading.occluded
+    assert any("may have moved" in note for note in reading.notes)
