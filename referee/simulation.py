@@ -107,7 +107,8 @@ def sim_parts(config: Config, *, terminal: TextIO | None = None, camera_size: in
 
 
 def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
-    """Service parts for a real table, from its configuration."""
+    """Service parts for a real table, from its configuration (the lexicon first: the cheapest to get wrong)."""
+    lexicon = load_lexicon(config)
     camera = None
     if config.sensors.camera:
         from referee.sensors import open_camera
@@ -119,7 +120,7 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
         from hardware.factory import build_devices
 
         devices = build_devices(config.hardware, "real" if config.outputs.devices == "real" else "mock")
-    return ServiceParts(config=config, lexicon=load_lexicon(config), board_url=config.sensors.board or None,
+    return ServiceParts(config=config, lexicon=lexicon, board_url=config.sensors.board or None,
                         camera=camera, devices=devices, terminal=terminal if config.outputs.terminal_clock else None,
                         web=config.web.enabled)
 

@@ -179,7 +179,7 @@ def _same_game(before: dict[str, Any], after: dict[str, Any]) -> None:
 
 @pytest.mark.slow
 def test_sigkill_mid_turn_and_during_a_challenge_resumes_the_same_game(tmp_path: Path) -> None:
-    from firmware_bridge.emulator import EmulatedBoard, PtyEmulator
+    from firmware_bridge import EmulatedBoard, PtyEmulator
 
     port = _free_port()
     words = tmp_path / "words.txt"
