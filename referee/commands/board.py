@@ -14,7 +14,7 @@ import time
 from typing import Any, TextIO
 
 COMMANDS = """commands (squares like H8; letters only on a coded board):
-  place SQUARE [LETTER]      put a tile down          lift SQUARE          take it away
+  place SQUARE [LETTER] [upside-down]   put a tile down (turned 180 degrees)    lift SQUARE   take it away
   word SQUARE across|down LETTERS                     place a word's tiles (occupied squares are kept)
   press N / release N        a button                 roll SLOT DIE FACE / clear SLOT   the dice tray
   unplug / replug            pull and reconnect USB   mute / unmute        the board hangs / recovers
@@ -74,8 +74,8 @@ def execute(emulator: Any, line: str, out: TextIO) -> bool:
             return False
         if cmd == "help":
             print(COMMANDS, file=out)
-        elif cmd == "place" and len(rest) in (1, 2):
-            emulator.place(rest[0], rest[1] if len(rest) == 2 else None)
+        elif cmd == "place" and len(rest) in (1, 2, 3) and (len(rest) < 3 or rest[2].lower() == "upside-down"):
+            emulator.place(rest[0], rest[1] if len(rest) >= 2 else None, upside_down=len(rest) == 3)
         elif cmd == "lift" and len(rest) == 1:
             emulator.lift(rest[0])
         elif cmd == "word" and len(rest) == 3:

@@ -31,13 +31,17 @@ def emulator() -> Iterator[PtyEmulator]:
 def test_emulate_prints_the_device_and_takes_commands(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    script = "place H8 E\nword G9 across ASK\nshow\nplace H8 E\nfly away\npress 9\nunplug\nreplug\nquit\n"
+    script = (
+        "place H8 E\nword G9 across ASK\nplace A1 Q upside-down\nshow\nplace H8 E\nfly away\npress 9\n"
+        "unplug\nreplug\nquit\n"
+    )
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     assert main(["board", "emulate", "--coded", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert out.count("device: ") == 2  # at start, and again after replug
     assert "placed on G9 H9 I9" in out
     assert "  8 . . . . . . . E" in out and "  9 . . . . . . A S K" in out
+    assert "  1 Q ." in out  # upside down, still a Q
     assert "error: H8 already holds a tile: lift it first" in out
     assert "error: 'fly away' is not a command; type help" in out
     assert "error: button 9 does not exist" in out
