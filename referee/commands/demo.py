@@ -22,7 +22,10 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, default=8080, help="scoreboard port (default 8080)")
     p.add_argument("--pause", type=float, default=1.0, help="seconds between moves, to watch (default 1)")
     p.add_argument("--no-camera", action="store_true", help="read letters from the coded sensor board only")
-    p.add_argument("--stay", action="store_true", help="keep serving the page after the game until Ctrl-C")
+    stay = p.add_mutually_exclusive_group()
+    stay.add_argument("--stay", action="store_true", default=None,
+                      help="keep serving the page after the game until Ctrl-C (the default in a terminal)")
+    stay.add_argument("--exit", action="store_false", dest="stay", help="stop as soon as the game is played")
     p.add_argument("--state-dir", default=None, help="where the journal goes (default: a new temp folder)")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(handler=handle)
@@ -96,7 +99,8 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
         else:
             print(f"referee demo: every one of {result.compared} totals agrees with the record "
                   "(scores from the engine, not the record)")
-        if args.stay and service.web_url:
+        stay = args.stay if args.stay is not None else sys.stdin.isatty() and sys.stdout.isatty()
+        if stay and service.web_url:
             print(f"referee demo: still serving {service.web_url}; Ctrl-C to stop", flush=True)
             await stop.wait()
     except Exception as exc:
