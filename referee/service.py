@@ -78,6 +78,7 @@ class TableService:
         self._threads: list[threading.Thread] = []
         self._last_change = self.mono()
         self._last_publish = float("-inf")
+        self._last_status = float("-inf")
         self.web_url = ""
         self.ready = threading.Event()
 
@@ -238,6 +239,9 @@ class TableService:
         if now - self._last_publish >= 1.0:
             self.table.publish()
             self._last_publish = now
+        if self.watchdog.interval is not None and now - self._last_status >= 10.0:
+            notify(f"STATUS={self.status()}")  # what `systemctl status referee` shows
+            self._last_status = now
 
     async def run(self, stop: asyncio.Event | None = None, started: Callable[[], None] | None = None) -> None:
         """Serve until `stop` is set (or the task is cancelled)."""
