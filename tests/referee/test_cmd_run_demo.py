@@ -43,3 +43,42 @@ def test_run_needs_a_lexicon_for_a_real_table(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "game.lexicon: a table needs a lexicon" in proc.stderr
+
+
+@pytest.mark.pty
+def test_run_tells_systemd_it_is_ready_and_pings_the_watchdog(tmp_path: Path) -> None:
+    """What `Type=notify` and `WatchdogSec=` rely on: READY=1 once the table is up, then WATCHDOG=1."""
+    import os
+    import signal
+
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[table]
+state_dir = "{tmp_path / 'state'}"
+[game]
+lexicon = "{words}"
+[sensors]
+board = "emulator://15x15?coded=1&buttons=2"
+[web]
+enabled = false
+""", encoding="utf-8")
+    sock_path = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(sock_path)
+        sock.settimeout(60)
+        env = {**os.environ, "NOTIFY_SOCKET": sock_path, "WATCHDOG_USEC": "1000000"}
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        try:
+            messages: list[str] = []
+            while not any(m.startswith("WATCHDOG=1") for m in messages):
+                messages.append(sock.recv(4096).decode())
+            ready = next(m for m in messages if "READY=1" in m)
+            assert "STATUS=game 1 waiting: Player 1 0, Player 2 0" in ready
+            assert messages.index(ready) < len(messages) - 1  # the watchdog pings come after READY
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(20)
+        assert proc.returncode == 0
