@@ -420,3 +420,17 @@ def test_lifting_a_tile_while_a_blank_is_asked_returns_the_turn() -> None:
     assert snap["state"] == "turn" and snap["players"][0]["on_turn"] and snap["players"][0]["clock"]["running"]
     t.place("H8", "Z")
     assert t.press()["moves"][-1]["score"] == 44
+
+
+def test_german_edition_and_messages() -> None:
+    t = SimulatedTable(default_setup(edition="german", language="de", players=("Anna", "Ben", "Cem")),
+                       words=["ÄHRE"])
+    t.control("start", {})
+    snap = t.play("8E ÄHRE")
+    # German values: Ä 6, H 2, R 1, E 1 = 10, double word on H8: 20.
+    assert snap["moves"][-1]["score"] == 20 and snap["bag"] == 102 - 21 - 4
+    assert "ÄHRE" in snap["moves"][-1]["words"]
+    t.advance(15)
+    t.lift("E8")
+    alert = next(a for a in t.snapshot()["alerts"] if a["code"] == "tile_moved")
+    assert alert["text"].startswith("Ein Stein wurde außerhalb eines Zuges")
