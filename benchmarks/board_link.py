@@ -405,12 +405,69 @@ def bench_scan_micropython() -> None:
         figure(name, float(value), "us/scan")
 
 
+PTY_PROCESS = r"""
+import os, sys, time, tty
+master, slave = os.openpty()
+tty.setraw(slave)
+print(os.ttyname(slave), flush=True)
+for line in sys.stdin:  # each line: write one byte to the pty and print when it was written
+    t = time.monotonic()
+    os.write(master, b"x")
+    print(t, flush=True)
+"""
+
+
+def bench_pty_baseline(samples: int = 300) -> None:
+    """The floor under the latency figure: one byte through a pty from another process to a pyserial
+    reader thread, on the same machine at the same time, no firmware and no protocol."""
+    import serial  # type: ignore[import-untyped]
+
+    writer = subprocess.Popen(
+        [sys.executable, "-c", PTY_PROCESS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert writer.stdin is not None and writer.stdout is not None
+    arrivals: list[float] = []
+    got = threading.Condition()
+    stop = threading.Event()
+    port = serial.Serial(writer.stdout.readline().strip(), timeout=0.02)
+
+    def reader() -> None:
+        while not stop.is_set():
+            if port.read(1):
+                with got:
+                    arrivals.append(time.monotonic())
+                    got.notify_all()
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        delays = []
+        for i in range(samples):
+            writer.stdin.write("go\n")
+            writer.stdin.flush()
+            sent = float(writer.stdout.readline())
+            with got:
+                assert got.wait_for(lambda n=i: len(arrivals) > n, timeout=10)
+            delays.append((arrivals[i] - sent) * 1000.0)
+        delays.sort()
+        figure("pty_one_way_latency_baseline_p50", delays[len(delays) // 2], "ms")
+        figure("pty_one_way_latency_baseline_p99", delays[min(len(delays) - 1, int(len(delays) * 0.99))], "ms")
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        port.close()
+        writer.stdin.close()
+        writer.wait(timeout=10)
+        writer.stdout.close()
+
+
 def main() -> int:
     figure("machine_load_average_1min_at_start", os.getloadavg()[0], "runnable tasks (2 cores)")
     bench_decode()
     bench_scan_cpython()
     bench_scan_micropython()
     bench_latency()
+    bench_pty_baseline()
     return 0
 
 
