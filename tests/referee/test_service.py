@@ -302,3 +302,27 @@ def test_the_pis_own_clock_and_challenge_buttons(running: Running) -> None:
     snap = wait_for("the challenge", lambda: (s := table.snapshot())["state"] != "challenge" and s)
     sim.release(26)
     assert [m["kind"] for m in snap["moves"]] == ["play", "lost_turn"]  # QUIZ is good (double challenge)
+
+
+@pytest.mark.slow
+def test_camera_lost_blocks_the_commit_until_it_is_back(tmp_path: Path) -> None:
+    r = Running(tmp_path, fusion="both", clock_mode="none")
+    try:
+        service, table, emu = r.service, r.service.table, r.service.link.emulator
+        assert service.camera is not None
+        table.control("start", {})
+        for sq, ch in (("E8", "Q"), ("F8", "U"), ("G8", "I"), ("H8", "Z")):
+            emu.place(sq, ch)
+        wait_for("the tiles", lambda: len(table.machine.observed) == 4)
+        service.camera.source.fail = True  # the camera's cable comes out
+        for _ in range(service.camera.lost_after):
+            service.camera.read()
+        service.request_commit(0)  # the commit reads the camera once more, fails, and is refused
+        snap = wait_for("the refusal", lambda: _with_alert(table, "commit_refused"))
+        assert any(a["code"] == "camera_lost" for a in snap["alerts"]) and snap["moves"] == []
+        service.camera.source.fail = False
+        service.request_commit(0)
+        snap = wait_for("the play", lambda: (s := table.snapshot())["state"] == "challenge" and s)
+        assert snap["players"][0]["score"] == 44 and not any(a["code"] == "camera_lost" for a in snap["alerts"])
+    finally:
+        r.close()
