@@ -174,6 +174,11 @@ class TableMachine:
         self.observed = picture_from_json(data.get("cells", {}))
         if before != self.observed:
             self.notices = [a for a in self.notices if a.code not in ("illegal_play", "commit_refused")]
+        self._check_board()
+
+    def _check_board(self) -> None:
+        """What the current picture means for the state: the next player starting, a play taken back,
+        dice removed. Also run on resume, for what changed while the game was paused."""
         if self.state == "challenge" and self.last is not None:
             committed = self.committed
             started = [sq for sq in self.observed if sq not in committed and sq not in self.last.scrambled]
@@ -461,6 +466,7 @@ class TableMachine:
             self.timer.resume()
         if self.last is not None and self.last.deadline_ms is not None:
             self.last.deadline_ms += self.time.ms
+        self._check_board()
 
     def _do_blank(self, params: dict[str, Any]) -> None:
         sq = self._square(params)

@@ -434,3 +434,16 @@ def test_german_edition_and_messages() -> None:
     t.lift("E8")
     alert = next(a for a in t.snapshot()["alerts"] if a["code"] == "tile_moved")
     assert alert["text"].startswith("Ein Stein wurde außerhalb eines Zuges")
+
+
+def test_tiles_taken_back_during_a_pause_count_on_resume() -> None:
+    t = _table()
+    t.place_word("8G ZX")
+    t.press()
+    t.control("challenge", {"player": 1})
+    t.control("pause", {})
+    t.lift("G8")
+    t.lift("H8")
+    assert t.snapshot()["state"] == "paused"
+    snap = t.control("resume", {})
+    assert snap["state"] == "turn" and snap["players"][1]["on_turn"]
