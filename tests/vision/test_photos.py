@@ -63,3 +63,25 @@ def test_taught_on_two_games_reads_a_third(photos: list[LabelledPhoto]) -> None:
     assert occupancy_wrong == 0
     assert right / tiles > 0.995
     assert confident_wrong == 0
+
+
+def test_read_command_on_a_real_photo(
+    photos: list[LabelledPhoto], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from referee.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    game = [p for p in photos if p.game == "game02"]
+    calib = tmp_path / "calib.json"  # a calibration of a shared photo: only ever in a temporary folder
+    assert main(["vision", "calibrate", str(game[0].path), "-o", str(calib)]) == 0
+    capsys.readouterr()
+    target = game[len(game) // 2]
+    assert main(["vision", "read", str(target.path), "--calibration", str(calib), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["occluded"] is False
+    wrong = [(r, c) for r in range(15) for c in range(15) if out["board"][r][c] != target.board[r][c]]
+    unsure = {"ABCDEFGHIJKLMNO"[c] + str(r + 1) for r, c in wrong}
+    assert unsure <= set(out["uncertain"]), "a misread must be marked uncertain"
+    assert len(wrong) <= 2
