@@ -23,6 +23,7 @@ step = st.one_of(
     st.tuples(st.just("place"), st.sampled_from(SQUARES), st.sampled_from(LETTERS)),
     st.tuples(st.just("lift"), st.sampled_from(SQUARES)),
     st.tuples(st.just("press"), st.integers(0, 1)),
+    st.tuples(st.just("word"), st.sampled_from(["8G QI", "8H ZA", "H8 .S", "7H AS", "8G QIS", "9H Ai", "I7 S."])),
     st.tuples(st.just("wait"), st.sampled_from([0.5, 5.0, 16.0, 200.0])),
     st.tuples(st.just("unplug")),
     st.tuples(st.just("replug")),
@@ -41,6 +42,8 @@ def _play(t: SimulatedTable, steps: list[tuple[Any, ...]]) -> None:
         kind = s[0]
         if kind == "place":
             t.place(s[1], s[2])
+        elif kind == "word":
+            t.place_word(s[1])
         elif kind == "lift":
             t.lift(s[1])
         elif kind == "press":
