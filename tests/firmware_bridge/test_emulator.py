@@ -211,3 +211,18 @@ def test_a_tile_set_down_upside_down_reads_as_its_letter() -> None:
     changes = squares(link.advance(100))
     assert {(c.square, c.letter) for c in changes} == {("B2", "Q"), ("C2", "Ü")}
     assert link.core.stats["unknown_codes"] == 0
+
+
+def test_a_board_that_reboots_under_a_live_link_is_resynchronised() -> None:
+    """A brown-out: the board boots afresh (HELLO unasked) while the host still has the port open. The
+    host notices by the HELLO, asks for the board, and reports what changed; the link never went down."""
+    link = started(coded=True, seed=30)
+    link.board.place("D4", "R")
+    link.advance(100)
+    link.board.lift("D4")
+    link.board.replug()  # the lift happened as the board rebooted: its new life starts with D4 empty
+    events = link.advance(200)
+    assert [(c.square, c.occupied, c.resync) for c in squares(events)] == [("D4", False, True)]
+    assert not any(isinstance(e, LinkLost | LinkRestored) for e in events)
+    assert any(isinstance(e, BoardDump) for e in events)
+    assert dict(link.core.picture().squares) == {}
