@@ -62,6 +62,7 @@ class TileCodes:
 
     @classmethod
     def from_file(cls, path: Path) -> TileCodes:
+        """A table from a JSON file like the shipped one; TileCodeError saying what is wrong."""
         try:
             doc = json.loads(Path(path).read_text(encoding="utf-8"))
             return cls(doc["codes"], int(doc.get("bits", 6)), str(doc.get("upside_down", "reverse")))
@@ -75,12 +76,14 @@ class TileCodes:
         return self._by_code.get(code)
 
     def code(self, letter: str) -> int:
+        """The magnet code to put into a tile for `letter` (upright)."""
         try:
             return self._by_letter[letter.upper() if letter != "?" else letter]
         except KeyError:
             raise TileCodeError(f"{letter!r} has no magnet code in this tile set") from None
 
     def letters(self) -> list[str]:
+        """Every letter the table has a code for, the blank `?` included."""
         return list(self._by_letter)
 
 

@@ -111,11 +111,13 @@ class LinkCore:
 
     @property
     def heartbeat_s(self) -> float:
+        """The board's heartbeat period in seconds: as configured once known, else what we asked for, else 1 s."""
         ms = self.hello.heartbeat_ms if self.hello else (self.want_heartbeat_ms or DEFAULT_HEARTBEAT_MS)
         return ms / 1000.0
 
     @property
     def silence_limit_s(self) -> float:
+        """How long without an intact frame before the board counts as lost."""
         return SILENCE_PERIODS * self.heartbeat_s
 
     # ---- outgoing ----
@@ -126,14 +128,17 @@ class LinkCore:
         self._seq = (self._seq + 1) & 0xFF
 
     def take_outgoing(self) -> bytes:
+        """The framed commands queued since the last call, for the caller to write to the port."""
         out = bytes(self._out)
         self._out.clear()
         return out
 
     def ping(self, token: int) -> None:
+        """Ask for a PONG carrying `token`: the line is FIFO, so its answer is a barrier."""
         self.command(wire.PING, wire.pack_ping(token))
 
     def request_board(self, now: float | None = None) -> None:
+        """Ask for a BOARD_DUMP; `now` records when, so a lost answer is asked for again."""
         if now is not None:
             self._board_requested_at = now
         self.command(wire.GET_BOARD)
@@ -141,6 +146,7 @@ class LinkCore:
     # ---- connection ----
 
     def connection_made(self, now: float) -> list[Event]:
+        """A port was opened: forget half-frames and sequence, start the handshake."""
         self.reader = wire.FrameReader()  # never glue old half-frames to a new connection
         self._rx_seq = None
         self._resync_pending = False
@@ -150,6 +156,7 @@ class LinkCore:
         return []
 
     def connection_lost(self, reason: str, now: float) -> list[Event]:
+        """The port failed or closed: LinkLost (once per outage)."""
         if self.state == DOWN:
             return []
         return self._lose(reason, now)

@@ -140,6 +140,7 @@ class EmulatedBoard:
         self.advance_to(self.now_ms + ms)
 
     def advance_to(self, t_ms: float) -> None:
+        """Run every scan due up to simulated time `t_ms` (catching up in a burst if behind)."""
         while self.now_ms + self.scan_period_ms <= t_ms:
             self.now_ms += self.scan_period_ms
             self.hal.now_ms = self.now_ms
@@ -153,10 +154,12 @@ class EmulatedBoard:
     # ---- the cable ----
 
     def from_host(self, data: bytes) -> None:
+        """Bytes from the host, read by the firmware at its next step (lost while unplugged)."""
         if self.plugged:
             self.hal.from_host += data
 
     def to_host(self) -> bytes:
+        """Everything the firmware wrote since the last call."""
         data = bytes(self.hal.to_host)
         self.hal.to_host.clear()
         return data
@@ -180,6 +183,7 @@ class EmulatedBoard:
         self.muted = True
 
     def unmute(self) -> None:
+        """The hung board carries on (no reboot: its picture and sequence continue)."""
         self.muted = False
 
     # ---- scripting: the physical world ----
@@ -203,6 +207,7 @@ class EmulatedBoard:
         self.matrix.set(index, self._tile_code(letter, upside_down), self.now_ms)
 
     def lift(self, square: str) -> None:
+        """Take the tile off `square` (its switches chatter as it goes)."""
         index = self._square(square)
         if self.matrix.settled[index] == wire.EMPTY:
             raise EmulatorCommandError(f"{square.upper()} is empty: there is no tile to lift")
@@ -229,9 +234,11 @@ class EmulatedBoard:
         return self.squares + button
 
     def press(self, button: int) -> None:
+        """Press a button and hold it (the contact bounces, as a real one does)."""
         self.matrix.set(self._button(button), 1, self.now_ms, bits=1)
 
     def release(self, button: int) -> None:
+        """Let go of a button."""
         self.matrix.set(self._button(button), 0, self.now_ms, bits=1)
 
     def _slot(self, slot: int) -> int:
@@ -246,6 +253,7 @@ class EmulatedBoard:
         self.matrix.set(self._slot(slot), 1 + die * 6 + face, self.now_ms, bits=8)
 
     def clear_slot(self, slot: int) -> None:
+        """Take the die out of a tray slot."""
         self.matrix.set(self._slot(slot), 0, self.now_ms, bits=8)
 
     def occupied(self) -> dict[str, int]:
@@ -272,6 +280,7 @@ class InProcessLink:
         return self.board.now_ms / 1000.0
 
     def advance(self, ms: float) -> list[Event]:
+        """Run board and link through `ms` of simulated time; the host's events in order."""
         events: list[Event] = []
         end = self.board.now_ms + ms
         while True:

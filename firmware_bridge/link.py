@@ -124,6 +124,7 @@ class BoardLink:
     # ---- lifecycle ----
 
     def start(self) -> BoardLink:
+        """Start the emulator (for emulator://) and the link's thread; returns self."""
         if self.emulator is not None:
             self.emulator.start()
         self._thread = threading.Thread(target=self._run, name=f"board-link {self.url}", daemon=True)
@@ -131,6 +132,7 @@ class BoardLink:
         return self
 
     def stop(self) -> None:
+        """Stop the thread (within a poll interval), close the port, stop an own emulator."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -167,11 +169,13 @@ class BoardLink:
         return None, seen
 
     def picture(self) -> BoardPicture:
+        """The board as the link believes it is now (a frozen snapshot, safe to keep)."""
         with self._lock:
             return self.core.picture()
 
     @property
     def stats(self) -> dict[str, int]:
+        """Counters since the link was made: frames, bad frames, gaps, resyncs, reconnects."""
         with self._lock:
             stats = dict(self.core.stats)
             reader = self.core.reader
@@ -183,10 +187,12 @@ class BoardLink:
         return stats
 
     def ping(self, token: int) -> None:
+        """Send a PING; the PONG with `token` arrives after everything the board sent before."""
         with self._lock:
             self.core.ping(token)
 
     def request_board(self) -> None:
+        """Ask the board for a full BOARD_DUMP now."""
         with self._lock:
             self.core.request_board()
 
@@ -196,6 +202,7 @@ class BoardLink:
             self.core.command(msg_type, payload)
 
     def set_config(self, debounce_ms: int, heartbeat_ms: int) -> None:
+        """Change the board's timing until it reboots; answered by ACK, or NAK with the reason."""
         self.send_raw(wire.SET_CONFIG, wire.pack_set_config(debounce_ms, heartbeat_ms, wire.REPORT_ALL))
 
     # ---- the thread ----

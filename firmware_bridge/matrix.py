@@ -100,6 +100,7 @@ class SwitchMatrix:
         return value
 
     def read_into(self, buf: bytearray, now_ms: float) -> None:
+        """What one scan at `now_ms` reads: settled codes, with the bouncing inputs as they are then."""
         buf[:] = self.settled
         if self._bouncing:
             for index in list(self._bouncing):

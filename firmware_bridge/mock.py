@@ -74,6 +74,7 @@ class ScriptedPort:
             return len(self._rx)
 
     def read(self, size: int = 1) -> bytes:
+        """Up to `size` bytes the script made the board send, waiting at most `timeout` for some."""
         with self._cond:
             if not self._rx and not self.closed:
                 self._cond.wait(self.timeout)
@@ -82,6 +83,7 @@ class ScriptedPort:
             return data
 
     def write(self, data: bytes) -> int:
+        """The host's bytes: each command is checked against the next expectation and answered."""
         with self._cond:
             for msg_type, seq, payload in self._reader.feed(data):
                 self.received.append((msg_type, seq, payload))
@@ -112,6 +114,7 @@ class ScriptedPort:
             return self._cond.wait_for(lambda: not self._expected or bool(self.problems), timeout)
 
     def assert_done(self) -> None:
+        """Raise AssertionError if the host strayed from the script or left part of it unsent."""
         with self._cond:
             if self.problems:
                 raise AssertionError("board script: " + "; ".join(self.problems))

@@ -48,6 +48,7 @@ class PtyEmulator:
     # ---- lifecycle ----
 
     def start(self) -> PtyEmulator:
+        """Create the pty and its symlink and start pacing the board by the clock; returns self."""
         with self.lock:
             self._open_pty()
             self._t0 = self.clock()
@@ -57,6 +58,7 @@ class PtyEmulator:
         return self
 
     def stop(self) -> None:
+        """Stop the thread, close the pty, remove the symlink (and its folder when it is ours)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -134,45 +136,54 @@ class PtyEmulator:
     # ---- scripting (thread-safe) ----
 
     def place(self, square: str, letter: str | None = None, upside_down: bool = False) -> None:
+        """EmulatedBoard.place, at the current real time, under the lock (so from any thread)."""
         with self.lock:
             self._catch_up()
             self.board.place(square, letter, upside_down)
 
     def lift(self, square: str) -> None:
+        """EmulatedBoard.lift, under the lock."""
         with self.lock:
             self._catch_up()
             self.board.lift(square)
 
     def place_word(self, start: str, direction: str, word: str) -> list[str]:
+        """EmulatedBoard.place_word (all tiles at once), under the lock."""
         with self.lock:
             self._catch_up()
             return self.board.place_word(start, direction, word)
 
     def press(self, button: int) -> None:
+        """EmulatedBoard.press, under the lock."""
         with self.lock:
             self._catch_up()
             self.board.press(button)
 
     def release(self, button: int) -> None:
+        """EmulatedBoard.release, under the lock."""
         with self.lock:
             self._catch_up()
             self.board.release(button)
 
     def roll(self, slot: int, die: int, face: int) -> None:
+        """EmulatedBoard.roll, under the lock."""
         with self.lock:
             self._catch_up()
             self.board.roll(slot, die, face)
 
     def clear_slot(self, slot: int) -> None:
+        """EmulatedBoard.clear_slot, under the lock."""
         with self.lock:
             self._catch_up()
             self.board.clear_slot(slot)
 
     def mute(self) -> None:
+        """The board hangs: the port stays open and silent (for the silent-board check)."""
         with self.lock:
             self.board.mute()
 
     def unmute(self) -> None:
+        """The hung board carries on."""
         with self.lock:
             self.board.unmute()
 
@@ -184,6 +195,7 @@ class PtyEmulator:
             self._close_pty()
 
     def replug(self) -> None:
+        """Plug the cable back: a new pty behind the same path, and the board boots afresh."""
         with self.lock:
             self._catch_up()
             self._open_pty()
@@ -193,6 +205,7 @@ class PtyEmulator:
         self.board.advance_to(self._ms0 + (self.clock() - self._t0) * 1000.0)
 
     def now_ms(self) -> float:
+        """The board's simulated time (ms since the emulator was made), under the lock."""
         with self.lock:
             return self.board.now_ms
 
