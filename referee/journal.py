@@ -16,6 +16,7 @@ without a real-time clock setting its time by NTP) moves nothing. The heartbeat 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -164,10 +165,13 @@ class Journal:
                 row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))
                 seq = int(row.fetchone()[0])
             seq += 1
-            self._db.execute(
-                "INSERT INTO events (game_id, seq, t_ms, wall_utc, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seq, int(event.t), _utc_now(), event.kind, event.to_json()),
-            )
+            try:
+                self._db.execute(
+                    "INSERT INTO events (game_id, seq, t_ms, wall_utc, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, int(event.t), _utc_now(), event.kind, event.to_json()),
+                )
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: cannot write to the journal ({exc})") from None
             self._seq[game_id] = seq
             return seq
 
@@ -181,7 +185,7 @@ class Journal:
 
     def heartbeat(self, game_id: int, t_ms: int) -> None:
         """Record how far table time got. Cheap and not fsynced (see the module docstring)."""
-        with self._lock:
+        with self._lock, contextlib.suppress(sqlite3.Error):  # a lost heartbeat costs at most 2 s of a clock
             self._db.execute("PRAGMA synchronous=NORMAL")
             try:
                 self._db.execute(

@@ -14,6 +14,7 @@ changes the game goes through `_submit`, which
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import threading
@@ -22,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from referee.board_picture import Picture, picture_to_json
-from referee.journal import Event, Journal
+from referee.journal import Event, Journal, JournalError
 from referee.table_api import ControlError, Listener, Snapshot
 from referee.table_machine import TableMachine
 from referee.table_rules import TableRules
@@ -65,6 +66,7 @@ class LiveTable:
         self._last_board: dict[str, list[Any]] | None = None
         self._links: dict[str, bool] = {}
         self.refused = 0  # control actions refused (counted for the service's log)
+        self.journal_error = ""  # set while the journal cannot be written: shown as an alert
 
     # --- construction ------------------------------------------------------------------------
 
@@ -164,20 +166,23 @@ class LiveTable:
         with self._lock:
             if data == self._last_board:
                 return
-            self._last_board = data
-            self._submit("board", {"cells": data}, trial=False)
+            with contextlib.suppress(ControlError):  # the journal failed: alert shown, retried next change
+                self._submit("board", {"cells": data}, trial=False)
+                self._last_board = data
 
     def link(self, source: str, up: bool) -> None:
         """A sensor source ("board", "camera") was lost or came back."""
         with self._lock:
             if self._links.get(source) == up:
                 return
-            self._links[source] = up
-            self._submit("link", {"source": source, "up": up}, trial=False)
+            with contextlib.suppress(ControlError):  # the journal failed: alert shown, retried next time
+                self._submit("link", {"source": source, "up": up}, trial=False)
+                self._links[source] = up
 
     def press_clock(self, player: int) -> None:
-        """A player's clock button."""
-        self._submit("clock", {"player": int(player)}, trial=False)
+        """A player's clock button (lost, with the alert up, if the journal cannot be written)."""
+        with contextlib.suppress(ControlError):
+            self._submit("clock", {"player": int(player)}, trial=False)
 
     def roll(self, letters: str) -> Snapshot:
         """Scramble: the faces of the dice just rolled, read from the tray or the camera."""
@@ -189,7 +194,8 @@ class LiveTable:
             now = self._advance_time()
             due = self.machine.next_due_ms()
             if due is not None and now >= due:
-                self._submit("tick", {}, trial=False)
+                with contextlib.suppress(ControlError):  # the journal failed: alert shown, retried next poll
+                    self._submit("tick", {}, trial=False)
             if self.journal is not None and self.game_id is not None and now - self._last_heartbeat >= HEARTBEAT_MS:
                 self.journal.heartbeat(self.game_id, now)
                 self._last_heartbeat = now
@@ -240,7 +246,15 @@ class LiveTable:
                     # table's word list) reaches the same outcome.
                     ev = Event(kind, now, {**data, "verdict": candidate.last_verdict})
             if self.journal is not None and self.game_id is not None:
-                self.journal.append(self.game_id, ev)
+                try:
+                    self.journal.append(self.game_id, ev)
+                except JournalError as exc:
+                    # Not journaled, so not applied: the game must never get ahead of its journal.
+                    log.error("%s; %s event not taken", exc, kind)
+                    self.journal_error = str(exc)
+                    self._publish()
+                    raise ControlError(f"the table cannot write its journal, so nothing was changed: {exc}") from None
+                self.journal_error = ""
             if trial:
                 self.machine = candidate
             else:
@@ -252,6 +266,10 @@ class LiveTable:
     def _snapshot(self) -> Snapshot:
         snap = self.machine.snapshot()
         snap["seq"] = self._seq
+        if self.journal_error:
+            snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
+                                      "text": "The referee cannot save the game (is the SD card full?): "
+                                              "nothing changes until it can. Call the director."})
         return cast(Snapshot, snap)
 
     def _publish(self) -> Snapshot:

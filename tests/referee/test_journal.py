@@ -120,3 +120,23 @@ def test_a_new_game_after_the_end_gets_its_own_journal_entry(tmp_path: Path) -> 
     t.control("start", {})
     resumed = LiveTable.resume(j, lambda s: table_rules(s, WordSet(WORDS)))
     assert resumed is not None and resumed.game_id == t.game_id and resumed.snapshot()["state"] == "turn"
+
+
+def test_a_journal_that_cannot_be_written_changes_nothing_and_says_so(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+    t = SimulatedTable(default_setup(), words=WORDS, journal=j)
+    t.control("start", {})
+    j._db.execute("PRAGMA query_only=ON")  # as good as a full or read-only SD card for every write
+    t.place_word("8E QUIZ")
+    before_moves = t.snapshot()["moves"]
+    t.press()
+    snap = t.snapshot()
+    assert snap["alerts"][0]["code"] == "journal_failed" and snap["moves"] == before_moves == []
+    assert snap["board"][7] == "..............." and snap["state"] == "turn"
+    with pytest.raises(ControlError, match="cannot write its journal"):
+        t.control("pass", {})
+    j._db.execute("PRAGMA query_only=OFF")  # the card has room again: the next change goes through
+    t.lift("H8")
+    t.place("H8", "Z")
+    snap = t.press()
+    assert not any(a["code"] == "journal_failed" for a in snap["alerts"]) and snap["players"][0]["score"] == 44
