@@ -51,7 +51,7 @@ def main() -> int:
     shipped = TileClassifier.shipped("german")
     print(f"shipped classifier build or load: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     for mode in ("taught", "shipped"):
-        tally, stress_hand, stress_blur = Tally(), Tally(), Tally()
+        tally, stress_hand, stress_blur, stress_dim = Tally(), Tally(), Tally(), Tally()
         for game in games:
             mine = [p for p in photos if p.game == game]
             if mode == "taught":
@@ -85,9 +85,12 @@ def main() -> int:
                 pitch = image.shape[1] / 17
                 smeared = motion_blur(image, pitch * 0.35, float(rng.uniform(0, 180)))
                 stress_blur.add(photo.board, reader.read(smeared), f"{game}/{photo.file}+blur")
+                dimmed = np.clip(image.astype(np.float32) * 0.6, 0, 255).astype(np.uint8)
+                stress_dim.add(photo.board, reader.read(dimmed), f"{game}/{photo.file}+dim")
         tally.report(mode)
         stress_hand.report_stress(f"{mode} with a drawn hand")
         stress_blur.report_stress(f"{mode} with motion blur")
+        stress_dim.report_stress(f"{mode} with the light dimmed to 60%")
     return 0
 
 
@@ -132,6 +135,7 @@ class Tally:
         print(f"{what}: frames flagged occluded: {self.occluded} of {self.boards} frames")
         print(f"{what}: confident misreads: {self.confident_wrong} squares")
         print(f"{what}: squares read right: {100 * self.right_squares / self.squares:.2f} %")
+        print(f"{what}: boards exact: {self.exact_boards} of {self.boards} boards")
 
     def report(self, mode: str) -> None:
         ms = sorted(self.ms)

@@ -60,16 +60,30 @@ class Planes:
     hsv: np.ndarray
     face: np.ndarray  # bool: pale, unsaturated pixels (a tile's face)
     tile: np.ndarray  # bool: the face with its letters' holes closed (where tiles are)
+    exposure: float = 1.0  # brightness of the board now relative to the calibration frame
 
 
-def planes(rect: np.ndarray) -> Planes:
+def board_value(hsv: np.ndarray) -> float:
+    """Median brightness of the board's own saturated colours (tiles are pale, so they do not count)."""
+    v = hsv[..., 2][hsv[..., 1] > 100]
+    return float(np.median(v)) if v.size >= 500 else 0.0
+
+
+def planes(rect: np.ndarray, reference_value: float = 0.0) -> Planes:
+    """The planes of a rectified board. With the calibration frame's `board_value`, the tile-face test
+    follows the exposure: a cloud that darkens the room darkens tiles and board alike."""
     hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
     gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
-    face = (hsv[..., 1] < 70) & (hsv[..., 2] > 110)
+    exposure = 1.0
+    if reference_value > 0:
+        now = board_value(hsv)
+        if now > 0:
+            exposure = float(np.clip(now / reference_value, 0.35, 2.0))
+    face = (hsv[..., 1] < 70) & (hsv[..., 2] > min(110.0 * exposure, 200.0))
     k = max(3, int(PITCH * 0.35) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     tile = cv2.morphologyEx(face.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
-    return Planes(gray, hsv, face, tile)
+    return Planes(gray, hsv, face, tile, exposure)
 
 
 def per_square_mean(plane: np.ndarray, inset: float = 0.2) -> np.ndarray:

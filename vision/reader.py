@@ -101,6 +101,8 @@ class BoardReader:
                 by_kind.setdefault(k, []).append(ref)
         means = {k: np.mean(np.asarray(v, np.float32), axis=0) for k, v in by_kind.items()}
         self._kind_colour = [means.get(k) for k in kinds]
+        value = calibration.extra.get("board_value")
+        self._board_value = float(value) if isinstance(value, (int, float)) else 0.0
         reference = calibration.extra.get("sharpness")
         # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
         ref = float(reference) if isinstance(reference, (int, float)) else 2.2
@@ -108,15 +110,11 @@ class BoardReader:
         self._known = np.array([r is not None for r in self._refs])
         self._ref_array = np.array([r if r is not None else (0.0, 0.0, 0.0) for r in self._refs], np.float32)
 
-    def _light_drift(self, lab: np.ndarray, face: np.ndarray) -> np.ndarray:
-        """The colour shift shared by most empty squares since calibration (Lab)."""
-        return _median_drift(lab, self._ref_array, self._known, face)
-
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
         rect = cells.rectify(frame, self._matrix)
-        pl = cells.planes(rect)
+        pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
         lab = _square_lab(rect)
         results: dict[str, SquareReading] = {}
@@ -126,7 +124,7 @@ class BoardReader:
         heights: dict[int, float] = {}
         # The light drifts over a game (clouds, lamps): the shift shared by most empty squares is the light,
         # not a hand; only what a square shifts beyond it counts.
-        lab = lab - self._light_drift(lab, stats[:, 0])
+        lab = _undo_light(lab, self._ref_array, self._known, stats[:, 0])
         for i, name in enumerate(ALL_SQUARES):
             face, _ink, sat, _val = stats[i]
             ref = self._refs[i]
@@ -196,11 +194,32 @@ class BoardReader:
         return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
 
 
-def _median_drift(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:
+def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """`lab` (225 x 3) with the change of light since calibration taken out.
+
+    The light's change is what most empty squares share: per Lab channel, now = gain * then + offset, fitted
+    on the empty squares with a calibration colour, then refitted without the squares that fit worst (a hand
+    must not bend the fit towards itself).
+    """
     usable = known & (face <= EMPTY_FACE)
     if usable.sum() < 10:
-        return np.zeros(3, np.float32)
-    return np.median(lab[usable] - refs[usable], axis=0).astype(np.float32)
+        return lab
+    x, y = refs[usable], lab[usable]
+    keep = np.ones(len(x), bool)
+    gains, offsets = np.ones(3, np.float32), np.zeros(3, np.float32)
+    for _ in range(2):
+        for ch in range(3):
+            xs, ys = x[keep, ch], y[keep, ch]
+            spread = float(xs.std())
+            gain = (
+                float(np.clip(((xs - xs.mean()) * (ys - ys.mean())).mean() / spread**2, 0.3, 3.0))
+                if spread > 2
+                else 1.0
+            )
+            gains[ch], offsets[ch] = gain, float(ys.mean() - gain * xs.mean())
+        residual = np.linalg.norm(y - (x * gains + offsets), axis=1)
+        keep = residual <= max(float(np.percentile(residual, 75)), 1.0)
+    return ((lab - offsets) / gains).astype(np.float32)
 
 
 def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:

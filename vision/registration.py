@@ -47,6 +47,7 @@ def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = Tr
     extra = {
         "empty_colours": empty_colours(rect),
         "sharpness": cells.sharpness(cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)),
+        "board_value": cells.board_value(cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)),
     }
     return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual, extra=extra)
 

@@ -86,3 +86,14 @@ def test_motion_blur_makes_the_frame_occluded_and_every_square_doubtful(german_m
     smeared = reader.read(motion_blur(scene.frame, 12, 30))
     assert smeared.occluded and any("motion blur" in n for n in smeared.notes)
     assert len(smeared.uncertain) == 225
+
+
+@pytest.mark.parametrize("gain", [0.5, 1.3])
+def test_a_change_of_light_is_not_a_hand(gain: float, german_model: TileClassifier) -> None:
+    board = random_board(np.random.default_rng(12), count=45)
+    scene = render_scene(board, seed=12)
+    reader = BoardReader(calibrate(scene.frame), german_model)
+    other_light = np.clip(scene.frame.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    reading = reader.read(other_light)
+    assert not reading.occluded, reading.notes
+    assert reading.board == board
