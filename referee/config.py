@@ -73,6 +73,7 @@ class SensorSection:
     fusion: str = "sensors"
     min_confidence: float = 0.9
     settle_ms: int = 300
+    dice_tray: tuple[int, int, int, int] | None = None  # Scramble: where the dice tray is in the camera's frame
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,13 @@ def _path(v: Any) -> Path:
     return Path(v)
 
 
+def _rectangle(v: Any) -> tuple[int, int, int, int]:
+    if (not isinstance(v, list) or len(v) != 4 or any(isinstance(x, bool) or not isinstance(x, int) for x in v)
+            or v[0] < 0 or v[1] < 0 or v[2] < 16 or v[3] < 16):
+        raise ValueError("must be [x, y, width, height] in pixels of the camera's frame, e.g. [40, 900, 600, 160]")
+    return (v[0], v[1], v[2], v[3])
+
+
 def _players(v: Any) -> tuple[str, ...]:
     if not isinstance(v, list) or not 2 <= len(v) <= 4:
         raise ValueError("must be a list of 2 to 4 player names, e.g. [\"Anna\", \"Ben\"]")
@@ -199,6 +207,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "fusion": _choice(*FUSION_MODES),
         "min_confidence": _number(0.0, 1.0),
         "settle_ms": _number(0, 10_000, integer=True),
+        "dice_tray": _rectangle,
     }),
     "outputs": (OutputSection, {
         "devices": _choice(*DEVICE_BACKENDS),
@@ -270,6 +279,8 @@ def _check_whole(c: Config) -> None:
     if c.sensors.fusion in ("camera", "both") and not c.sensors.camera:
         raise ConfigError(src, "sensors.camera", f"fusion = {c.sensors.fusion!r} needs a camera source "
                                                  "(e.g. \"picamera2:\" or \"v4l2:0\")")
+    if c.sensors.dice_tray is not None and not c.sensors.camera:
+        raise ConfigError(src, "sensors.dice_tray", "reading the dice tray needs a camera (sensors.camera)")
     if c.outputs.devices != "none" and c.hardware is None:
         raise ConfigError(src, "outputs.devices", f"devices = {c.outputs.devices!r} needs a [hardware] section "
                                                   "saying which LEDs, displays and buttons are on which pins")

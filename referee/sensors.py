@@ -34,9 +34,10 @@ def camera_squares(reading: Any) -> dict[str, CameraSquare] | None:
 class CameraPort:
     """A frame source and a board reader, with failure counting. Thread-safe."""
 
-    def __init__(self, source: Any, reader: Any, lost_after: int = 3) -> None:
+    def __init__(self, source: Any, reader: Any, lost_after: int = 3, dice_reader: Any | None = None) -> None:
         self.source = source
         self.reader = reader
+        self.dice_reader = dice_reader  # Scramble: a vision.DiceReader for the dice tray, or None
         self.lost_after = lost_after
         self.failures = 0
         self.frames = 0
@@ -64,20 +65,34 @@ class CameraPort:
                 self.last = squares
             return squares
 
+    def read_dice(self) -> list[Any] | None:
+        """The dice in the tray (vision DieReadings), or None without a tray reader or when the read fails."""
+        if self.dice_reader is None:
+            return None
+        with self._lock:
+            try:
+                return list(self.dice_reader.read(self.source.read()))
+            except Exception as exc:
+                self.failures += 1
+                log.warning("dice tray read failed: %s", exc)
+                return None
+
     def close(self) -> None:
         close = getattr(self.source, "close", None)
         if close is not None:
             close()
 
 
-def open_camera(url: str, calibration: str | None, edition: str) -> CameraPort:
+def open_camera(url: str, calibration: str | None, edition: str,
+                dice_tray: tuple[int, int, int, int] | None = None) -> CameraPort:
     """Open a real (or file/synthetic) camera with `vision`: calibration from the file when given, else
-    found in the first frame (the board's own grid, or ArUco markers)."""
-    from vision import BoardReader, Calibration, TileClassifier, calibrate, open_source
+    found in the first frame (the board's own grid, or ArUco markers); a dice reader for the tray if placed."""
+    from vision import BoardReader, Calibration, DiceReader, TileClassifier, calibrate, open_source
 
     source = open_source(url)
     calib = Calibration.load(calibration) if calibration else calibrate(source.read())
-    return CameraPort(source, BoardReader(calib, TileClassifier.shipped(edition)))
+    dice = DiceReader(TileClassifier.shipped(edition), dice_tray) if dice_tray is not None else None
+    return CameraPort(source, BoardReader(calib, TileClassifier.shipped(edition)), dice_reader=dice)
 
 
 class MirrorCamera:

@@ -225,8 +225,29 @@ class TableService:
                 if self.camera.read() is not None:
                     self.refresh_picture()
                 self._camera_link()
+                self.dice_seen()
             except Exception:
                 log.exception("camera loop failed")
+
+    def dice_seen(self) -> None:
+        """Scramble with a camera on the dice tray: once it sees as many dice as the player rolls, each
+        read with confidence, their letters are the roll. A doubtful die leaves the roll to be typed in."""
+        if self.camera is None or self.camera.dice_reader is None:
+            return
+        with self.table._lock:
+            machine = self.table.machine
+            if machine.state != "roll" or not machine.setup.scramble:
+                return
+            expected = machine.game.dice.to_draw()  # type: ignore[attr-defined]
+        dice = self.camera.read_dice()
+        if dice is None or len(dice) != expected:
+            return
+        if any(d.uncertain or d.confidence < self.config.sensors.min_confidence for d in dice):
+            return
+        try:
+            self.table.roll("".join(d.letter for d in dice))
+        except ControlError as exc:
+            log.warning("the camera's roll was not taken: %s", exc)
 
     # --- the loop ---------------------------------------------------------------------------------
 

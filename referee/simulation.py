@@ -114,7 +114,7 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
         from referee.sensors import open_camera
 
         calib = str(config.sensors.calibration) if config.sensors.calibration else None
-        camera = open_camera(config.sensors.camera, calib, config.game.edition)
+        camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray)
     devices = None
     if config.outputs.devices != "none" and config.hardware is not None:
         from hardware.factory import build_devices

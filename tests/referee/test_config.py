@@ -55,6 +55,7 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[web]\nenabled = 'yes'\n", "web.enabled", "true or false"),
         ("[outputs]\ndevices = 'gpio'\n", "outputs.devices", "must be one of"),
         ("game = 3\n", "game", "must be a section"),
+        ("[sensors]\ndice_tray = [1, 2]\n", "sensors.dice_tray", "[x, y, width, height]"),
     ],
 )
 def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str, key: str, reason: str) -> None:
@@ -74,6 +75,12 @@ def test_web_without_pin_is_refused_there_is_no_default(tmp_path: Path) -> None:
 def test_camera_fusion_needs_a_camera_source() -> None:
     with pytest.raises(ConfigError, match=r"sensors\.camera"):
         parse_config({"sensors": {"fusion": "both", "board": "emulator"}, "web": {"enabled": False}})
+
+
+def test_dice_tray_needs_a_camera() -> None:
+    data = {"sensors": {"board": "emulator", "dice_tray": [0, 0, 100, 100]}, "web": {"enabled": False}}
+    with pytest.raises(ConfigError, match=r"sensors\.dice_tray: .*camera"):
+        parse_config(data)
 
 
 def test_scramble_refuses_tournament_clocks() -> None:

@@ -326,3 +326,37 @@ def test_camera_lost_blocks_the_commit_until_it_is_back(tmp_path: Path) -> None:
         assert snap["players"][0]["score"] == 44 and not any(a["code"] == "camera_lost" for a in snap["alerts"])
     finally:
         r.close()
+
+
+class _FakeDice:
+    """The dice tray as the camera's DiceReader reports it (vision's own tests cover the reading)."""
+
+    def __init__(self, letters: str, confidence: float = 0.99) -> None:
+        from types import SimpleNamespace
+
+        self.readings = [SimpleNamespace(letter=ch, confidence=confidence, uncertain=False) for ch in letters]
+
+    def read(self, frame: Any) -> list[Any]:
+        return self.readings
+
+
+def test_scramble_roll_read_by_the_camera_only_when_every_die_is_sure(tmp_path: Path) -> None:
+    from referee.sensors import CameraPort
+
+    r = Running(tmp_path, kind="scramble", fusion="sensors", clock_mode="none")
+    try:
+        service, table = r.service, r.service.table
+        table.control("start", {})
+        frame_source = type("Still", (), {"read": lambda self: None, "close": lambda self: None})()
+        service.camera = CameraPort(frame_source, reader=None, dice_reader=_FakeDice("OATZEE?", confidence=0.5))
+        service.dice_seen()
+        assert table.snapshot()["state"] == "roll"  # a doubtful die: the roll waits to be typed in
+        service.camera.dice_reader = _FakeDice("OATZE")
+        service.dice_seen()
+        assert table.snapshot()["state"] == "roll"  # five dice seen, seven to roll
+        service.camera.dice_reader = _FakeDice("OATZEE?")
+        service.dice_seen()
+        snap = table.snapshot()
+        assert snap["state"] == "turn" and sorted(snap["pending"]["rolled"]) == sorted("OATZEE?")
+    finally:
+        r.close()
