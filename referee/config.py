@@ -74,6 +74,7 @@ class SensorSection:
     min_confidence: float = 0.9
     settle_ms: int = 300
     dice_tray: tuple[int, int, int, int] | None = None  # Scramble: where the dice tray is in the camera's frame
+    rack_area: tuple[int, int, int, int] | None = None  # where racks left at the end are laid for the camera
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "min_confidence": _number(0.0, 1.0),
         "settle_ms": _number(0, 10_000, integer=True),
         "dice_tray": _rectangle,
+        "rack_area": _rectangle,
     }),
     "outputs": (OutputSection, {
         "devices": _choice(*DEVICE_BACKENDS),
@@ -279,8 +281,9 @@ def _check_whole(c: Config) -> None:
     if c.sensors.fusion in ("camera", "both") and not c.sensors.camera:
         raise ConfigError(src, "sensors.camera", f"fusion = {c.sensors.fusion!r} needs a camera source "
                                                  "(e.g. \"picamera2:\" or \"v4l2:0\")")
-    if c.sensors.dice_tray is not None and not c.sensors.camera:
-        raise ConfigError(src, "sensors.dice_tray", "reading the dice tray needs a camera (sensors.camera)")
+    for key in ("dice_tray", "rack_area"):
+        if getattr(c.sensors, key) is not None and not c.sensors.camera:
+            raise ConfigError(src, f"sensors.{key}", "reading it needs a camera (sensors.camera)")
     if c.outputs.devices != "none" and c.hardware is None:
         raise ConfigError(src, "outputs.devices", f"devices = {c.outputs.devices!r} needs a [hardware] section "
                                                   "saying which LEDs, displays and buttons are on which pins")

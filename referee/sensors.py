@@ -38,6 +38,7 @@ class CameraPort:
         self.source = source
         self.reader = reader
         self.dice_reader = dice_reader  # Scramble: a vision.DiceReader for the dice tray, or None
+        self.rack_reader: Any | None = None  # a vision.DiceReader on the area where racks are laid at the end
         self.lost_after = lost_after
         self.failures = 0
         self.frames = 0
@@ -65,13 +66,15 @@ class CameraPort:
                 self.last = squares
             return squares
 
-    def read_dice(self) -> list[Any] | None:
-        """The dice in the tray (vision DieReadings), or None without a tray reader or when the read fails."""
-        if self.dice_reader is None:
+    def read_dice(self, reader: Any | None = None) -> list[Any] | None:
+        """The dice in the tray (vision DieReadings), or None without a tray reader or when the read fails.
+        `reader`: another area read the same way (the rack area: square tiles, any rotation)."""
+        reader = reader or self.dice_reader
+        if reader is None:
             return None
         with self._lock:
             try:
-                return list(self.dice_reader.read(self.source.read()))
+                return list(reader.read(self.source.read()))
             except Exception as exc:
                 self.failures += 1
                 log.warning("dice tray read failed: %s", exc)
@@ -84,15 +87,20 @@ class CameraPort:
 
 
 def open_camera(url: str, calibration: str | None, edition: str,
-                dice_tray: tuple[int, int, int, int] | None = None) -> CameraPort:
+                dice_tray: tuple[int, int, int, int] | None = None,
+                rack_area: tuple[int, int, int, int] | None = None) -> CameraPort:
     """Open a real (or file/synthetic) camera with `vision`: calibration from the file when given, else
     found in the first frame (the board's own grid, or ArUco markers); a dice reader for the tray if placed."""
     from vision import BoardReader, Calibration, DiceReader, TileClassifier, calibrate, open_source
 
     source = open_source(url)
     calib = Calibration.load(calibration) if calibration else calibrate(source.read())
-    dice = DiceReader(TileClassifier.shipped(edition), dice_tray) if dice_tray is not None else None
-    return CameraPort(source, BoardReader(calib, TileClassifier.shipped(edition)), dice_reader=dice)
+    classifier = TileClassifier.shipped(edition)
+    dice = DiceReader(classifier, dice_tray) if dice_tray is not None else None
+    port = CameraPort(source, BoardReader(calib, classifier), dice_reader=dice)
+    if rack_area is not None:
+        port.rack_reader = DiceReader(classifier, rack_area)
+    return port
 
 
 class MirrorCamera:

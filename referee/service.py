@@ -226,8 +226,31 @@ class TableService:
                     self.refresh_picture()
                 self._camera_link()
                 self.dice_seen()
+                self.rack_seen()
             except Exception:
                 log.exception("camera loop failed")
+
+    def rack_seen(self) -> None:
+        """At the end, with a camera on the rack area: the tiles a player lays there, every one read with
+        confidence and as many as that player holds, are their rack left (players lay them one rack at a
+        time, in the order the page asks). Anything doubtful leaves the rack to be typed on the page."""
+        if self.camera is None or self.camera.rack_reader is None:
+            return
+        with self.table._lock:
+            machine = self.table.machine
+            if machine.state != "racks" or not machine.racks_needed:
+                return
+            player = machine.racks_needed[0]
+            size = machine.game.rack_sizes[player]
+        tiles = self.camera.read_dice(self.camera.rack_reader)
+        if tiles is None or len(tiles) != size:
+            return
+        if any(t.uncertain or t.confidence < self.config.sensors.min_confidence for t in tiles):
+            return
+        try:
+            self.table.control("racks", {"player": player, "tiles": "".join(t.letter for t in tiles)})
+        except ControlError as exc:
+            log.warning("the rack the camera read was not taken: %s", exc)
 
     def dice_seen(self) -> None:
         """Scramble with a camera on the dice tray: once it sees as many dice as the player rolls, each

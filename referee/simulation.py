@@ -114,7 +114,8 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
         from referee.sensors import open_camera
 
         calib = str(config.sensors.calibration) if config.sensors.calibration else None
-        camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray)
+        camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray,
+                             config.sensors.rack_area)
     devices = None
     if config.outputs.devices != "none" and config.hardware is not None:
         from hardware.factory import build_devices

@@ -360,3 +360,34 @@ def test_scramble_roll_read_by_the_camera_only_when_every_die_is_sure(tmp_path: 
         assert snap["state"] == "turn" and sorted(snap["pending"]["rolled"]) == sorted("OATZEE?")
     finally:
         r.close()
+
+
+def test_racks_left_read_by_the_camera_one_player_at_a_time(tmp_path: Path) -> None:
+    from referee.sensors import CameraPort
+
+    r = Running(tmp_path, fusion="sensors", clock_mode="none")
+    try:
+        service, table = r.service, r.service.table
+        table.control("start", {})
+        for player in (0, 1, 0, 1, 0, 1):  # six scoreless turns end the game; both racks are asked for
+            before = len(table.snapshot()["moves"])
+            service.request_commit(player)
+            wait_for("the pass", lambda before=before: len(table.snapshot()["moves"]) > before)
+        assert table.snapshot()["pending"]["racks"] == [0, 1]
+        still = type("Still", (), {"read": lambda self: None, "close": lambda self: None})()
+        service.camera = CameraPort(still, reader=None)
+        service.camera.rack_reader = _FakeDice("AEEIOU")  # six tiles seen, Anna holds seven
+        service.rack_seen()
+        assert table.snapshot()["pending"]["racks"] == [0, 1]
+        service.camera.rack_reader = _FakeDice("AEEIOUS")
+        service.rack_seen()
+        assert table.snapshot()["pending"]["racks"] == [1]
+        service.camera.rack_reader = _FakeDice("BCDFGHJ", confidence=0.4)  # doubtful: typed on the page instead
+        service.rack_seen()
+        assert table.snapshot()["pending"]["racks"] == [1]
+        service.camera.rack_reader = _FakeDice("BCDFGHJ")
+        service.rack_seen()
+        snap = table.snapshot()
+        assert snap["state"] == "ended" and [m["score"] for m in snap["moves"][-2:]] == [-7, -26]
+    finally:
+        r.close()
