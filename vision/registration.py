@@ -36,7 +36,16 @@ def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = Tr
         if quad is not None:
             method = "aruco"
     if quad is None:
-        quad = find_green_quad(image, where=where)
+        try:
+            quad = find_green_quad(image, where=where)
+        except BoardNotFoundError as green_error:
+            # Not a green board (or a poorly lit one): look for any large quadrilateral outline instead.
+            quad = find_outline_quad(image)
+            if quad is None:
+                raise BoardNotFoundError(
+                    f"{green_error}, and no board-shaped outline either; for boards that are not green, stick "
+                    "ArUco markers on the grid's corners (`referee vision markers`)"
+                ) from None
     # The quad is the outside of the grid's frame (markers) or the green field; look for the grid inside.
     matrix, residual = fit_grid(image, quad, where=where, outer=(method == "grid"))
     # The colour of each square that is empty now: the reader tells a hand from the board by it.
@@ -85,6 +94,10 @@ def find_green_quad(image: np.ndarray, *, where: str = "image") -> np.ndarray:
             f"no board found in {where}: the largest green area covers only "
             f"{100 * area / (small.shape[0] * small.shape[1]):.0f}% of the frame"
         )
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, [contour], -1, 255, -1)
+    if cv2.countNonZero(mask & filled) < 0.4 * area:  # a mesh of dark-greenish lines is not a green field
+        raise BoardNotFoundError(f"no board found in {where}: no green playing field visible")
     hull = cv2.convexHull(contour)
     quad = None
     perimeter = cv2.arcLength(hull, True)
@@ -98,6 +111,31 @@ def find_green_quad(image: np.ndarray, *, where: str = "image") -> np.ndarray:
     if cv2.contourArea(quad.astype(np.float32)) < 0.6 * area:
         raise BoardNotFoundError(f"no board found in {where}: the green area is not a quadrilateral")
     return order_corners(quad / scale)
+
+
+def find_outline_quad(image: np.ndarray) -> np.ndarray | None:
+    """The largest convex quadrilateral outline in the frame (TL, TR, BR, BL), or None.
+
+    For boards of other colours: the board's edge against the table is usually the longest closed outline.
+    The grid fit that follows checks that a 15x15 grid really lies inside.
+    """
+    h, w = image.shape[:2]
+    scale = WORK / max(h, w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    frame_area = small.shape[0] * small.shape[1]
+    best, best_area = None, 0.0
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        area = cv2.contourArea(hull)
+        if area < 0.2 * frame_area or area > 0.98 * frame_area or area <= best_area:
+            continue
+        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            best, best_area = approx.reshape(4, 2).astype(np.float64), area
+    return None if best is None else order_corners(best / scale)
 
 
 def _line_profiles(rect: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarray]:
@@ -132,16 +170,19 @@ def fit_grid(
     image: np.ndarray, quad: np.ndarray, *, where: str = "image", outer: bool = True
 ) -> tuple[np.ndarray, float]:
     """Homography (image px -> board units) of the 15x15 grid inside `quad`, and its RMS residual."""
-    side = 800
-    dst = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float64)
+    inner, margin = 760, 24  # the quad is mapped to [margin, margin + inner]: lines on its edge stay in view
+    side = inner + 2 * margin
+    dst = np.array([[0, 0], [inner, 0], [inner, inner], [0, inner]], dtype=np.float64) + margin
     coarse = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32))
     rect = cv2.warpPerspective(image, coarse, (side, side), flags=cv2.INTER_AREA)
-    approx_pitch = side / SIZE
+    approx_pitch = inner / SIZE
     vertical, horizontal = _line_profiles(rect, approx_pitch * (0.9 if outer else 1.0))
-    # The grid fills 80-100% of the green field (or nearly all of the marker quad).
-    lo, hi = (0.80, 1.0) if outer else (0.93, 1.03)
-    x0, px = _fit_comb(vertical.sum(axis=0), (lo * approx_pitch, hi * approx_pitch), (0, side * (1 - lo) / 2 + 10))
-    y0, py = _fit_comb(horizontal.sum(axis=1), (lo * approx_pitch, hi * approx_pitch), (0, side * (1 - lo) / 2 + 10))
+    # The grid fills 78-100% of the green field or outline, or the marker quad almost exactly.
+    lo, hi = (0.78, 1.01) if outer else (0.95, 1.03)
+    pitches = (lo * approx_pitch, hi * approx_pitch)
+    offsets = (margin - 0.03 * inner, margin + inner * (1 - lo) / 2 + 8)
+    x0, px = _fit_comb(vertical.sum(axis=0), pitches, offsets)
+    y0, py = _fit_comb(horizontal.sum(axis=1), pitches, offsets)
     # First estimate: an axis-aligned grid in the coarse rectified image.
     grid_pts = np.array([[c, r] for r in range(SIZE + 1) for c in range(SIZE + 1)], dtype=np.float64)
     rect_pts = np.column_stack([x0 + grid_pts[:, 0] * px, y0 + grid_pts[:, 1] * py])

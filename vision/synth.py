@@ -20,6 +20,8 @@ from vision.glyphs import font_choices, render_tile
 from vision.tilesets import BLANK, EMPTY, tile_values
 
 COLOURS = {".": (60, 135, 40), "T": (45, 45, 205), "D": (125, 130, 235), "t": (165, 85, 25), "d": (225, 175, 95)}
+# A tan board with the colours of many English editions.
+TAN = {".": (150, 190, 215), "T": (50, 60, 200), "D": (150, 150, 240), "t": (170, 110, 40), "d": (230, 200, 150)}
 PX = 48  # rendered pixels per square before the camera warp
 
 
@@ -47,19 +49,25 @@ def random_board(rng: np.random.Generator, tiles: str = "german", count: int = 4
 
 
 def render_board(
-    board: list[str], *, tiles: str = "german", rng: np.random.Generator | None = None, font: str | None = None
+    board: list[str],
+    *,
+    tiles: str = "german",
+    rng: np.random.Generator | None = None,
+    font: str | None = None,
+    palette: dict[str, tuple[int, int, int]] | None = None,
 ) -> np.ndarray:
-    """The board seen from straight above, 1 square of green margin, `PX` pixels per square."""
+    """The board seen from straight above, 1 square of margin, `PX` pixels per square (`palette`: COLOURS)."""
+    colours = palette or COLOURS
     rng = rng or np.random.default_rng(0)
     values = tile_values(tiles)
     fonts = font_choices()
     side = (SIZE + 2) * PX
     img = np.empty((side, side, 3), np.uint8)
-    img[:] = COLOURS["."]
+    img[:] = colours["."]
     for r, row in enumerate(premium_layout()):
         for c, kind in enumerate(row):
             x, y = (c + 1) * PX, (r + 1) * PX
-            img[y : y + PX, x : x + PX] = COLOURS[kind]
+            img[y : y + PX, x : x + PX] = colours[kind]
     for k in range(SIZE + 1):
         p = (k + 1) * PX
         cv2.line(img, (PX, p), (side - PX, p), (20, 30, 20), 2)
@@ -86,10 +94,11 @@ def render_scene(
     blur: float = 0.6,
     hand: bool = False,
     font: str | None = None,
+    palette: dict[str, tuple[int, int, int]] | None = None,
 ) -> Scene:
     """A camera frame of `board`: perspective (`tilt`), uneven light, blur, noise, and optionally a hand."""
     rng = np.random.default_rng(seed)  # the camera and the light: the same for the same seed, whatever the board
-    flat = render_board(board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font)
+    flat = render_board(board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font, palette=palette)
     w, h = size
     side = flat.shape[0]
     span = 0.86 * min(w, h)

@@ -75,3 +75,24 @@ def test_a_moved_camera_is_noticed(english_model: TileClassifier) -> None:
     reading = BoardReader(calib, english_model).read(moved)
     assert reading.occluded
     assert any("may have moved" in note for note in reading.notes)
+
+
+def test_a_tan_board_without_markers_is_found_by_its_outline(english_model: TileClassifier) -> None:
+    from vision.reader import BoardReader
+    from vision.synth import TAN
+
+    board = random_board(np.random.default_rng(2), "english", count=40)
+    empty = render_scene(["." * 15] * 15, seed=2, palette=TAN, tiles="english")
+    calib = calibrate(empty.frame)
+    truth = _apply(np.linalg.inv(empty.homography), POINTS)
+    pitch = np.linalg.norm(truth[1] - truth[0]) / 15
+    assert np.abs(calib.board_to_image(POINTS) - truth).max() < 0.05 * pitch
+    reading = BoardReader(calib, english_model).read(render_scene(board, seed=2, palette=TAN, tiles="english").frame)
+    assert not reading.occluded
+    assert reading.board == board
+
+
+def test_no_board_message_suggests_markers() -> None:
+    table = np.full((480, 640, 3), (70, 110, 150), np.uint8)
+    with pytest.raises(BoardNotFoundError, match="referee vision markers"):
+        calibrate(table, where="table.jpg")
