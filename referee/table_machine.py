@@ -111,6 +111,7 @@ class TableMachine:
         self.racks_needed: list[int] = []
         self.notices: list[Alert] = []
         self.last_verdict: bool | None = None  # the outcome of the last challenge, journaled with it
+        self.timed_out = False  # Scramble: this commit came from the 60-second timer running out
         self._journaled_verdict: bool | None = None
         self.clock: GameClock | None = None
         self.timer: TurnTimer | None = None
@@ -271,11 +272,7 @@ class TableMachine:
             self._end_turn_clock()
             self._next_turn()
             return
-        if by_time and self.setup.scramble and not self._tiles_form_a_play(new):
-            self.game.time_up(self.mover)  # type: ignore[attr-defined]
-            self._end_turn_clock()
-            self._next_turn()
-            return
+        self.timed_out = by_time and self.setup.scramble
         self._end_turn_clock()
         self.pending = {}
         self.pending_blank = set()
@@ -291,10 +288,6 @@ class TableMachine:
             self.state = "blank"
         else:
             self._judge()
-
-    def _tiles_form_a_play(self, new: dict[str, Cell]) -> bool:
-        """Scramble time-out: whether the dice on the mat can be read as a play (else the turn is lost)."""
-        return all(c.sure or c.blank or c.doubt for c in new.values())
 
     def _end_turn_clock(self) -> None:
         if self.timer is not None and self.timer.state in ("running", "expired"):
@@ -319,7 +312,19 @@ class TableMachine:
         p = self.mover
         try:
             scored = self.game.play(placements, p)
-        except NotInLexiconError as exc:
+        except (NotInLexiconError, IllegalPlayError, IllegalTurnError, NotationError) as exc:
+            if self.timed_out:
+                # Scramble: time is up and what lies on the mat is no word: the turn is lost [SCRAMBLE 4],
+                # and the dice come off the mat.
+                self.pending, self.pending_blank = {}, set()
+                self._notice("error", "illegal_play", text("illegal_play", self.lang, why=str(exc)), sorted(placed))
+                self.game.time_up(p)  # type: ignore[attr-defined]
+                self._start_takeback(set(placed), same_mover=False)
+                return
+            if not isinstance(exc, NotInLexiconError):
+                self._back_to_mover(Alert("error", "illegal_play", text("illegal_play", self.lang, why=str(exc)),
+                                          sorted(placed)))
+                return
             # Void: a phony is refused outright; the mover takes it back and plays again.
             self.pending, self.pending_blank = {}, set()
             self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=str(exc),
@@ -327,10 +332,6 @@ class TableMachine:
             self._start_takeback(set(placed), same_mover=True)
             if self.clock is not None and self.clock.state == "running" and self.clock.on_move != p:
                 self.clock.switch_to(p)
-            return
-        except (IllegalPlayError, IllegalTurnError, NotationError) as exc:
-            self._back_to_mover(Alert("error", "illegal_play", text("illegal_play", self.lang, why=str(exc)),
-                                      sorted(placed)))
             return
         self.pending, self.pending_blank = {}, set()
         words = tuple(w.word.text for w in scored.words)

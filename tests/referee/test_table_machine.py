@@ -447,3 +447,29 @@ def test_tiles_taken_back_during_a_pause_count_on_resume() -> None:
     assert t.snapshot()["state"] == "paused"
     snap = t.control("resume", {})
     assert snap["state"] == "turn" and snap["players"][1]["on_turn"]
+
+
+def test_scramble_time_out_with_no_word_on_the_mat_loses_the_turn_and_clears_it() -> None:
+    t = _scramble()
+    t.roll("OATZEEE")
+    t.place("D5", "O")
+    t.place("F6", "T")  # not in one line: no word on the mat when time runs out
+    snap = t.advance(60.5)
+    assert snap["state"] == "takeback" and snap["pending"]["remove"] == ["D5", "F6"]
+    assert snap["moves"][-1]["kind"] == "pass"  # the engine records a lost Scramble turn as a pass
+    t.lift("D5")
+    t.lift("F6")
+    snap = t.snapshot()
+    assert snap["state"] == "roll" and snap["players"][1]["on_turn"]
+
+
+def test_scramble_time_out_with_a_presence_only_board_asks_the_letters() -> None:
+    t = _scramble()
+    t.roll("OATZEEE")
+    for sq in ("D5", "E5", "F5"):
+        t.place_doubtful(sq, "a presence-only board: letter not read")
+    snap = t.advance(60.5)
+    assert snap["state"] == "blank" and snap["pending"]["letters"] == ["D5", "E5", "F5"]
+    for sq, ch in (("D5", "O"), ("E5", "A"), ("F5", "T")):
+        snap = t.control("correct", {"square": sq, "letter": ch})
+    assert snap["state"] == "challenge" and snap["moves"][-1]["score"] == 6
