@@ -107,3 +107,33 @@ class TableControl(Protocol):
     """
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot: ...
+
+
+# --- Added by the table service (issue 8): what its snapshots and controls hold beyond the above -------
+
+PENDING_KEYS: dict[str, str] = {
+    "blanks": "squares whose blank tile waits for its letter (action `blank`)",
+    "letters": "squares whose letter the sensors could not read for sure (action `correct`)",
+    "remove": "squares whose tiles must come off: a phony taken back, or Scramble's scrambled dice",
+    "racks": "seats whose tiles left at the end are still to be entered (action `racks`)",
+    "challenge": "{player, remaining_ms}: the last play, open to challenge for that long",
+    "roll": "Scramble: the number of dice to roll now (action `roll` {\"letters\": \"AEQ...\"}, or the tray)",
+    "rolled": "Scramble: the letters rolled this turn",
+}
+
+ALERT_CODES: dict[str, str] = {
+    "board_lost": "the sensor board does not answer", "camera_lost": "the camera sends no pictures",
+    "tile_moved": "a tile moved or lifted outside a turn", "tile_changed": "another letter lies on a square",
+    "tiles_added": "tiles put down outside a turn", "doubtful_letter": "a letter to confirm",
+    "blank_letter": "a blank's letter to give", "illegal_play": "the placement breaks a rule",
+    "commit_refused": "a clock press not taken, and why", "not_in_lexicon": "a phony: take it off",
+    "take_back": "tiles to take off", "remove_dice": "Scramble: dice to take off the mat",
+    "challenge_good": "a challenged play stands", "time_up": "a player's time ran out",
+    "max_overtime": "a player passed the overtime limit", "turn_timer": "the turn timer ran out",
+    "racks_needed": "racks to enter at the end", "journal_failed": "the game cannot be saved",
+}
+
+EXTRA_ACTIONS: dict[str, str] = {
+    "roll": "Scramble: {\"letters\": \"AEQ...\"} the faces rolled (when the tray or camera cannot read them)",
+    "new_game": "{} once a game has ended: the next game at this table (LiveTable)",
+}
