@@ -14,6 +14,7 @@ players used. A real table judges with its configured lexicon.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -115,7 +116,7 @@ class DemoDriver:
             elif move.kind is MoveKind.EXCHANGE:
                 tiles = move.tiles
                 count = int(tiles) if tiles.isdigit() else len(tiles)
-                self.wait("give the turn to the exchanging player", lambda s, p=player: self._on_turn(s, p))
+                self.wait("give the turn to the exchanging player", functools.partial(self._on_turn, player=player))
                 self.table.control("exchange", {"count": count})
                 self.compare(player, move)
             elif move.kind is MoveKind.END_RACK:

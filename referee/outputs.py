@@ -62,6 +62,7 @@ class Outputs:
         from hardware.frames import FLAG_PATTERN, TIME_UP_PATTERN, bar_lit, digits_text, focus, ring_frame, tm1637_bytes
 
         d = self.devices
+        assert d is not None  # refresh() draws only when there are devices
         d.buttons.poll()
         if d.buzzer is not None:
             for code, pattern in (("time_up", TIME_UP_PATTERN), ("turn_timer", TIME_UP_PATTERN),
