@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,9 +71,8 @@ def check_turn_start(g: ScrambleGame) -> None:
     assert all(score >= 0 for score in g.scores)
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), advanced=st.booleans(), players=st.integers(2, 4))
-def test_random_games_keep_the_invariants(seed: int, advanced: bool, players: int) -> None:
+def play_random_game(seed: int, advanced: bool, players: int) -> None:
+    """One seeded game of random plays, random time-outs and random challenges, checking as it goes."""
     rng = random.Random(seed)
     g = ScrambleGame(
         scramble_rules(advanced=advanced, target=rng.choice([60, 120, 200])),
@@ -103,6 +103,12 @@ def test_random_games_keep_the_invariants(seed: int, advanced: bool, players: in
         assert len(g.winners()) >= 1 and g.scores[g.winners()[0]] >= g.rules.target
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), advanced=st.booleans(), players=st.integers(2, 4))
+def test_random_games_keep_the_invariants(seed: int, advanced: bool, players: int) -> None:
+    play_random_game(seed, advanced, players)
+
+
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_seeded_games_replay_exactly(seed: int) -> None:
@@ -117,3 +123,11 @@ def test_seeded_games_replay_exactly(seed: int) -> None:
     again = ScrambleGame.replay(g.rules, g.to_dict())
     assert again.scores == g.scores and again.dice == g.dice and again.mat() == g.mat()
     assert [e.to_dict() for e in again.events] == [e.to_dict() for e in g.events]
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), advanced=st.booleans(), players=st.integers(2, 4))
+def test_many_random_games_keep_the_invariants(seed: int, advanced: bool, players: int) -> None:
+    """The same properties over many more games (run with the slow tests)."""
+    play_random_game(seed, advanced, players)
