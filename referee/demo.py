@@ -136,7 +136,10 @@ class DemoDriver:
         self.wait(f"give the turn to {self.record.players[player].name}", lambda s: self._on_turn(s, player))
         with self.table._lock:
             board = self.table.machine.game.board.copy()
-        placements = Play.from_str(move.move).placements(board)
+        written = Play.from_str(move.move)
+        if self.record.pragmas.get("orientation", "").lower() == "lettered-rows":
+            written = Play(written.position.transpose(), written.word)  # ScrabScrap writes the transpose of GCG
+        placements = written.placements(board)
         for pl in placements:
             self.emu.place(str(pl.square), "?" if pl.tile.blank else pl.tile.letter)
         squares = {str(pl.square) for pl in placements}
@@ -160,8 +163,9 @@ class DemoDriver:
         if snap["state"] == "challenge":
             other = (player + 1) % len(self.record.players)
             if nxt is not None and nxt.kind is MoveKind.WITHDRAWN:
-                if self.judge is not None:
-                    self.judge.phonies.update(snap["moves"][-1]["words"])
+                if self.judge is not None:  # the play's words (an end-of-game line may follow it already)
+                    play_line = next(m for m in reversed(snap["moves"]) if m["kind"] == "play")
+                    self.judge.phonies.update(play_line["words"])
                 self.table.control("challenge", {"player": other})
             elif (nxt is not None and nxt.kind is MoveKind.CHALLENGE_BONUS) or self._loses_turn(player, rest):
                 self.table.control("challenge", {"player": other})

@@ -22,6 +22,8 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, default=8080, help="scoreboard port (default 8080)")
     p.add_argument("--pause", type=float, default=1.0, help="seconds between moves, to watch (default 1)")
     p.add_argument("--no-camera", action="store_true", help="read letters from the coded sensor board only")
+    p.add_argument("--tiles", choices=("english", "german"), default=None,
+                   help="the tile set (default: the record's #tile-distribution, else english)")
     stay = p.add_mutually_exclusive_group()
     stay.add_argument("--stay", action="store_true", default=None,
                       help="keep serving the page after the game until Ctrl-C (the default in a terminal)")
@@ -41,12 +43,14 @@ def handle(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
         record = load_record(args.gcg)
-        names = tuple(p.name for p in record.players)
+        names = tuple((p.name or p.nick)[:40] for p in record.players)
         kind = record.variant if record.variant in ("scramble", "scramble-advanced") else "standard"
         if kind != "standard":
             print("referee demo: Scramble records are not played by the demo yet", file=sys.stderr)
             return 2
-        config = sim_config(state_dir=args.state_dir, port=args.port, players=names,
+        tiles = args.tiles or ("german" if "german" in record.pragmas.get("tile-distribution", "").lower()
+                               else "english")
+        config = sim_config(state_dir=args.state_dir, port=args.port, players=names, edition=tiles,
                             fusion="sensors" if args.no_camera else "both", challenge=challenge_rule(record))
         print("referee demo: starting the simulated table (sensor board emulator, "
               f"{'no camera' if args.no_camera else 'synthetic camera'}, mock LEDs and buttons)...", flush=True)
