@@ -41,36 +41,42 @@ class DiceReader:
         face = ((hsv[..., 1] < 70) & (hsv[..., 2] > 120)).astype(np.uint8) * 255
         face = cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
         contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        out = []
+        faces = []
         for contour in contours:
             (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
             side = (rw + rh) / 2
             if side < self.min_side or abs(rw - rh) > 0.25 * side:
                 continue
-            out.append(self._read_die(roi, (cx, cy), side, angle, (x, y)))
+            faces.append(self._upright(roi, (cx, cy), side, angle, (x, y)))
+        out = [self._read_face(turns, glyphs, where) for where, turns, glyphs in faces]
         return sorted(out, key=lambda d: (d.centre[1], d.centre[0]))
 
-    def _read_die(
+    def _upright(
         self, roi: np.ndarray, centre: tuple[float, float], side: float, angle: float, offset: tuple[int, int]
-    ) -> DieReading:
-        # Cut the face upright-ish (one of four turns), scaled so a face is one square of PITCH pixels.
+    ) -> tuple[tuple[float, float], list[np.ndarray], list[cells.Glyph]]:
+        """The face cut square along its own edges in its four quarter turns, and the glyph found in each."""
         win = round(cells.PITCH * 1.4)
         scale = cells.PITCH * 0.95 / side
         m = cv2.getRotationMatrix2D(centre, angle, scale)
         m[0, 2] += win / 2 - centre[0]
         m[1, 2] += win / 2 - centre[1]
         upright = cv2.warpAffine(roi, m, (win, win), borderMode=cv2.BORDER_REPLICATE)
-        where = (centre[0] + offset[0], centre[1] + offset[1])
-        patches = []
-        clean = True
-        for turn in range(4):
-            patch, height = cells.glyph_patch(np.ascontiguousarray(np.rot90(upright, turn)))
-            if height > 0.0:  # a sideways I or a short glyph may show no glyph in some turns
-                patches.append(patch)
-            clean = clean and height == 0.0
-        if not patches:  # clean in every turn: a blank face; smudged in every turn: doubt
+        turns = [np.ascontiguousarray(np.rot90(upright, turn)) for turn in range(4)]
+        glyphs = []
+        for turn in turns:
+            pl = cells.planes(turn)
+            glyphs.append(cells.find_glyph(pl.gray, pl.face, pl.tile))
+        return (centre[0] + offset[0], centre[1] + offset[1]), turns, glyphs
+
+    def _read_face(self, turns: list[np.ndarray], glyphs: list[cells.Glyph], where: tuple[float, float]) -> DieReading:
+        patches = [
+            cells.cut_glyph(cv2.cvtColor(t, cv2.COLOR_BGR2GRAY), g, g.height)
+            for t, g in zip(turns, glyphs, strict=True)
+            if g.found  # a sideways I or a short glyph may show no glyph in some turns
+        ]
+        if not patches:  # clean in every turn: a blank face; smudged in some turn: doubt
+            clean = all(g.height == 0.0 for g in glyphs)
             return DieReading(BLANK, 1.0 if clean else 0.0, where, not clean)
         guesses = self.classifier.predict(np.stack(patches))
         best = max(guesses, key=lambda g: (g.confidence, -g.novelty))
-        uncertain = best.doubtful
-        return DieReading(best.letter, best.confidence, where, uncertain)
+        return DieReading(best.letter, best.confidence, where, best.doubtful)

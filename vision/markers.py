@@ -51,17 +51,45 @@ def marker_sheet(marker_mm: float = 30.0, dpi: int = 200) -> np.ndarray:
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
     names = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
     margin = round(25 * px_per_mm)
-    cells = [(margin, margin), (page_w - margin - side, margin), (page_w - margin - side, page_h // 2),
-             (margin, page_h // 2)]
+    cells = [
+        (margin, margin),
+        (page_w - margin - side, margin),
+        (page_w - margin - side, page_h // 2),
+        (margin, page_h // 2),
+    ]
     for marker_id, (x, y) in zip(CORNER_IDS, cells, strict=True):
         sheet[y : y + side, x : x + side] = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
         label = f"{marker_id}: {names[marker_id]} corner"
-        cv2.putText(sheet, label, (x, y + side + round(8 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.6 * dpi / 100, 0, max(1, dpi // 100), cv2.LINE_AA)
+        cv2.putText(
+            sheet,
+            label,
+            (x, y + side + round(8 * px_per_mm)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6 * dpi / 100,
+            0,
+            max(1, dpi // 100),
+            cv2.LINE_AA,
+        )
     text = f"SCRABBLE referee corner markers, ArUco 4x4_50, print at 100%: each square {marker_mm:.0f} mm"
-    cv2.putText(sheet, text, (margin, round(12 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * dpi / 100, 0,
-                max(1, dpi // 100), cv2.LINE_AA)
+    cv2.putText(
+        sheet,
+        text,
+        (margin, round(12 * px_per_mm)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.45 * dpi / 100,
+        0,
+        max(1, dpi // 100),
+        cv2.LINE_AA,
+    )
     hint = "Stick each marker outside the grid, its inner corner on the grid's corner."
-    cv2.putText(sheet, hint, (margin, page_h - margin), cv2.FONT_HERSHEY_SIMPLEX, 0.45 * dpi / 100, 0,
-                max(1, dpi // 100), cv2.LINE_AA)
+    cv2.putText(
+        sheet,
+        hint,
+        (margin, page_h - margin),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.45 * dpi / 100,
+        0,
+        max(1, dpi // 100),
+        cv2.LINE_AA,
+    )
     return sheet

@@ -122,6 +122,7 @@ class BoardReader:
         glyph_idx: list[int] = []
         glyph_patches: list[np.ndarray] = []
         heights: dict[int, float] = {}
+        tiles: list[int] = []
         # The light drifts over a game (clouds, lamps): the shift shared by most empty squares is the light,
         # not a hand; only what a square shifts beyond it counts.
         lab = _undo_light(lab, self._ref_array, self._known, stats[:, 0])
@@ -141,14 +142,17 @@ class BoardReader:
                 continue
             if face < TILE_FACE:
                 foreign.add(i)
-                guess = BLANK if face > (EMPTY_FACE + TILE_FACE) / 2 else EMPTY
-                results[name] = SquareReading(name, guess != EMPTY, guess, 0.0, True)
+                likely = BLANK if face > (EMPTY_FACE + TILE_FACE) / 2 else EMPTY
+                results[name] = SquareReading(name, likely != EMPTY, likely, 0.0, True)
                 continue
-            r, c = divmod(i, SIZE)
-            patch, height = cells.glyph_at(pl, r, c)
-            if height <= 0.0:
+            tiles.append(i)
+        glyphs = cells.board_glyphs(pl, [divmod(i, SIZE) for i in tiles])
+        for i in tiles:
+            name = ALL_SQUARES[i]
+            patch, height = glyphs[divmod(i, SIZE)]
+            if patch is None:
                 # No glyph: a blank, if the face is clean; a hand, a shadow or a smudged letter leaves doubt.
-                clean = face > 0.6 and height == 0.0
+                clean = stats[i, 0] > 0.6 and height == 0.0
                 results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
                 if not clean:
                     foreign.add(i)

@@ -150,9 +150,17 @@ def _line_profiles(rect: np.ndarray, pitch: float) -> tuple[np.ndarray, np.ndarr
 
 
 def _fit_comb(
-    profile: np.ndarray, pitch_range: tuple[float, float], offset_range: tuple[float, float]
+    profile: np.ndarray,
+    pitch_range: tuple[float, float],
+    offset_range: tuple[float, float],
+    bounds: tuple[float, float],
 ) -> tuple[float, float]:
-    """Best (offset, pitch) so that the 16 positions offset + k*pitch sit on peaks of `profile`."""
+    """Best (offset, pitch) so that the 16 positions offset + k*pitch sit on peaks of `profile`.
+
+    Every line must lie within `bounds` (the outline the grid was searched in): with tiles along one edge,
+    the edges of a row of tiles look like one more grid line, and a grid shifted by a whole square outside
+    the outline would otherwise score as well as the true one.
+    """
     prof = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
     n = len(prof)
     pitches = np.arange(pitch_range[0], pitch_range[1], 0.1)
@@ -160,7 +168,7 @@ def _fit_comb(
     ks = np.arange(SIZE + 1)
     pos = offsets[:, None, None] + pitches[None, :, None] * ks[None, None, :]
     idx = np.clip(np.rint(pos).astype(np.int64), 0, n - 1)
-    valid = (pos >= 0) & (pos <= n - 1)
+    valid = (pos >= max(0.0, bounds[0])) & (pos <= min(n - 1.0, bounds[1]))
     score = np.where(valid, prof[idx], -prof.max()).sum(axis=2)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return float(offsets[i]), float(pitches[j])
@@ -181,8 +189,9 @@ def fit_grid(
     lo, hi = (0.78, 1.01) if outer else (0.95, 1.03)
     pitches = (lo * approx_pitch, hi * approx_pitch)
     offsets = (margin - 0.03 * inner, margin + inner * (1 - lo) / 2 + 8)
-    x0, px = _fit_comb(vertical.sum(axis=0), pitches, offsets)
-    y0, py = _fit_comb(horizontal.sum(axis=1), pitches, offsets)
+    bounds = (margin - 0.01 * inner, margin + 1.01 * inner)
+    x0, px = _fit_comb(vertical.sum(axis=0), pitches, offsets, bounds)
+    y0, py = _fit_comb(horizontal.sum(axis=1), pitches, offsets, bounds)
     # First estimate: an axis-aligned grid in the coarse rectified image.
     grid_pts = np.array([[c, r] for r in range(SIZE + 1) for c in range(SIZE + 1)], dtype=np.float64)
     rect_pts = np.column_stack([x0 + grid_pts[:, 0] * px, y0 + grid_pts[:, 1] * py])

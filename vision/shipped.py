@@ -19,7 +19,7 @@ from vision.errors import ModelError
 from vision.glyphs import font_choices, render_tile
 from vision.tilesets import tile_values
 
-RECIPE = 7  # bump when the rendering recipe changes, so stale caches are rebuilt
+RECIPE = 9  # bump when the rendering recipe changes, so stale caches are rebuilt
 
 
 def cache_dir() -> Path:
@@ -36,11 +36,9 @@ def rendered_glyphs(tiles: str, variants: int = 6, seed: int = 0) -> tuple[np.nd
         for font in font_choices():
             for _ in range(variants):
                 tile_side = round(cells.PITCH * rng.uniform(0.88, 1.0))
-                tile = render_tile(letter, value, tile_side, font, scale=float(rng.uniform(0.42, 0.52)))
-                canvas = np.empty((size, size, 3), np.uint8)
-                canvas[:] = (60, 120, 40)  # the board's green around the tile
-                off = (size - tile_side) // 2 + rng.integers(-3, 4, size=2)
-                canvas[off[1] : off[1] + tile_side, off[0] : off[0] + tile_side] = tile
+                scale = float(rng.uniform(0.42, 0.52))
+                tile = render_tile(letter, value, tile_side, font, scale=scale)
+                canvas = _on_green(tile, size, rng.integers(-3, 4, size=2))
                 m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(-6, 6)), 1.0)
                 canvas = cv2.warpAffine(canvas, m, (size, size), borderMode=cv2.BORDER_REPLICATE)
                 sigma = float(rng.uniform(0.3, 1.2))
@@ -52,6 +50,17 @@ def rendered_glyphs(tiles: str, variants: int = 6, seed: int = 0) -> tuple[np.nd
                     patches.append(patch)
                     letters.append(letter)
     return np.stack(patches), letters
+
+
+def _on_green(tile: np.ndarray, size: int, shift: np.ndarray | None = None) -> np.ndarray:
+    """`tile` on the board's green in a window of `size` px, shifted by `shift` px from the middle."""
+    canvas = np.empty((size, size, 3), np.uint8)
+    canvas[:] = (60, 120, 40)
+    side = tile.shape[0]
+    dx, dy = (int(shift[0]), int(shift[1])) if shift is not None else (0, 0)
+    x0, y0 = (size - side) // 2 + dx, (size - side) // 2 + dy
+    canvas[y0 : y0 + side, x0 : x0 + side] = tile
+    return canvas
 
 
 def build_shipped(tiles: str) -> TileClassifier:

@@ -67,16 +67,16 @@ def glyphs_from_photo(
     image: np.ndarray, board: Iterable[str], matrix: np.ndarray
 ) -> tuple[list[np.ndarray], list[str]]:
     """The glyph patch and letter of every labelled lettered tile in one photo (blanks have no glyph)."""
+    rows = list(board)
     pl = cells.planes(cells.rectify(image, matrix))
+    lettered = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in (EMPTY, BLANK)]
+    glyphs = cells.board_glyphs(pl, lettered)
     patches, letters = [], []
-    for r, row in enumerate(board):
-        for c, ch in enumerate(row):
-            if ch in (EMPTY, BLANK):
-                continue
-            patch, height = cells.glyph_at(pl, r, c)
-            if height > 0.0:
-                patches.append(patch)
-                letters.append(ch)
+    for r, c in lettered:
+        patch, _height = glyphs[(r, c)]
+        if patch is not None:
+            patches.append(patch)
+            letters.append(rows[r][c])
     return patches, letters
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.classifier import TileClassifier
@@ -85,3 +86,15 @@ def test_read_command_on_a_real_photo(
     unsure = {"ABCDEFGHIJKLMNO"[c] + str(r + 1) for r, c in wrong}
     assert unsure <= set(out["uncertain"]), "a misread must be marked uncertain"
     assert len(wrong) <= 2
+
+
+def test_full_boards_register_like_the_first_photo(photos: list[LabelledPhoto]) -> None:
+    """The camera stood still through each game: a nearly full board (tile edges everywhere look like grid
+    lines) must give the same grid as the first photo, not one shifted by a square."""
+    for game in sorted({p.game for p in photos}):
+        mine = [p for p in photos if p.game == game]
+        first = calibrate(cv2.imread(str(mine[0].path)))
+        last = calibrate(cv2.imread(str(mine[-1].path)))
+        corners = np.array([[0, 0], [15, 0], [15, 15], [0, 15], [7.5, 7.5]], dtype=np.float64)
+        shift = np.linalg.norm(first.image_to_board(last.board_to_image(corners)) - corners, axis=1).max()
+        assert shift < 0.15, f"{game}: the last photo's grid lies {shift:.2f} squares from the first's"
