@@ -268,8 +268,8 @@ def sharpness(gray: np.ndarray) -> float:
 
 def board_glyphs(pl: Planes, squares: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray | None, float]]:
     """Glyph patches of the tiles on `squares`: (patch or None, the glyph's height in squares: 0.0 blank,
-    -1.0 doubt). Each is scaled by its own height: cutting all at the board's median letter height was
-    tried and read worse (4 boards fewer exact on the reference photos)."""
+    -1.0 doubt). Each is scaled by its own height; cutting all at the board's median letter height was tried
+    (to help a long-tailed Q) and did not read better on the reference photos."""
     out: dict[tuple[int, int], tuple[np.ndarray | None, float]] = {}
     for sq in squares:
         win = glyph_window(pl, *sq)
