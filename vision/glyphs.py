@@ -51,8 +51,13 @@ def render_tile(
     face: tuple[int, int, int] = (205, 228, 236),
     ink: tuple[int, int, int] = (40, 45, 40),
     scale: float = 0.55,
+    short_q: bool = False,
 ) -> np.ndarray:
-    """A square BGR image of one tile seen from above. `letter` "?" or "" draws a blank tile."""
+    """A square BGR image of one tile seen from above. `letter` "?" or "" draws a blank tile.
+
+    `short_q` draws Q as an O crossed by a short tail at its lower right, as the geometric sans faces of
+    printed tiles do; TrueType fonts at hand (DejaVu) hang a long tail below the line instead.
+    """
     img = np.empty((size, size, 3), np.uint8)
     img[:] = face
     if letter in ("", "?"):
@@ -60,12 +65,18 @@ def render_tile(
     if font.startswith("hershey:"):
         _hershey(img, letter, value, font, ink, scale)
     else:
-        img = _truetype(img, letter, value, font, ink, scale)
+        img = _truetype(img, letter, value, font, ink, scale, short_q and letter == "Q")
     return img
 
 
 def _truetype(
-    img: np.ndarray, letter: str, value: int | None, font: str, ink: tuple[int, int, int], scale: float
+    img: np.ndarray,
+    letter: str,
+    value: int | None,
+    font: str,
+    ink: tuple[int, int, int],
+    scale: float,
+    short_q: bool = False,
 ) -> np.ndarray:
     from PIL import Image, ImageDraw, ImageFont
 
@@ -75,11 +86,15 @@ def _truetype(
     big = ImageFont.truetype(font, max(8, round(size * scale * 1.32)))
     colour = tuple(int(c) for c in ink[::-1])
     # Centre the capital's box (not the font's line box) a little up and left, as printed tiles do.
-    box = draw.textbbox((0, 0), letter, font=big)
+    shape = "O" if short_q else letter
+    box = draw.textbbox((0, 0), shape, font=big)
     w, h = box[2] - box[0], box[3] - box[1]
-    draw.text(
-        ((size - w) / 2 - box[0] - size * 0.04, (size - h) / 2 - box[1] - size * 0.02), letter, font=big, fill=colour
-    )
+    x, y = (size - w) / 2 - box[0] - size * 0.04, (size - h) / 2 - box[1] - size * 0.02
+    draw.text((x, y), shape, font=big, fill=colour)
+    if short_q:
+        left, top = x + box[0], y + box[1]
+        stroke = max(2, round(h * 0.14))
+        draw.line([(left + 0.55 * w, top + 0.62 * h), (left + 1.02 * w, top + 1.05 * h)], fill=colour, width=stroke)
     if value is not None:
         small = ImageFont.truetype(font, max(6, round(size * 0.2)))
         text = str(value)
