@@ -19,7 +19,8 @@ from typing import Any
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("demo", help="play a recorded game (GCG) through the simulated table")
     p.add_argument("gcg", nargs="?", help="a GCG record (default: a short built-in game)")
-    p.add_argument("--port", type=int, default=8080, help="scoreboard port (default 8080)")
+    p.add_argument("--port", type=int, default=None,
+                   help="scoreboard port (default 8080, or a free one when 8080 is taken)")
     p.add_argument("--pause", type=float, default=1.0, help="seconds between moves, to watch (default 1)")
     p.add_argument("--no-camera", action="store_true", help="read letters from the coded sensor board only")
     p.add_argument("--tiles", choices=("english", "german"), default=None,
@@ -50,8 +51,9 @@ def handle(args: argparse.Namespace) -> int:
             return 2
         tiles = args.tiles or ("german" if "german" in record.pragmas.get("tile-distribution", "").lower()
                                else "english")
-        config = sim_config(state_dir=args.state_dir, port=args.port, players=names, edition=tiles,
-                            fusion="sensors" if args.no_camera else "both", challenge=challenge_rule(record))
+        config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
+                            edition=tiles, fusion="sensors" if args.no_camera else "both",
+                            challenge=challenge_rule(record))
         print("referee demo: starting the simulated table (sensor board emulator, "
               f"{'no camera' if args.no_camera else 'synthetic camera'}, mock LEDs and buttons)...", flush=True)
         parts, holder = sim_parts(config)
@@ -71,6 +73,21 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     finally:
         service.close()
+
+
+def _port_to_use(preferred: int) -> int:
+    """`preferred` if nothing listens there, else a free port (so `make run` works beside another server)."""
+    import socket
+
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", preferred))
+            return preferred
+        except OSError:
+            pass
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def challenge_rule(record: Any) -> str:
