@@ -1,12 +1,13 @@
 """Cutting the rectified board into squares, and the features the classifiers see.
 
 The board is warped to `PITCH` pixels per square with half a square of margin, so a tile pushed off its
-square by a clumsy hand is still inside the window we cut around the square (`WINDOW` squares wide).
+square by a clumsy hand is still inside the window cut around the square (`GLYPH_WINDOW` squares wide).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -15,10 +16,8 @@ from vision.geometry import SIZE
 
 PITCH = 40  # rectified pixels per square
 PAD = 0.5  # squares of margin around the grid
-WINDOW = 1.2  # the window cut around each square, in squares
 PATCH = 32  # side of the normalised grey patch the letter classifier sees
-_HOG = None
-
+GLYPH_WINDOW = 1.4  # squares: room for a tile pushed a third of a square off its place
 
 def rectify(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """The board seen from straight above, `PITCH` px per square plus `PAD` squares of margin."""
@@ -28,16 +27,6 @@ def rectify(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(frame, shift @ homography, (side, side), flags=cv2.INTER_LINEAR)
 
 
-def square_window(rect: np.ndarray, row: int, col: int, window: float = WINDOW) -> np.ndarray:
-    """The window of `window` squares centred on square (row, col) of a rectified board."""
-    centre_x = (col + 0.5 + PAD) * PITCH
-    centre_y = (row + 0.5 + PAD) * PITCH
-    half = window * PITCH / 2
-    x0, y0 = round(centre_x - half), round(centre_y - half)
-    side = round(2 * half)
-    return rect[max(0, y0) : y0 + side, max(0, x0) : x0 + side]
-
-
 def normalise(gray_window: np.ndarray) -> np.ndarray:
     """Resize to PATCH x PATCH and stretch the contrast between ink and tile face (lighting invariance)."""
     return _stretch(cv2.resize(gray_window, (PATCH, PATCH), interpolation=cv2.INTER_AREA))
@@ -45,11 +34,14 @@ def normalise(gray_window: np.ndarray) -> np.ndarray:
 
 def hog(patch_stack: np.ndarray) -> np.ndarray:
     """HOG descriptors (N x D, float32) of grey patches: gradients survive lighting and small shifts."""
-    global _HOG
-    if _HOG is None:
-        _HOG = cv2.HOGDescriptor((PATCH, PATCH), (16, 16), (8, 8), (8, 8), 9)
-    feats = [_HOG.compute(p).ravel() for p in patch_stack]
+    descriptor = _hog_descriptor()
+    feats = [descriptor.compute(p).ravel() for p in patch_stack]
     return np.asarray(feats, dtype=np.float32).reshape(len(patch_stack), -1)
+
+
+@cache
+def _hog_descriptor() -> cv2.HOGDescriptor:
+    return cv2.HOGDescriptor((PATCH, PATCH), (16, 16), (8, 8), (8, 8), 9)
 
 
 @dataclass
@@ -109,7 +101,7 @@ def colour_stats(rect: np.ndarray, pl: Planes | None = None) -> np.ndarray:
     return np.column_stack([face, ink, sv]).astype(np.float32)
 
 
-def window_box(row: int, col: int, window: float = WINDOW) -> tuple[int, int, int]:
+def window_box(row: int, col: int, window: float = GLYPH_WINDOW) -> tuple[int, int, int]:
     """(x0, y0, side) of the window of `window` squares centred on square (row, col) of a rectified board."""
     half = window * PITCH / 2
     x0 = round((col + 0.5 + PAD) * PITCH - half)
@@ -147,8 +139,6 @@ def glyph_patch(window: np.ndarray, letter_height: float | None = None) -> tuple
     pl = planes(window)
     return glyph_from_planes(pl.gray, pl.face, pl.tile, letter_height)
 
-
-GLYPH_WINDOW = 1.4  # squares: room for a tile pushed a third of a square off its place
 
 
 def glyph_window(pl: Planes, row: int, col: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -227,15 +217,14 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
     return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh))
 
 
-_LINE_KERNELS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+@cache
+def _line_kernels(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.ones((n, 1), np.uint8), np.ones((1, n), np.uint8)
 
 
 def _long_lines(ink: np.ndarray) -> np.ndarray:
     """Pixels of `ink` on straight vertical or horizontal runs longer than 0.7 of a square (dilated by 1)."""
-    n = int(PITCH * 0.7)
-    if n not in _LINE_KERNELS:
-        _LINE_KERNELS[n] = (np.ones((n, 1), np.uint8), np.ones((1, n), np.uint8))
-    kv, kh = _LINE_KERNELS[n]
+    kv, kh = _line_kernels(int(PITCH * 0.7))
     lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, kv) | cv2.morphologyEx(ink, cv2.MORPH_OPEN, kh)
     return cv2.dilate(lines, np.ones((3, 3), np.uint8)).astype(np.uint8)
 
