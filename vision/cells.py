@@ -19,6 +19,7 @@ PAD = 0.5  # squares of margin around the grid
 PATCH = 32  # side of the normalised grey patch the letter classifier sees
 GLYPH_WINDOW = 1.4  # squares: room for a tile pushed a third of a square off its place
 
+
 def rectify(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """The board seen from straight above, `PITCH` px per square plus `PAD` squares of margin."""
     pad = PAD * PITCH
@@ -138,7 +139,6 @@ def glyph_patch(window: np.ndarray, letter_height: float | None = None) -> tuple
     """
     pl = planes(window)
     return glyph_from_planes(pl.gray, pl.face, pl.tile, letter_height)
-
 
 
 def glyph_window(pl: Planes, row: int, col: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -6,6 +6,9 @@ right, `H8` the centre. Rows of a board picture are 15 strings, top row first (t
 
 from __future__ import annotations
 
+from functools import cache
+from importlib import resources
+
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 
@@ -26,3 +29,11 @@ def parse_square(name: str) -> tuple[int, int]:
 
 
 ALL_SQUARES: tuple[str, ...] = tuple(square_name(r, c) for r in range(SIZE) for c in range(SIZE))
+
+
+@cache
+def premium_layout() -> tuple[str, ...]:
+    """The standard premium squares (`data/premium.txt`): T triple word, D double word, t triple letter,
+    d double letter, `.` plain; 15 strings, top row first."""
+    text = resources.files("vision").joinpath("data/premium.txt").read_text(encoding="utf-8")
+    return tuple(line for line in text.split() if line)

@@ -25,7 +25,7 @@ import numpy as np
 from vision import cells
 from vision.calibration import Calibration
 from vision.classifier import TileClassifier
-from vision.geometry import ALL_SQUARES, SIZE
+from vision.geometry import ALL_SQUARES, SIZE, premium_layout
 from vision.tilesets import BLANK, EMPTY
 
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
@@ -38,19 +38,23 @@ SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 @dataclass(frozen=True)
 class SquareReading:
-    name: str
+    """What one square holds, as far as the camera can tell."""
+
+    name: str  # "H8"
     occupied: bool
-    letter: str  # "." empty, "?" blank tile, or the letter
-    confidence: float
-    uncertain: bool
+    letter: str  # "." empty, "?" blank tile, or the letter (the best guess, even when uncertain)
+    confidence: float  # 0..1; a letter: its margin over the next letter; occupancy: 1 unless in doubt
+    uncertain: bool  # do not trust this square in this frame
 
 
 @dataclass
 class BoardReading:
+    """One frame's reading of the whole board."""
+
     squares: dict[str, SquareReading]
-    occluded: bool
+    occluded: bool  # something covers part of the board, or the frame is blurred: wait for a clear frame
     ms: float = 0.0
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # why, in words
 
     @property
     def board(self) -> list[str]:
@@ -62,6 +66,7 @@ class BoardReading:
         return [name for name in ALL_SQUARES if self.squares[name].uncertain]
 
     def to_json(self, image: str = "") -> dict[str, object]:
+        """The stable JSON line of `referee vision read --json`."""
         return {
             "image": image,
             "board": self.board,
@@ -89,26 +94,25 @@ class BoardReader:
         self.calibration = calibration
         self.classifier = classifier
         self._matrix = calibration.matrix
-        refs = calibration.extra.get("empty_colours")
-        self._refs = refs if isinstance(refs, list) and len(refs) == SIZE * SIZE else [None] * (SIZE * SIZE)
+        extra = calibration.extra
+        refs = extra.get("empty_colours")
+        refs = refs if isinstance(refs, list) and len(refs) == SIZE * SIZE else [None] * (SIZE * SIZE)
+        self._known = np.array([r is not None for r in refs])
+        self._refs = np.array([r if r is not None else (0.0, 0.0, 0.0) for r in refs], np.float32)
         # Squares hidden by a tile at calibration borrow the mean colour of their premium kind (standard layout).
-        from vision.synth import premium_layout
-
-        kinds = "".join(premium_layout())
-        by_kind: dict[str, list[list[float]]] = {}
-        for k, ref in zip(kinds, self._refs, strict=True):
-            if ref is not None:
-                by_kind.setdefault(k, []).append(ref)
-        means = {k: np.mean(np.asarray(v, np.float32), axis=0) for k, v in by_kind.items()}
-        self._kind_colour = [means.get(k) for k in kinds]
-        value = calibration.extra.get("board_value")
+        kinds = np.array(list("".join(premium_layout())))
+        self._has_ref = self._known.copy()
+        for kind in np.unique(kinds):
+            seen, unseen = (kinds == kind) & self._known, (kinds == kind) & ~self._known
+            if seen.any():
+                self._refs[unseen] = self._refs[seen].mean(axis=0)
+                self._has_ref |= unseen
+        value = extra.get("board_value")
         self._board_value = float(value) if isinstance(value, (int, float)) else 0.0
-        reference = calibration.extra.get("sharpness")
         # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
-        ref = float(reference) if isinstance(reference, (int, float)) else 2.2
-        self._min_sharpness = SHARPNESS_FLOOR + MIN_SHARPNESS * max(ref - SHARPNESS_FLOOR, 0.0)
-        self._known = np.array([r is not None for r in self._refs])
-        self._ref_array = np.array([r if r is not None else (0.0, 0.0, 0.0) for r in self._refs], np.float32)
+        sharp = extra.get("sharpness")
+        reference = float(sharp) if isinstance(sharp, (int, float)) else 2.2
+        self._min_sharpness = SHARPNESS_FLOOR + MIN_SHARPNESS * max(reference - SHARPNESS_FLOOR, 0.0)
 
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
         start = time.perf_counter()
@@ -116,71 +120,13 @@ class BoardReader:
         rect = cells.rectify(frame, self._matrix)
         pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
-        lab = _square_lab(rect)
         results: dict[str, SquareReading] = {}
-        foreign: set[int] = set()
-        glyph_idx: list[int] = []
-        glyph_patches: list[np.ndarray] = []
-        heights: dict[int, float] = {}
-        tiles: list[int] = []
-        # The light drifts over a game (clouds, lamps): the shift shared by most empty squares is the light,
-        # not a hand; only what a square shifts beyond it counts.
-        lab = _undo_light(lab, self._ref_array, self._known, stats[:, 0])
-        for i, name in enumerate(ALL_SQUARES):
-            face, _ink, sat, _val = stats[i]
-            ref = self._refs[i]
-            if face <= EMPTY_FACE:
-                if ref is not None:
-                    strange = float(np.linalg.norm(lab[i] - np.asarray(ref))) > MAX_COLOUR_SHIFT
-                elif self._kind_colour[i] is not None:  # a tile lay here at calibration: use its kind's colour
-                    strange = float(np.linalg.norm(lab[i] - self._kind_colour[i])) > MAX_COLOUR_SHIFT
-                else:
-                    strange = sat < 0.2
-                if strange:
-                    foreign.add(i)
-                results[name] = SquareReading(name, False, EMPTY, 0.0 if strange else 1.0, strange)
-                continue
-            if face < TILE_FACE:
-                foreign.add(i)
-                likely = BLANK if face > (EMPTY_FACE + TILE_FACE) / 2 else EMPTY
-                results[name] = SquareReading(name, likely != EMPTY, likely, 0.0, True)
-                continue
-            tiles.append(i)
-        glyphs = cells.board_glyphs(pl, [divmod(i, SIZE) for i in tiles])
-        for i in tiles:
-            name = ALL_SQUARES[i]
-            patch, height = glyphs[divmod(i, SIZE)]
-            if patch is None:
-                # No glyph: a blank, if the face is clean; a hand, a shadow or a smudged letter leaves doubt.
-                clean = stats[i, 0] > 0.6 and height == 0.0
-                results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
-                if not clean:
-                    foreign.add(i)
-                continue
-            glyph_idx.append(i)
-            glyph_patches.append(patch)
-            heights[i] = height
-        guesses = self.classifier.predict(np.stack(glyph_patches)) if glyph_patches else []
-        typical_height = float(np.median(list(heights.values()))) if heights else 0.0
-        for i, guess in zip(glyph_idx, guesses, strict=True):
-            name = ALL_SQUARES[i]
-            odd_size = typical_height > 0 and abs(heights[i] / typical_height - 1.0) > 0.3 and len(heights) >= 5
-            doubt = guess.doubtful or odd_size
-            results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
+        foreign = self._occupancy(rect, stats, results)
+        tiles = [i for i, name in enumerate(ALL_SQUARES) if name not in results]
+        foreign |= self._letters(pl, stats, tiles, results)
         notes = []
         if foreign:
-            # A hand is bigger than what shows: its edge may pass for a board colour (skin on a pink square).
-            # Every square next to a foreign one is doubtful too.
-            near = {
-                r * SIZE + c
-                for i in foreign
-                for r in range(i // SIZE - 1, i // SIZE + 2)
-                for c in range(i % SIZE - 1, i % SIZE + 2)
-                if 0 <= r < SIZE and 0 <= c < SIZE
-            }
-            for i in near:
-                sq = results[ALL_SQUARES[i]]
-                results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
+            self._spread_doubt(foreign, results)
             names = ", ".join(ALL_SQUARES[i] for i in sorted(foreign))
             notes.append(f"{len(foreign)} square(s) look covered or foreign: {names}")
             if len(foreign) >= MOVED_HINT:
@@ -196,6 +142,72 @@ class BoardReader:
             results = {n: SquareReading(n, r.occupied, r.letter, 0.0, True) for n, r in results.items()}
         ms = (time.perf_counter() - start) * 1000.0
         return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
+
+    def _occupancy(self, rect: np.ndarray, stats: np.ndarray, results: dict[str, SquareReading]) -> set[int]:
+        """Settle the empty and the doubtful squares in `results`; return the foreign ones. Tiles are left."""
+        # The light changes over a game (clouds, lamps): what most empty squares share is the light, not a
+        # hand; only what a square changes beyond it counts.
+        lab = _undo_light(_square_lab(rect), self._refs, self._known, stats[:, 0])
+        shift = np.linalg.norm(lab - self._refs, axis=1)
+        foreign: set[int] = set()
+        for i, name in enumerate(ALL_SQUARES):
+            face, sat = float(stats[i, 0]), float(stats[i, 2])
+            if face <= EMPTY_FACE:
+                strange = shift[i] > MAX_COLOUR_SHIFT if self._has_ref[i] else sat < 0.2
+                if strange:
+                    foreign.add(i)
+                results[name] = SquareReading(name, False, EMPTY, 0.0 if strange else 1.0, bool(strange))
+            elif face < TILE_FACE:
+                foreign.add(i)
+                likely = BLANK if face > (EMPTY_FACE + TILE_FACE) / 2 else EMPTY
+                results[name] = SquareReading(name, likely != EMPTY, likely, 0.0, True)
+        return foreign
+
+    def _letters(
+        self, pl: cells.Planes, stats: np.ndarray, tiles: list[int], results: dict[str, SquareReading]
+    ) -> set[int]:
+        """Read the letter of every tile square into `results`; return the squares that look foreign."""
+        foreign: set[int] = set()
+        glyphs = cells.board_glyphs(pl, [divmod(i, SIZE) for i in tiles])
+        lettered: list[int] = []
+        patches: list[np.ndarray] = []
+        heights: list[float] = []
+        for i in tiles:
+            name = ALL_SQUARES[i]
+            patch, height = glyphs[divmod(i, SIZE)]
+            if patch is None:
+                # No glyph: a blank, if the face is clean; a hand, a shadow or a smudged letter leaves doubt.
+                clean = stats[i, 0] > 0.6 and height == 0.0
+                results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
+                if not clean:
+                    foreign.add(i)
+                continue
+            lettered.append(i)
+            patches.append(patch)
+            heights.append(height)
+        guesses = self.classifier.predict(np.stack(patches)) if patches else []
+        typical = float(np.median(heights)) if heights else 0.0
+        for i, guess, height in zip(lettered, guesses, heights, strict=True):
+            # A glyph much bigger or smaller than the others is not a letter of this set seen cleanly.
+            odd_size = len(heights) >= 5 and typical > 0 and abs(height / typical - 1.0) > 0.3
+            name = ALL_SQUARES[i]
+            results[name] = SquareReading(name, True, guess.letter, guess.confidence, guess.doubtful or odd_size)
+        return foreign
+
+    @staticmethod
+    def _spread_doubt(foreign: set[int], results: dict[str, SquareReading]) -> None:
+        """A hand is bigger than what shows: its edge may pass for a board colour (skin on a pink square).
+        Every square next to a foreign one is doubtful too."""
+        near = {
+            r * SIZE + c
+            for i in foreign
+            for r in range(i // SIZE - 1, i // SIZE + 2)
+            for c in range(i % SIZE - 1, i % SIZE + 2)
+            if 0 <= r < SIZE and 0 <= c < SIZE
+        }
+        for i in near:
+            sq = results[ALL_SQUARES[i]]
+            results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
 
 
 def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:

@@ -9,13 +9,11 @@ letter, d double letter).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 
 import cv2
 import numpy as np
 
-from vision.geometry import SIZE
+from vision.geometry import SIZE, premium_layout
 from vision.glyphs import font_choices, render_tile
 from vision.tilesets import BLANK, EMPTY, tile_values
 
@@ -23,12 +21,6 @@ COLOURS = {".": (60, 135, 40), "T": (45, 45, 205), "D": (125, 130, 235), "t": (1
 # A tan board with the colours of many English editions.
 TAN = {".": (150, 190, 215), "T": (50, 60, 200), "D": (150, 150, 240), "t": (170, 110, 40), "d": (230, 200, 150)}
 PX = 48  # rendered pixels per square before the camera warp
-
-
-@cache
-def premium_layout() -> tuple[str, ...]:
-    text = resources.files("vision").joinpath("data/premium.txt").read_text(encoding="utf-8")
-    return tuple(line for line in text.split() if line)
 
 
 @dataclass
