@@ -76,6 +76,19 @@ class TimedDriver(DemoDriver):
         super().__init__(*args, **kwargs)
         self.camera = camera
         self.latencies: list[float] = []
+        self.referee_part: list[float] = []  # from the board's button event reaching the referee to the score
+        self.event_at = 0.0
+        link = self.service.link
+        forward = link.on_event
+
+        def on_event(ev: Any) -> None:
+            from firmware_bridge import events as fe
+
+            if isinstance(ev, fe.ButtonEvent) and ev.pressed:
+                self.event_at = time.perf_counter()
+            forward(ev)
+
+        link.on_event = on_event
 
     def press(self, player: int, what: str, done: Callable[[Snapshot], bool]) -> Snapshot:
         timed = what == "take the commit"
@@ -99,10 +112,11 @@ class TimedDriver(DemoDriver):
             unsubscribe()
         if timed and hit.is_set():
             self.latencies.append((stamp[0] - t0) * 1000)
+            self.referee_part.append((stamp[0] - self.event_at) * 1000)
         return snap
 
 
-def play(record_path: str | None, camera: bool) -> list[float]:
+def play(record_path: str | None, camera: bool) -> tuple[list[float], list[float]]:
     record = load_record(record_path)
     names = tuple(p.name for p in record.players)
     cfg = sim_config(state_dir=tempfile.mkdtemp(prefix="referee-bench-"), web=False, players=names,
@@ -143,7 +157,7 @@ def play(record_path: str | None, camera: bool) -> list[float]:
         result = driver.run()
         if result.mismatches:
             raise SystemExit(f"{record_path}: totals differ from the record: {result.mismatches[:3]}")
-        return driver.latencies
+        return driver.latencies, driver.referee_part
     finally:
         stop.set()
         service.close()
@@ -157,8 +171,11 @@ def p99(values: list[float]) -> float:
 def main() -> int:
     records: list[str | None] = [str(SHARED_GAMES / g) for g in GAMES if (SHARED_GAMES / g).is_file()] or [None]
     board: list[float] = []
+    board_referee: list[float] = []
     for r in records:
-        board += play(r, camera=False)
+        total, part = play(r, camera=False)
+        board += total
+        board_referee += part
     source = "../shared/gcg/liwords" if records[0] else "the built-in demo game"
     print(f"# games from {source}; the board's button debounce (30 ms, the firmware's default) is included",
           file=sys.stderr)
@@ -166,6 +183,8 @@ def main() -> int:
     print(f"plays_timed_board: {len(board)} plays")
     print(f"button_to_score_board_median: {statistics.median(board):.1f} ms")
     print(f"button_to_score_board_p99: {p99(board):.1f} ms")
+    print(f"board_event_to_score_median: {statistics.median(board_referee):.1f} ms")
+    print(f"board_event_to_score_p99: {p99(board_referee):.1f} ms")
     try:
         import cv2
 
@@ -174,11 +193,15 @@ def main() -> int:
     except (ImportError, AttributeError, OSError):
         pass
     cam: list[float] = []
+    cam_referee: list[float] = []
     for r in records[:2]:
-        cam += play(r, camera=True)
+        total, part = play(r, camera=True)
+        cam += total
+        cam_referee += part
     print(f"plays_timed_camera: {len(cam)} plays")
     print(f"button_to_score_camera_1000px_median: {statistics.median(cam):.1f} ms")
     print(f"button_to_score_camera_1000px_p99: {p99(cam):.1f} ms")
+    print(f"board_event_to_score_camera_1000px_median: {statistics.median(cam_referee):.1f} ms")
     print("board_button_debounce: 30 ms")
     return 0
 
