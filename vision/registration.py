@@ -69,11 +69,17 @@ def calibrate_file(path: str | Path, *, use_markers: bool = True) -> Calibration
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
-    """Four points in the order top-left, top-right, bottom-right, bottom-left."""
+    """Four points in the order top-left, top-right, bottom-right, bottom-left (clockwise as seen).
+
+    Sorted by angle around their centre, starting from the one nearest the frame's top-left, so a board
+    turned by any angle up to about 45 degrees keeps A1 at the corner nearest the top-left.
+    """
     pts = np.asarray(points, dtype=np.float64).reshape(4, 2)
-    s = pts.sum(axis=1)
-    d = pts[:, 1] - pts[:, 0]
-    return np.array([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    clockwise = pts[np.argsort(angles)]  # image y points down: increasing angle runs clockwise
+    start = int(np.argmin(clockwise.sum(axis=1)))
+    return np.roll(clockwise, -start, axis=0)
 
 
 def find_green_quad(image: np.ndarray, *, where: str = "image") -> np.ndarray:

@@ -103,3 +103,36 @@ def test_teach_writes_a_model_the_reader_uses(cache: Path, capsys: pytest.Captur
         == 0
     )
     assert json.loads(capsys.readouterr().out)["board"] == entries[1]["board"]
+
+
+def test_read_refuses_frames_of_another_camera_and_missing_models(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = render_scene(["." * 15] * 15, seed=3)
+    cv2.imwrite(str(cache / "board.png"), scene.frame)
+    cv2.imwrite(str(cache / "small.png"), cv2.resize(scene.frame, (480, 450)))
+    calib = cache / "c.json"
+    assert main(["vision", "calibrate", str(cache / "board.png"), "-o", str(calib)]) == 0
+    capsys.readouterr()
+    status = main(
+        ["vision", "read", str(cache / "small.png"), str(cache / "board.png"), "--calibration", str(calib), "--json"]
+    )
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "small.png: frame is 480x450" in captured.err
+    assert len(captured.out.strip().splitlines()) == 1  # the good image is still read
+    assert (
+        main(
+            [
+                "vision",
+                "read",
+                str(cache / "board.png"),
+                "--calibration",
+                str(calib),
+                "--model",
+                str(cache / "none.model"),
+            ]
+        )
+        == 2
+    )
+    assert "model file not found" in capsys.readouterr().err

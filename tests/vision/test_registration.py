@@ -96,3 +96,12 @@ def test_no_board_message_suggests_markers() -> None:
     table = np.full((480, 640, 3), (70, 110, 150), np.uint8)
     with pytest.raises(BoardNotFoundError, match="referee vision markers"):
         calibrate(table, where="table.jpg")
+
+
+def test_corners_are_ordered_clockwise_from_the_top_left() -> None:
+    from vision.registration import order_corners
+
+    square = np.array([[10, 10], [100, 12], [98, 95], [8, 90]], dtype=np.float64)
+    assert np.array_equal(order_corners(square[[2, 0, 3, 1]]), square)
+    turned = np.array([[40, 0], [100, 40], [60, 100], [0, 60]], dtype=np.float64)  # a board turned ~35 degrees
+    assert np.array_equal(order_corners(turned[[3, 1, 0, 2]]), turned)
