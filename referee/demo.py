@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -70,6 +71,7 @@ class DemoDriver:
         self.out = out
         self.timeout_s = timeout_s
         self.nicks = {p.nick: i for i, p in enumerate(record.players)}
+        self.scramble = service.table.machine.setup.scramble
         self._cond = threading.Condition()
         self.table.subscribe(self._on_snapshot)
         self.result = DemoResult()
@@ -132,7 +134,27 @@ class DemoDriver:
     def _on_turn(self, snap: Snapshot, player: int) -> bool:
         return snap["state"] == "turn" and snap["players"][player]["on_turn"]
 
+    def roll(self, player: int, move: GCGMove) -> None:
+        """Scramble: the record's rack is every face the player has this turn; the dice passed on are
+        already in hand, the others are rolled now (typed on the page, as a table without a tray does)."""
+        self.wait(f"ask {self.record.players[player].name} to roll",
+                  lambda s: s["state"] == "roll" and s["players"][player]["on_turn"])
+        with self.table._lock:
+            hand = Counter(f.letter for f in self.table.machine.game.hand())  # type: ignore[attr-defined]
+        rolled = Counter(move.rack.upper()) - hand
+        self.table.control("roll", {"letters": "".join(sorted(rolled.elements()))})
+
+    def clear_removals(self) -> None:
+        """Scramble: take the scrambled dice off the mat once the play stands."""
+        snap = self.table.snapshot()
+        if snap["state"] == "removal":
+            for sq in snap["pending"]["remove"]:
+                self.emu.lift(sq)
+            self.wait("see the scrambled dice gone", lambda s: s["state"] != "removal")
+
     def play(self, player: int, move: GCGMove, nxt: GCGMove | None, rest: list[GCGMove]) -> None:
+        if self.scramble:
+            self.roll(player, move)
         self.wait(f"give the turn to {self.record.players[player].name}", lambda s: self._on_turn(s, player))
         with self.table._lock:
             board = self.table.machine.game.board.copy()
@@ -178,6 +200,7 @@ class DemoDriver:
             self.wait("see the phony taken back", lambda s: s["state"] != "takeback")
         if nxt is not None and nxt.kind in (MoveKind.WITHDRAWN, MoveKind.CHALLENGE_BONUS):
             self.compare(player, nxt)
+        self.clear_removals()
 
     def press(self, player: int, what: str, done: Callable[[Snapshot], bool]) -> Snapshot:
         """Hold the player's clock button down until the table has acted on it (a real press lasts
@@ -196,6 +219,8 @@ class DemoDriver:
             and len(self.record.players) == 2
 
     def pass_turn(self, player: int, move: GCGMove) -> None:
+        if self.scramble:
+            self.roll(player, move)  # then no word in time: the clock pressed with nothing laid loses the turn
         self.wait("give the turn for a pass", lambda s: self._on_turn(s, player))
         before = len(self.table.snapshot()["moves"])
         self.press(player, "record the pass", lambda s: len(s["moves"]) > before)

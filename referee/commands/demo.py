@@ -46,16 +46,15 @@ def handle(args: argparse.Namespace) -> int:
         record = load_record(args.gcg)
         names = tuple((p.name or p.nick)[:40] for p in record.players)
         kind = record.variant if record.variant in ("scramble", "scramble-advanced") else "standard"
-        if kind != "standard":
-            print("referee demo: Scramble records are not played by the demo yet", file=sys.stderr)
-            return 2
         tiles = args.tiles or ("german" if "german" in record.pragmas.get("tile-distribution", "").lower()
                                else "english")
         config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
-                            edition=tiles, fusion="sensors" if args.no_camera else "both",
-                            challenge=challenge_rule(record))
+                            edition=tiles, fusion="sensors" if args.no_camera or kind != "standard" else "both",
+                            challenge=challenge_rule(record), kind=kind,
+                            clock_mode="tournament" if kind == "standard" else "none")
         print("referee demo: starting the simulated table (sensor board emulator, "
-              f"{'no camera' if args.no_camera else 'synthetic camera'}, mock LEDs and buttons)...", flush=True)
+              f"{'synthetic camera' if config.sensors.camera else 'no camera'}, mock LEDs and buttons)...",
+              flush=True)
         parts, holder = sim_parts(config)
         judge = RecordJudge()
         parts.lexicon = judge

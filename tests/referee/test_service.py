@@ -391,3 +391,19 @@ def test_racks_left_read_by_the_camera_one_player_at_a_time(tmp_path: Path) -> N
         assert snap["state"] == "ended" and [m["score"] for m in snap["moves"][-2:]] == [-7, -26]
     finally:
         r.close()
+
+
+@pytest.mark.parametrize("name", ["scramble_basic", "scramble_advanced"])
+def test_scramble_records_play_through_the_emulated_mat(tmp_path: Path, name: str) -> None:
+    path = Path(__file__).resolve().parents[1] / "game" / "data" / f"{name}.gcg"
+    if not path.is_file():
+        pytest.skip(f"{path} is not here")
+    record = load_record(str(path))
+    r = Running(tmp_path, kind=record.variant, fusion="sensors", clock_mode="none",
+                players=tuple(p.name for p in record.players))
+    try:
+        result = DemoDriver(r.service, record, r.judge).run()
+        assert result.mismatches == [] and result.state == "ended"
+        assert result.final[0][1] == record.moves[-1].total
+    finally:
+        r.close()
