@@ -45,9 +45,11 @@ def handle(args: argparse.Namespace) -> int:
     try:
         record = load_record(args.gcg)
         names = tuple((p.name or p.nick)[:40] for p in record.players)
-        kind = record.variant if record.variant in ("scramble", "scramble-advanced") else "standard"
+        variant = (record.variant or "").lower()  # scramble, scramble-advanced, scramble-german, ...
+        kind = ("scramble-advanced" if variant.startswith("scramble-advanced")
+                else "scramble" if variant.startswith("scramble") else "standard")
         tiles = args.tiles or ("german" if "german" in record.pragmas.get("tile-distribution", "").lower()
-                               else "english")
+                               or variant.endswith("-german") else "english")
         config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
                             edition=tiles, fusion="sensors" if args.no_camera or kind != "standard" else "both",
                             challenge=challenge_rule(record), kind=kind,
