@@ -22,7 +22,13 @@ Public API (what the views, the commands and the tests use)::
 - `referee.fusion.fuse(sensors, camera, min_confidence)`: one board picture from the sensor board and the
   camera; doubt is kept, never resolved by guessing.
 - `referee.table_rules`: the engine's rule set and lexicon for a table (`rules_for`, `TableRules`, `WordSet`).
-- `referee.records.game_gcg(machine)`: the game as GCG.
+- `referee.records`: `game_gcg(machine)`, `export_gcg(journal, game_id)`: the game as GCG.
+- `referee.service.TableService(ServiceParts)`: the running service (board link, camera, buttons, outputs,
+  page, sd_notify); `referee.simulation.sim_config/sim_parts/real_parts` build its parts.
+- `referee.demo.DemoDriver(service, record)`: robot players replaying a GCG record through a service on
+  the emulated board (`referee demo`, the benchmark, the end-to-end tests).
+- `referee.table_api.PENDING_KEYS`, `ALERT_CODES`, `EXTRA_ACTIONS`: what snapshots and controls hold beyond
+  the base contract (`roll` for Scramble, `new_game` after the end).
 """
 
 __version__ = "0.1.0"
