@@ -171,10 +171,10 @@ def _same_game(before: dict[str, Any], after: dict[str, Any]) -> None:
         assert after[key] == before[key], key
     for p_before, p_after in zip(before["players"], after["players"], strict=True):
         assert (p_after["score"], p_after["on_turn"]) == (p_before["score"], p_before["on_turn"])
-        # The downtime is a pause: the clock resumes from the last heartbeat (at most 2 s before the kill),
-        # so no clock lost the time the service was down.
+        # The downtime is a pause: the clock resumes from the last heartbeat (every 2 s, later on a busy
+        # machine) before the kill, so it may give back a little time but never charges the downtime.
         lost = p_before["clock"]["remaining_ms"] - p_after["clock"]["remaining_ms"]
-        assert -2500 <= lost <= 1500, (p_before["clock"], p_after["clock"])
+        assert -4000 <= lost <= 1500, (p_before["clock"], p_after["clock"])
 
 
 @pytest.mark.slow
