@@ -20,10 +20,18 @@ from vision.geometry import SIZE
 WORK = 720  # the coarse search works on frames scaled to this size (longest side)
 PITCH = 32  # pixels per square in the rectified image used for the fine fit
 PAD = 1  # squares of margin around the grid in that rectified image
+MIN_LAYOUT_AGREEMENT = 0.9  # right grids score 0.99-1.0 on the reference photos, grids one square off 0.34-0.65
 
 
-def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = True) -> Calibration:
-    """Locate the board's grid in `image` (BGR) and return its calibration, or raise BoardNotFoundError."""
+def calibrate(
+    image: np.ndarray, *, where: str = "image", use_markers: bool = True, standard_layout: bool = True
+) -> Calibration:
+    """Locate the board's grid in `image` (BGR) and return its calibration, or raise BoardNotFoundError.
+
+    The grid must lie wholly in the frame, and (unless `standard_layout` is False, for boards with other
+    premium squares) its squares' colours must follow the standard premium layout: a grid fitted one square
+    off would otherwise point every square at its neighbour's pixels, quietly.
+    """
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 64:
         raise BoardNotFoundError(f"no board found in {where}: not a colour image of usable size")
     h, w = image.shape[:2]
@@ -52,20 +60,32 @@ def calibrate(image: np.ndarray, *, where: str = "image", use_markers: bool = Tr
     from vision import cells
     from vision.reader import empty_colours
 
+    grid = Calibration.from_matrix(matrix, (w, h))
+    corners = grid.corners()
+    if corners.min() < 1 or (corners[:, 0] > w - 2).any() or (corners[:, 1] > h - 2).any():
+        raise BoardNotFoundError(f"no board found in {where}: the board's grid is not wholly in the frame")
     rect = cells.rectify(image, matrix)
+    colours = empty_colours(rect)
+    agreement = layout_agreement(colours)
+    if standard_layout and agreement < MIN_LAYOUT_AGREEMENT:
+        raise BoardNotFoundError(
+            f"no board found in {where}: the grid found does not line up with the premium squares "
+            f"({100 * agreement:.0f}% of squares match the standard layout)"
+        )
     extra = {
-        "empty_colours": empty_colours(rect),
+        "empty_colours": colours,
+        "layout_agreement": agreement,
         "sharpness": cells.sharpness(cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)),
         "board_value": cells.board_value(cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)),
     }
     return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual, extra=extra)
 
 
-def calibrate_file(path: str | Path, *, use_markers: bool = True) -> Calibration:
+def calibrate_file(path: str | Path, *, use_markers: bool = True, standard_layout: bool = True) -> Calibration:
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise BoardNotFoundError(f"no board found in {path}: the file cannot be read as an image")
-    return calibrate(image, where=str(path), use_markers=use_markers)
+    return calibrate(image, where=str(path), use_markers=use_markers, standard_layout=standard_layout)
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -293,3 +313,20 @@ def check_alignment(image: np.ndarray, calibration: Calibration, *, where: str =
     corners = np.array([[0, 0], [15, 0], [15, 15], [0, 15], [7.5, 7.5]], dtype=np.float64)
     seen = fresh.board_to_image(corners)  # where the grid really is, in pixels
     return float(np.linalg.norm(calibration.image_to_board(seen) - corners, axis=1).max())
+
+
+def layout_agreement(empty_colours: list[list[float] | None]) -> float:
+    """How well the squares' colours follow the standard premium layout: the share of empty squares whose
+    colour is nearest the mean colour of their own kind (triple word, double letter, ...). About 1.0 for a
+    grid that lies right; a grid shifted by a square mixes the kinds and scores far lower."""
+    from vision.geometry import premium_layout
+
+    kinds = np.array(list("".join(premium_layout())))
+    known = np.array([c is not None for c in empty_colours])
+    if known.sum() < 50:
+        return 1.0  # too much covered to tell: do not refuse on that alone
+    colours = np.array([c if c is not None else (0.0, 0.0, 0.0) for c in empty_colours], np.float64)
+    names = [k for k in np.unique(kinds) if ((kinds == k) & known).any()]
+    means = np.array([colours[(kinds == k) & known].mean(axis=0) for k in names])
+    nearest = np.argmin(np.linalg.norm(colours[known][:, None, :] - means[None], axis=2), axis=1)
+    return float(np.mean(np.array(names)[nearest] == kinds[known]))

@@ -29,6 +29,7 @@ def register(sub: Any) -> None:
     cal.add_argument("image", metavar="IMAGE")
     cal.add_argument("-o", "--output", required=True, metavar="CALIB.json")
     cal.add_argument("--no-markers", action="store_true", help="ignore ArUco markers, use the board's grid")
+    cal.add_argument("--any-layout", action="store_true", help="the board's premium squares are not the standard ones")
     cal.set_defaults(handler=handle_calibrate)
 
     mk = vsub.add_parser("markers", help="write the printable sheet of corner markers (PNG)")
@@ -88,7 +89,7 @@ def handle_calibrate(args: argparse.Namespace) -> int:
     from vision.registration import calibrate_file
 
     try:
-        calib = calibrate_file(args.image, use_markers=not args.no_markers)
+        calib = calibrate_file(args.image, use_markers=not args.no_markers, standard_layout=not args.any_layout)
         calib.save(args.output)
     except VisionError as exc:
         return _fail(str(exc))

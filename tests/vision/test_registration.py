@@ -105,3 +105,20 @@ def test_corners_are_ordered_clockwise_from_the_top_left() -> None:
     assert np.array_equal(order_corners(square[[2, 0, 3, 1]]), square)
     turned = np.array([[40, 0], [100, 40], [60, 100], [0, 60]], dtype=np.float64)  # a board turned ~35 degrees
     assert np.array_equal(order_corners(turned[[3, 1, 0, 2]]), turned)
+
+
+def test_a_board_partly_out_of_the_frame_is_refused() -> None:
+    scene = render_scene(["." * 15] * 15, seed=0, tilt=0.18)  # this camera cuts off a corner of the grid
+    with pytest.raises(BoardNotFoundError, match="not wholly in the frame"):
+        calibrate(scene.frame, where="tilted.png")
+
+
+def test_a_grid_that_does_not_fit_the_premium_layout_is_refused() -> None:
+    from vision.synth import COLOURS
+
+    plain = {kind: COLOURS["."] for kind in COLOURS}  # a board without premium squares
+    scene = render_scene(["." * 15] * 15, seed=4, palette=plain)
+    with pytest.raises(BoardNotFoundError, match="premium squares"):
+        calibrate(scene.frame)
+    calib = calibrate(scene.frame, standard_layout=False)
+    assert calib.extra["layout_agreement"] < 0.9
