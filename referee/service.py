@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 import queue
 import threading
@@ -26,8 +27,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
+from game.errors import RefereeError
 from referee.board_picture import Cell
 from referee.config import Config
 from referee.fusion import fuse
@@ -61,12 +63,33 @@ class ServiceParts:
     monotonic: Callable[[], float] = time.monotonic
 
 
+class StateDirBusy(RefereeError, ValueError):
+    """Another referee already runs on this state directory (two would write one journal)."""
+
+
+def _lock_state_dir(state_dir: Path) -> IO[bytes]:
+    """Hold an exclusive lock on the state directory for the life of the service."""
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        f = (state_dir / "referee.lock").open("a+b")
+    except OSError as exc:
+        raise StateDirBusy(f"{state_dir}: cannot use the state directory ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise StateDirBusy(f"{state_dir}: another referee is already running on this table's journal "
+                           "(stop it first: `systemctl stop referee`)") from None
+    return f
+
+
 class TableService:
     def __init__(self, parts: ServiceParts) -> None:
         self.parts = parts
         self.config = parts.config
         self.mono = parts.monotonic
         state_dir = Path(self.config.table.state_dir)
+        self._lock_file = _lock_state_dir(state_dir)
         self.journal = Journal(state_dir / "games.sqlite3")
         self.table = self._open_table()
         self.link: Any = None
@@ -346,3 +369,4 @@ class TableService:
         self.outputs.close()
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
+        self._lock_file.close()

@@ -407,3 +407,11 @@ def test_scramble_records_play_through_the_emulated_mat(tmp_path: Path, name: st
         assert result.final[0][1] == record.moves[-1].total
     finally:
         r.close()
+
+
+def test_a_second_referee_on_the_same_journal_is_refused(running: Running) -> None:
+    from referee.service import ServiceParts, StateDirBusy
+
+    config = running.service.config
+    with pytest.raises(StateDirBusy, match="another referee is already running"):
+        TableService(ServiceParts(config=config, lexicon=running.judge, web=False))
