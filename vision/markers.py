@@ -12,8 +12,6 @@ import numpy as np
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)  # TL, TR, BR, BL
-# The corner of each marker that touches the grid: ArUco corners run TL, TR, BR, BL of the marker itself.
-_INNER = {0: 2, 1: 3, 2: 0, 3: 1}
 
 
 def _detector() -> cv2.aruco.ArucoDetector:
@@ -35,11 +33,16 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def find_marker_quad(image: np.ndarray) -> np.ndarray | None:
-    """The grid's corners (TL, TR, BR, BL) from the four corner markers, or None unless all four are seen."""
+    """The grid's corners (TL, TR, BR, BL) from the four corner markers, or None unless all four are seen.
+
+    Each marker gives the corner of its own that lies nearest the middle of the four: its inner corner,
+    whichever way up the marker was stuck on.
+    """
     found = find_markers(image)
     if len(found) < 4:
         return None
-    return np.array([found[i][_INNER[i]] for i in CORNER_IDS])
+    middle = np.mean([found[i].mean(axis=0) for i in CORNER_IDS], axis=0)
+    return np.array([found[i][np.argmin(np.linalg.norm(found[i] - middle, axis=1))] for i in CORNER_IDS])
 
 
 def marker_sheet(marker_mm: float = 30.0, dpi: int = 200) -> np.ndarray:
@@ -60,17 +63,13 @@ def marker_sheet(marker_mm: float = 30.0, dpi: int = 200) -> np.ndarray:
     for marker_id, (x, y) in zip(CORNER_IDS, cells, strict=True):
         sheet[y : y + side, x : x + side] = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
         label = f"{marker_id}: {names[marker_id]} corner"
+        scale, thick = 0.6 * dpi / 100, max(1, dpi // 100)
+        (tw, _th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        tx = min(x, page_w - margin // 2 - tw)
         cv2.putText(
-            sheet,
-            label,
-            (x, y + side + round(8 * px_per_mm)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6 * dpi / 100,
-            0,
-            max(1, dpi // 100),
-            cv2.LINE_AA,
+            sheet, label, (tx, y + side + round(8 * px_per_mm)), cv2.FONT_HERSHEY_SIMPLEX, scale, 0, thick, cv2.LINE_AA
         )
-    text = f"SCRABBLE referee corner markers, ArUco 4x4_50, print at 100%: each square {marker_mm:.0f} mm"
+    text = f"SCRABBLE referee corner markers, ArUco 4x4_50, print at 100%: each marker {marker_mm:.0f} mm"
     cv2.putText(
         sheet,
         text,

@@ -35,7 +35,7 @@ def test_no_board_is_a_clear_error() -> None:
         calibrate(noise, where="kitchen.jpg")
 
 
-def test_corner_markers_give_the_grid() -> None:
+def test_corner_markers_give_the_grid_whichever_way_up_they_were_stuck() -> None:
     scene = render_scene(random_board(np.random.default_rng(5), count=20), seed=5, tilt=0.0, blur=0.0)
     frame = scene.frame.copy()
     inv = np.linalg.inv(scene.homography)
@@ -46,6 +46,7 @@ def test_corner_markers_give_the_grid() -> None:
     corners = _apply(inv, np.array([[0, 0], [15, 0], [15, 15], [0, 15]], dtype=np.float64))
     for marker_id, ((cx, cy), (sx, sy)) in enumerate(zip(corners, [(-1, -1), (1, -1), (1, 1), (-1, 1)], strict=True)):
         img = cv2.cvtColor(cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1), cv2.COLOR_GRAY2BGR)
+        img = np.ascontiguousarray(np.rot90(img, marker_id))  # stuck on any way up
         padded = cv2.copyMakeBorder(img, 6, 6, 6, 6, cv2.BORDER_CONSTANT, value=(255, 255, 255))
         x0 = round(cx) - (padded.shape[1] - 6 if sx < 0 else 6)
         y0 = round(cy) - (padded.shape[0] - 6 if sy < 0 else 6)
