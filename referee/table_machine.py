@@ -300,6 +300,7 @@ class TableMachine:
         self._notice(alert.level, alert.code, alert.text, alert.squares)
         self.pending = {}
         self.pending_blank = set()
+        self.by_hand &= set(self.committed)  # letters given for tiles that did not stay
         self.state = "turn"
         if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
             self.clock.switch_to(self.mover)
@@ -363,6 +364,7 @@ class TableMachine:
 
     def _takeback_done(self) -> None:
         self.takeback = set()
+        self.by_hand &= set(self.committed)
         self.notices = [a for a in self.notices if a.code != "not_in_lexicon"]
         if self.takeback_then_same:
             self.state = "turn"
