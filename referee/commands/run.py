@@ -25,6 +25,8 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, default=None, help="scoreboard port for --sim (default 8080)")
     p.add_argument("--state-dir", default=None, help="where --sim keeps its journal (default: a new temp folder)")
     p.add_argument("--no-camera", action="store_true", help="--sim without the synthetic camera")
+    p.add_argument("--game", choices=("standard", "scramble", "scramble-advanced"), default="standard",
+                   help="--sim: the game (Scramble runs on a 9x9 mat with a dice tray, without the camera)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     p.set_defaults(handler=handle)
 
@@ -40,8 +42,10 @@ def handle(args: argparse.Namespace) -> int:
     try:
         holder = None
         if args.sim:
-            config = sim_config(state_dir=args.state_dir, port=args.port or 8080,
-                                fusion="sensors" if args.no_camera else "both")
+            standard = args.game == "standard"
+            config = sim_config(state_dir=args.state_dir, port=args.port or 8080, kind=args.game,
+                                fusion="both" if standard and not args.no_camera else "sensors",
+                                clock_mode="tournament" if standard else "none")
             parts, holder = sim_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
         else:
             config = load_config(args.config)
