@@ -107,12 +107,18 @@ def sim_parts(config: Config, *, terminal: TextIO | None = None, camera_size: in
 
 
 def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
-    """Service parts for a real table, from its configuration (the lexicon first: the cheapest to get wrong)."""
+    """Service parts for a real table, from its configuration (the lexicon first: the cheapest to get wrong).
+    Each slow step tells systemd what it is doing and extends the start-up time limit (a Pi building the
+    letter classifier or finding the board in the first frame can take a while)."""
+    from referee.sd_notify import notify
+
+    notify("STATUS=loading the lexicon\nEXTEND_TIMEOUT_USEC=60000000")
     lexicon = load_lexicon(config)
     camera = None
     if config.sensors.camera:
         from referee.sensors import open_camera
 
+        notify("STATUS=opening the camera and finding the board\nEXTEND_TIMEOUT_USEC=120000000")
         calib = str(config.sensors.calibration) if config.sensors.calibration else None
         camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray,
                              config.sensors.rack_area)
@@ -120,6 +126,7 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
     if config.outputs.devices != "none" and config.hardware is not None:
         from hardware.factory import build_devices
 
+        notify("STATUS=opening the LEDs, displays and buttons\nEXTEND_TIMEOUT_USEC=30000000")
         devices = build_devices(config.hardware, "real" if config.outputs.devices == "real" else "mock")
     return ServiceParts(config=config, lexicon=lexicon, board_url=config.sensors.board or None,
                         camera=camera, devices=devices, terminal=terminal if config.outputs.terminal_clock else None,

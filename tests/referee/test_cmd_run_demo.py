@@ -77,6 +77,7 @@ enabled = false
                 messages.append(sock.recv(4096).decode())
             ready = next(m for m in messages if "READY=1" in m)
             assert "STATUS=game 1 waiting: Player 1 0, Player 2 0" in ready
+            assert messages[0].startswith("STATUS=loading the lexicon\nEXTEND_TIMEOUT_USEC=")
             assert messages.index(ready) < len(messages) - 1  # the watchdog pings come after READY
         finally:
             proc.send_signal(signal.SIGTERM)
