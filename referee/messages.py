@@ -43,6 +43,14 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "The turn was not taken: {why}",
         "de": "Der Zug wurde nicht gewertet: {why}",
     },
+    "play_lifted": {
+        "en": "a tile of the play was lifted; press the clock again when the play is down",
+        "de": "ein Stein des Zuges wurde hochgenommen; die Uhr erneut drücken, wenn der Zug liegt",
+    },
+    "board_not_clear": {
+        "en": "clear the board before the start",
+        "de": "vor dem Start das Brett abräumen",
+    },
     "not_in_lexicon": {
         "en": "{words} not in the lexicon: take the tiles off {squares}.",
         "de": "{words} nicht im Wörterbuch: bitte die Steine von {squares} nehmen.",

@@ -191,7 +191,7 @@ class TableMachine:
             # The player took a tile of the play back while letters were asked: the play is read again
             # at the next press of the clock, on the player's own time.
             self._back_to_mover(Alert("info", "commit_refused", text(
-                "commit_refused", self.lang, why="a tile of the play was lifted; press the clock again")))
+                "commit_refused", self.lang, why=text("play_lifted", self.lang))))
         if self.state == "takeback" and not (self.takeback & self.observed.keys()):
             self._takeback_done()
         if self.state == "removal" and not (self.removal & self.observed.keys()):
@@ -209,7 +209,7 @@ class TableMachine:
         elif self.state == "waiting" and player != self.game.to_move:
             if self.observed:
                 self._notice("error", "commit_refused", text("commit_refused", self.lang,
-                                                               why="clear the board before the start"))
+                                                               why=text("board_not_clear", self.lang)))
                 return
             self._do_start({})
 
