@@ -473,3 +473,17 @@ def test_scramble_time_out_with_a_presence_only_board_asks_the_letters() -> None
     for sq, ch in (("D5", "O"), ("E5", "A"), ("F5", "T")):
         snap = t.control("correct", {"square": sq, "letter": ch})
     assert snap["state"] == "challenge" and snap["moves"][-1]["score"] == 6
+
+
+def test_a_tile_swapped_for_another_letter_is_flagged_until_put_right() -> None:
+    t = _table()
+    t.play("8E QUIZ")
+    t.advance(15)
+    t.lift("F8")
+    t.place("F8", "O")  # QOIZ: someone swapped a tile
+    snap = t.snapshot()
+    alert = next(a for a in snap["alerts"] if a["code"] == "tile_changed")
+    assert alert["squares"] == ["F8"] and snap["board"][7][5] == "U"  # the game keeps the U
+    t.lift("F8")
+    t.place("F8", "U")
+    assert not any(a["code"] in ("tile_changed", "tile_moved") for a in t.snapshot()["alerts"])
