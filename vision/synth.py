@@ -8,6 +8,7 @@ letter, d double letter).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -195,20 +196,28 @@ def motion_blur(frame: np.ndarray, length: float, angle: float = 0.0) -> np.ndar
 
 
 class SyntheticSource:
-    """A frame source of rendered boards: a game growing by a few tiles per frame (for the simulated table)."""
+    """A fixed synthetic camera over a board, for the simulated table and the tests.
 
-    def __init__(self, seed: int = 0, tiles: str = "german") -> None:
+    `board` is called for every frame and returns the 15 rows to draw (the simulated game's board); without
+    it the source films a random game growing by five tiles a frame. The camera stays put (its pose comes
+    from `seed`), as a real one bolted above the table does.
+    """
+
+    def __init__(self, seed: int = 0, tiles: str = "german", board: Callable[[], list[str]] | None = None) -> None:
         self.name = f"synthetic:seed={seed}"
         self.tiles = tiles
-        self._rng = np.random.default_rng(seed)
         self._seed = seed
+        self._board = board
         self._count = 0
         self.last: Scene | None = None
 
     def read(self) -> np.ndarray:
         self._count += 1
-        board = random_board(np.random.default_rng(self._seed), self.tiles, count=min(100, 5 * self._count))
-        self.last = render_scene(board, tiles=self.tiles, seed=self._seed * 1000 + self._count)
+        if self._board is not None:
+            rows = list(self._board())
+        else:
+            rows = random_board(np.random.default_rng(self._seed), self.tiles, count=min(100, 5 * self._count))
+        self.last = render_scene(rows, tiles=self.tiles, seed=self._seed)
         return self.last.frame
 
     def close(self) -> None:

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.classifier import TileClassifier
 from vision.errors import FrameSourceError
 from vision.sources import FileSource, OpenCVSource, Picamera2Source, open_source
 from vision.synth import SyntheticSource
@@ -139,3 +140,14 @@ def test_synthetic_source_grows_a_game() -> None:
     assert first.shape == second.shape and first.dtype == np.uint8
     assert source.last is not None
     assert sum(ch != "." for row in source.last.board for ch in row) == 10
+
+
+def test_synthetic_camera_films_the_board_it_is_given(german_model: TileClassifier) -> None:
+    from vision.reader import BoardReader
+    from vision.registration import calibrate
+
+    rows = ["." * 15] * 15
+    source = SyntheticSource(seed=5, board=lambda: rows)
+    reader = BoardReader(calibrate(source.read()), german_model)
+    rows = [*rows[:7], ".....QUARK.....", *rows[8:]]
+    assert reader.read(source.read()).board == rows
