@@ -9,7 +9,8 @@ States and the way through a turn::
     waiting --start--> turn (the mover's clock runs; tiles go down)
     turn --mover's clock button--> read the board, diff against the committed board
         no new tiles ............................ pass -> next turn
-        a blank or a doubtful letter ............ blank (asked on the page or with buttons)
+        a blank or a doubtful letter ............ blank (asked on the page; lifting a tile of the
+                                                  play returns the turn to the mover)
         letters known ........................... validate + score through the engine
             illegal placement ................... back to turn, the mover fixes the tiles
             "void" rule and a phony ............. takeback (same mover plays again)
@@ -19,10 +20,13 @@ States and the way through a turn::
                              good: penalty by the rule (lost turn, +5/+10), play stands
     challenge --accept / window over / next player lays a tile--> play stands: draw, next turn
     takeback --sensors see the tiles gone--> next turn (or the same mover after "void")
-    Scramble: roll (dice read) -> turn (60 s timer; time-out commits) -> ... -> removal (the
-        scrambled dice shown; the sensors must see them gone) -> roll
-    going out or too many scoreless turns -> racks (racks left entered) -> ended (rack adjustments,
-        time penalties)
+    Scramble: roll (dice tray, camera or page) -> turn (60 s timer; time-out commits what lies on
+        the mat: no word there loses the turn and clears it) -> ... -> removal (the scrambled dice
+        shown; the sensors must see them gone) -> roll; the first to the target score wins
+    going out or too many scoreless turns -> racks (racks left entered, or read by the camera) ->
+        ended (the engine's rack adjustments, then the clocks' time penalties)
+    pause / resume (the director) from any state but waiting and ended; board changes made during
+        a pause count on resume
 
 Anomalies (a tile moved outside a turn, tiles added after the commit, the board unplugged, the
 camera lost) are *derived* from the current picture and links each time, shown as alerts, and
