@@ -48,6 +48,7 @@ def render_board(
     rng: np.random.Generator | None = None,
     font: str | None = None,
     palette: dict[str, tuple[int, int, int]] | None = None,
+    loose: dict[tuple[int, int], tuple[float, float]] | None = None,
 ) -> np.ndarray:
     """The board seen from straight above, 1 square of margin, `PX` pixels per square (`palette`: COLOURS)."""
     colours = palette or COLOURS
@@ -72,6 +73,8 @@ def render_board(
             t = round(PX * 0.94)
             tile = render_tile(ch, values.get(ch), t, font or fonts[int(rng.integers(len(fonts)))])
             dx, dy = rng.integers(-3, 4, size=2)
+            if (r, c) in (loose or {}):  # a tile being slid: off its square by a share of a square
+                dx, dy = (round(v * PX) for v in loose[(r, c)])  # type: ignore[index]
             x, y = (c + 1) * PX + (PX - t) // 2 + int(dx), (r + 1) * PX + (PX - t) // 2 + int(dy)
             img[y : y + t, x : x + t] = tile
     return img
@@ -88,10 +91,13 @@ def render_scene(
     hand: bool = False,
     font: str | None = None,
     palette: dict[str, tuple[int, int, int]] | None = None,
+    loose: dict[tuple[int, int], tuple[float, float]] | None = None,
 ) -> Scene:
     """A camera frame of `board`: perspective (`tilt`), uneven light, blur, noise, and optionally a hand."""
     rng = np.random.default_rng(seed)  # the camera and the light: the same for the same seed, whatever the board
-    flat = render_board(board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font, palette=palette)
+    flat = render_board(
+        board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font, palette=palette, loose=loose
+    )
     w, h = size
     side = flat.shape[0]
     span = 0.86 * min(w, h)

@@ -97,3 +97,22 @@ def test_a_change_of_light_is_not_a_hand(gain: float, german_model: TileClassifi
     reading = reader.read(other_light)
     assert not reading.occluded, reading.notes
     assert reading.board == board
+
+
+@pytest.mark.parametrize("offset", [(0.35, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, -0.5)])
+def test_a_tile_being_slid_between_squares_is_doubt(offset: tuple[float, float], german_model: TileClassifier) -> None:
+    board = [*["." * 15] * 7, ".......Q.......", *["." * 15] * 7]
+    calib = calibrate(render_scene(["." * 15] * 15, seed=3).frame)
+    reading = BoardReader(calib, german_model).read(render_scene(board, seed=3, loose={(7, 7): offset}).frame)
+    assert reading.occluded
+    touched = {"H8", "I8" if offset[0] > 0 else "H8", "H9" if offset[1] > 0 else "H7" if offset[1] < 0 else "H8"}
+    assert touched <= set(reading.uncertain)
+    sure = {n: s.letter for n, s in reading.squares.items() if not s.uncertain}
+    assert all(letter == "." for letter in sure.values())
+
+
+def test_a_tile_nudged_a_little_is_still_read(german_model: TileClassifier) -> None:
+    board = [*["." * 15] * 7, ".......Q.......", *["." * 15] * 7]
+    calib = calibrate(render_scene(["." * 15] * 15, seed=3).frame)
+    reading = BoardReader(calib, german_model).read(render_scene(board, seed=3, loose={(7, 7): (0.2, -0.15)}).frame)
+    assert not reading.occluded and reading.board == board and reading.uncertain == []
