@@ -102,6 +102,20 @@ def colour_stats(rect: np.ndarray, pl: Planes | None = None) -> np.ndarray:
     return np.column_stack([face, ink, sv]).astype(np.float32)
 
 
+def square_lab(rect: np.ndarray) -> np.ndarray:
+    """Mean Lab colour of the middle half of each square (225 x 3)."""
+    return per_square_mean(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB), inset=0.25)
+
+
+def empty_colours(rect: np.ndarray) -> list[list[float] | None]:
+    """Mean Lab colour of the middle of each square that is empty in this (calibration) frame, else None.
+
+    Stored in the calibration: the reader tells a hand from the board by how far a square's colour moved."""
+    stats = colour_stats(rect)
+    lab = square_lab(rect)
+    return [[float(v) for v in lab[i]] if stats[i, 0] < 0.02 else None for i in range(SIZE * SIZE)]
+
+
 def window_box(row: int, col: int, window: float = GLYPH_WINDOW) -> tuple[int, int, int]:
     """(x0, y0, side) of the window of `window` squares centred on square (row, col) of a rectified board."""
     half = window * PITCH / 2

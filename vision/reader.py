@@ -19,7 +19,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from vision import cells
@@ -74,17 +73,6 @@ class BoardReading:
             "uncertain": self.uncertain,
             "ms": round(self.ms, 2),
         }
-
-
-def empty_colours(rect: np.ndarray) -> list[list[float] | None]:
-    """Mean Lab colour of the middle of each square that is empty in this (calibration) frame, else None."""
-    stats = cells.colour_stats(rect)
-    lab = _square_lab(rect)
-    return [[float(v) for v in lab[i]] if stats[i, 0] < 0.02 else None for i in range(SIZE * SIZE)]
-
-
-def _square_lab(rect: np.ndarray) -> np.ndarray:
-    return cells.per_square_mean(cv2.cvtColor(rect, cv2.COLOR_BGR2LAB), inset=0.25)
 
 
 class BoardReader:
@@ -147,7 +135,7 @@ class BoardReader:
         """Settle the empty and the doubtful squares in `results`; return the foreign ones. Tiles are left."""
         # The light changes over a game (clouds, lamps): what most empty squares share is the light, not a
         # hand; only what a square changes beyond it counts.
-        lab = _undo_light(_square_lab(rect), self._refs, self._known, stats[:, 0])
+        lab = _undo_light(cells.square_lab(rect), self._refs, self._known, stats[:, 0])
         shift = np.linalg.norm(lab - self._refs, axis=1)
         foreign: set[int] = set()
         for i, name in enumerate(ALL_SQUARES):

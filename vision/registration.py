@@ -13,9 +13,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import cells
 from vision.calibration import Calibration
 from vision.errors import BoardNotFoundError
-from vision.geometry import SIZE
+from vision.geometry import SIZE, premium_layout
+from vision.markers import find_marker_quad
 
 WORK = 720  # the coarse search works on frames scaled to this size (longest side)
 PITCH = 32  # pixels per square in the rectified image used for the fine fit
@@ -38,8 +40,6 @@ def calibrate(
     method = "grid"
     quad = None
     if use_markers:
-        from vision.markers import find_marker_quad
-
         quad = find_marker_quad(image)
         if quad is not None:
             method = "aruco"
@@ -56,16 +56,12 @@ def calibrate(
                 ) from None
     # The quad is the outside of the grid's frame (markers) or the green field; look for the grid inside.
     matrix, residual = fit_grid(image, quad, where=where, outer=(method == "grid"))
-    # The colour of each square that is empty now: the reader tells a hand from the board by it.
-    from vision import cells
-    from vision.reader import empty_colours
-
     grid = Calibration.from_matrix(matrix, (w, h))
     corners = grid.corners()
     if corners.min() < 1 or (corners[:, 0] > w - 2).any() or (corners[:, 1] > h - 2).any():
         raise BoardNotFoundError(f"no board found in {where}: the board's grid is not wholly in the frame")
     rect = cells.rectify(image, matrix)
-    colours = empty_colours(rect)
+    colours = cells.empty_colours(rect)  # the reader tells a hand from the board by these
     agreement = layout_agreement(colours)
     if standard_layout and agreement < MIN_LAYOUT_AGREEMENT:
         raise BoardNotFoundError(
@@ -319,8 +315,6 @@ def layout_agreement(empty_colours: list[list[float] | None]) -> float:
     """How well the squares' colours follow the standard premium layout: the share of empty squares whose
     colour is nearest the mean colour of their own kind (triple word, double letter, ...). About 1.0 for a
     grid that lies right; a grid shifted by a square mixes the kinds and scores far lower."""
-    from vision.geometry import premium_layout
-
     kinds = np.array(list("".join(premium_layout())))
     known = np.array([c is not None for c in empty_colours])
     if known.sum() < 50:
