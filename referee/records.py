@@ -18,6 +18,8 @@ def game_gcg(machine: TableMachine) -> str:
     pragmas = {"title": f"{setup.table}", "tile-distribution": setup.edition}
     if setup.scramble:
         pragmas["variant"] = setup.kind
+    if setup.lexicon:
+        pragmas["lexicon"] = setup.lexicon.rsplit("/", 1)[-1].removesuffix(".txt")
     pragmas["note"] = f"refereed by the table referee; challenge rule {setup.challenge}"
     return write_gcg(list(setup.players), list(machine.game.events), pragmas)
 
