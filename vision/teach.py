@@ -33,6 +33,11 @@ class LabelledPhoto:
     flag: str
 
 
+def is_occluded(photo: LabelledPhoto) -> bool:
+    """Whether the labels mark this photo as occluded (a hand or something over the board)."""
+    return "occlu" in photo.flag.lower()
+
+
 def load_labels(path: str | Path) -> list[LabelledPhoto]:
     """Parse and check a labels file; image paths are resolved relative to it."""
     p = Path(path)
@@ -84,7 +89,11 @@ def teach(photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None) ->
     """A classifier taught on the lettered tiles of `photos`."""
     patches: list[np.ndarray] = []
     letters: list[str] = []
+    skipped = 0
     for photo in photos:
+        if is_occluded(photo):  # a hand over the tiles teaches the hand
+            skipped += 1
+            continue
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if image is None:
             raise LabelsError(f"{photo.path}: image listed in the labels cannot be read")
@@ -97,6 +106,6 @@ def teach(photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None) ->
         letters += t
     if not patches:
         raise LabelsError("the labels hold no lettered tiles to learn from")
-    info = {"source": "taught", "photos": len(photos)}
+    info = {"source": "taught", "photos": len(photos) - skipped, "skipped_occluded": skipped}
     info.update(meta or {})
     return TileClassifier.train(np.stack(patches), letters, meta=info)
