@@ -68,3 +68,12 @@ def test_missing_images_are_named(tmp_path: Path) -> None:
     path.write_text(json.dumps([{"game": "g", "file": "gone.jpg", "board": ["." * 15] * 15}]), encoding="utf-8")
     with pytest.raises(LabelsError, match=r"gone\.jpg"):
         teach(load_labels(path))
+
+
+def test_photos_labelled_occluded_are_not_taught(tmp_path: Path) -> None:
+    labels = _write_photos(tmp_path, {"g1": [1, 2]})
+    entries = json.loads(labels.read_text(encoding="utf-8"))
+    entries.append({"game": "g1", "file": "hand.png", "flag": "occluded", "board": entries[0]["board"]})
+    labels.write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    model = teach(load_labels(labels))  # hand.png does not even exist: it is never opened
+    assert model.meta["photos"] == 2 and model.meta["skipped_occluded"] == 1
