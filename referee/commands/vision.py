@@ -1,4 +1,4 @@
-"""`referee vision ...`: calibrate a camera, print the marker sheet, teach tiles, read boards.
+"""`referee vision ...`: calibrate a camera, print the marker sheet, teach tiles, read boards and dice.
 
 `referee vision read IMAGE... --calibration CALIB.json [--model MODEL] [--tiles english|german] --json` is a
 stable interface (checks outside the project call it): one JSON object per line,
@@ -21,7 +21,9 @@ def register(sub: Any) -> None:
     read.add_argument("images", nargs="+", metavar="IMAGE")
     read.add_argument("--calibration", required=True, metavar="CALIB.json")
     read.add_argument("--model", metavar="MODEL", help="a model from `referee vision teach` (default: shipped)")
-    read.add_argument("--tiles", choices=("english", "german"), default="german")
+    read.add_argument(
+        "--tiles", choices=("english", "german"), default="german", help="the shipped classifier's letters"
+    )
     read.add_argument("--json", action="store_true", help="one JSON object per line")
     read.set_defaults(handler=handle_read)
 
@@ -36,6 +38,13 @@ def register(sub: Any) -> None:
     mk.add_argument("-o", "--output", default="markers.png", metavar="PNG")
     mk.add_argument("--size-mm", type=float, default=30.0)
     mk.set_defaults(handler=handle_markers)
+
+    dice = vsub.add_parser("dice", help="read the letter dice in a tray area of photos (SCRABBLE Scramble)")
+    dice.add_argument("images", nargs="+", metavar="IMAGE")
+    dice.add_argument("--tray", metavar="X,Y,W,H", help="the tray area in pixels (default: the whole image)")
+    dice.add_argument("--model", metavar="MODEL", help="a model from `referee vision teach` (default: shipped)")
+    dice.add_argument("--tiles", choices=("english", "german"), default="english")
+    dice.set_defaults(handler=handle_dice)
 
     teach = vsub.add_parser("teach", help="learn your tiles from labelled photos")
     teach.add_argument("labels", metavar="LABELS.json")
@@ -123,3 +132,45 @@ def handle_teach(args: argparse.Namespace) -> int:
         return _fail(f"{args.output}: cannot write ({exc.strerror})")
     print(f"{args.output}: taught {model.meta.get('examples')} tiles, letters {''.join(model.classes)}")
     return 0
+
+
+def handle_dice(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.classifier import TileClassifier
+    from vision.dice import DiceReader
+    from vision.errors import VisionError
+
+    try:
+        model = TileClassifier.load(args.model) if args.model else TileClassifier.shipped(args.tiles)
+    except VisionError as exc:
+        return _fail(str(exc))
+    tray = None
+    if args.tray:
+        try:
+            x, y, w, h = (int(v) for v in args.tray.split(","))
+        except ValueError:
+            return _fail(f"--tray {args.tray!r}: give four whole numbers X,Y,W,H")
+        tray = (x, y, w, h)
+    status = 0
+    for path in args.images:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        if image is None:
+            status = _fail(f"{path}: cannot be read as an image")
+            continue
+        area = tray or (0, 0, image.shape[1], image.shape[0])
+        dice = DiceReader(model, area).read(image)
+        out = {
+            "image": path,
+            "dice": [
+                {
+                    "letter": d.letter,
+                    "confidence": round(d.confidence, 3),
+                    "uncertain": d.uncertain,
+                    "centre": [round(d.centre[0], 1), round(d.centre[1], 1)],
+                }
+                for d in dice
+            ],
+        }
+        print(json.dumps(out, ensure_ascii=False), flush=True)
+    return status

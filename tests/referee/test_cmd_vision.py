@@ -136,3 +136,16 @@ def test_read_refuses_frames_of_another_camera_and_missing_models(
         == 2
     )
     assert "model file not found" in capsys.readouterr().err
+
+
+def test_dice_command_reads_a_tray(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.synth import render_dice
+
+    scene = render_dice(["Q", "A", "?", "Z"], seed=4, size=(480, 360))
+    framed = cv2.copyMakeBorder(scene.frame, 0, 0, 0, 200, cv2.BORDER_CONSTANT, value=(20, 20, 20))
+    cv2.imwrite(str(cache / "tray.png"), framed)
+    assert main(["vision", "dice", str(cache / "tray.png"), "--tray", "0,0,480,360"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(d["letter"] for d in out["dice"]) == ["?", "A", "Q", "Z"]
+    assert main(["vision", "dice", str(cache / "tray.png"), "--tray", "0,0,480"]) == 2
+    assert "four whole numbers" in capsys.readouterr().err
