@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,8 @@ class CameraPort:
         self.failures = 0
         self.frames = 0
         self.last: dict[str, CameraSquare] | None = None
+        self.last_at: float | None = None  # when the frame behind `last` was taken (the `clock`'s time)
+        self.clock = time.monotonic
         self._lock = threading.Lock()
 
     @property
@@ -52,6 +55,7 @@ class CameraPort:
     def read(self) -> dict[str, CameraSquare] | None:
         """Read one frame. Returns the squares, or None (occluded, or the read failed: counted)."""
         with self._lock:
+            taken = self.clock()
             try:
                 frame = self.source.read()
                 reading = self.reader.read(frame)
@@ -64,6 +68,7 @@ class CameraPort:
             squares = camera_squares(reading)
             if squares is not None:
                 self.last = squares
+                self.last_at = taken
             return squares
 
     def read_dice(self, reader: Any | None = None) -> list[Any] | None:

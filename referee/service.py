@@ -94,10 +94,13 @@ class TableService:
         self.table = self._open_table()
         self.link: Any = None
         self.camera = parts.camera
+        if self.camera is not None:
+            self.camera.clock = self.mono  # frame times and board changes on one clock
         self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
         self.watchdog = Watchdog(self.mono)
         self._presses: queue.Queue[int | None] = queue.Queue()
         self._stop = threading.Event()
+        self._look = threading.Event()  # wakes the camera thread early
         self._threads: list[threading.Thread] = []
         self._last_change = self.mono()
         self._last_publish = float("-inf")
@@ -165,6 +168,7 @@ class TableService:
             if isinstance(ev, fe.SquareChanged | fe.BoardDump):
                 self._last_change = self.mono()
                 self.refresh_picture()
+                self._look.set()  # a tile moved: the camera takes a look now, so its letter shows at once
             elif isinstance(ev, fe.LinkLost):
                 self.table.link("board", False)
             elif isinstance(ev, fe.LinkRestored):
@@ -226,7 +230,7 @@ class TableService:
             if player is None:
                 return
             try:
-                if self.camera is not None:
+                if self.camera is not None and not self._camera_current():
                     self.camera.read()
                     self._camera_link()
                 wait = self._last_change + settle - self.mono()
@@ -237,13 +241,26 @@ class TableService:
             except Exception:
                 log.exception("commit of player %s failed", player)
 
+    def _camera_current(self) -> bool:
+        """Whether the camera's last good frame was taken after the board last changed (and lately): then it
+        shows the board as it is, and the commit need not wait for another frame."""
+        cam = self.camera
+        if cam is None or cam.last_at is None or not cam.up:
+            return False
+        return cam.last_at >= self._last_change and self.mono() - cam.last_at < 2.0
+
     def _camera_link(self) -> None:
         if self.camera is not None:
             self.table.link("camera", self.camera.up)
 
     def _camera_loop(self) -> None:
+        """Read a frame every `camera_interval_s`, and soon after the board feels a tile move."""
         assert self.camera is not None
-        while not self._stop.wait(self.parts.camera_interval_s):
+        while not self._stop.is_set():
+            self._look.wait(self.parts.camera_interval_s)
+            self._look.clear()
+            if self._stop.is_set():
+                return
             try:
                 if self.camera.read() is not None:
                     self.refresh_picture()
@@ -359,6 +376,7 @@ class TableService:
 
     def close(self) -> None:
         self._stop.set()
+        self._look.set()
         self._presses.put(None)
         for t in self._threads:
             t.join(timeout=5)
