@@ -415,3 +415,32 @@ def test_a_second_referee_on_the_same_journal_is_refused(running: Running) -> No
     config = running.service.config
     with pytest.raises(StateDirBusy, match="another referee is already running"):
         TableService(ServiceParts(config=config, lexicon=running.judge, web=False))
+
+
+@pytest.mark.slow
+def test_the_commit_reuses_a_frame_taken_after_the_last_tile(tmp_path: Path) -> None:
+    r = Running(tmp_path, fusion="both", clock_mode="none")
+    try:
+        service, table, emu = r.service, r.service.table, r.service.link.emulator
+        cam = service.camera
+        assert cam is not None
+        table.control("start", {})
+        for sq, ch in (("E8", "Q"), ("F8", "U"), ("G8", "I"), ("H8", "Z")):
+            emu.place(sq, ch)
+        wait_for("the tiles", lambda: len(table.machine.observed) == 4)
+        # the board's changes woke the camera thread: it looks at the board without waiting for its interval
+        wait_for("a frame after the last tile", lambda: cam.last_at is not None and cam.last_at >= service._last_change)
+        readers: list[str] = []
+        read = cam.read
+
+        def counting_read() -> Any:
+            readers.append(threading.current_thread().name)
+            return read()
+
+        cam.read = counting_read  # type: ignore[method-assign]
+        service.request_commit(0)
+        snap = wait_for("the play", lambda: (s := table.snapshot())["state"] == "challenge" and s)
+        assert snap["players"][0]["score"] == 44
+        assert "referee-commit" not in readers  # the commit took no second look at an unchanged board
+    finally:
+        r.close()
