@@ -62,6 +62,7 @@ class ClockSection:
     minutes_per_player: float = 25.0
     overtime_penalty_points: int = 10
     overtime_limit_minutes: float = 10.0
+    increment_seconds: float = 0.0
     turn_seconds: float = 180.0
 
 
@@ -199,6 +200,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "minutes_per_player": _number(1, 600),
         "overtime_penalty_points": _number(0, 100, integer=True),
         "overtime_limit_minutes": _number(0, 600),
+        "increment_seconds": _number(0, 600),
         "turn_seconds": _number(10, 3600),
     }),
     "sensors": (SensorSection, {

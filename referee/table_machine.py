@@ -122,7 +122,7 @@ class TableMachine:
         if setup.clock_mode == "tournament":
             self.clock = GameClock(ClockConfig(
                 players=self.n, budget_s=setup.minutes_per_player * 60.0,
-                max_overtime_s=setup.overtime_limit_minutes * 60.0,
+                max_overtime_s=setup.overtime_limit_minutes * 60.0, increment_s=setup.increment_seconds,
                 penalty_points_per_minute=setup.overtime_penalty_points), self.time)
         if setup.scramble:
             seconds = float(getattr(rules.ruleset, "turn_seconds", 60.0))  # the Scramble rules' own timer

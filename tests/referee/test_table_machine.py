@@ -487,3 +487,10 @@ def test_a_tile_swapped_for_another_letter_is_flagged_until_put_right() -> None:
     t.lift("F8")
     t.place("F8", "U")
     assert not any(a["code"] in ("tile_changed", "tile_moved") for a in t.snapshot()["alerts"])
+
+
+def test_a_clock_increment_is_added_at_the_end_of_each_turn() -> None:
+    t = _table(increment_seconds=5.0)
+    t.advance(20)
+    snap = t.press()  # a pass after 20 s: 25:00 - 20 s + 5 s
+    assert snap["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 - 15_000
