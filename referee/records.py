@@ -30,6 +30,11 @@ def export_gcg(journal: Journal, game_id: int, lexicon: object | None = None) ->
     Challenges are journaled with their verdicts, so the replay needs a lexicon only for the "void" and
     "auto" rules (the lexicon judges every play at commit): then the table's own lexicon is loaded from
     the spec journaled with the game, or given here."""
+    return game_gcg(replay_game(journal, game_id, lexicon))
+
+
+def replay_game(journal: Journal, game_id: int, lexicon: object | None = None) -> TableMachine:
+    """The table machine of game `game_id`, rebuilt from the journal (see `export_gcg` on the lexicon)."""
     from referee.table_rules import EveryWord, table_rules
 
     row = journal.game(game_id)
@@ -42,7 +47,7 @@ def export_gcg(journal: Journal, game_id: int, lexicon: object | None = None) ->
     for ev in journal.events(game_id):
         with contextlib.suppress(ControlError):
             machine.apply(ev)
-    return game_gcg(machine)
+    return machine
 
 
 def _load_lexicon(spec: str) -> object:

@@ -62,13 +62,19 @@ def handle_list(args: argparse.Namespace) -> int:
         return 2
     if journal is None:
         return 2
+    from referee.records import replay_game
+
     rows = journal.games()
     if not rows:
         print("no games in the journal")
     for g in rows:
         status = f"ended {g.ended_utc}" if g.ended_utc else "not finished"
-        print(f"{g.id:>4}  {g.created_utc}  {g.table_name}  {g.kind}  {' v '.join(g.players)}  "
-              f"{g.events} events, {status}")
+        try:
+            scores = replay_game(journal, g.id).game.scores
+            result = " v ".join(f"{name} {score}" for name, score in zip(g.players, scores, strict=True))
+        except RefereeError as exc:  # e.g. a void-rule game whose lexicon is not on this machine
+            result = f"{' v '.join(g.players)} (scores: {exc})"
+        print(f"{g.id:>4}  {g.created_utc}  {g.table_name}  {g.kind}  {result}  {g.events} events, {status}")
     return 0
 
 
