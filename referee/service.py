@@ -230,12 +230,13 @@ class TableService:
             if player is None:
                 return
             try:
-                if self.camera is not None and not self._camera_current():
-                    self.camera.read()
-                    self._camera_link()
+                # First the board must be still (a tile still being slid into place), then the camera looks.
                 wait = self._last_change + settle - self.mono()
                 if wait > 0:
                     self._stop.wait(wait)
+                if self.camera is not None and not self._camera_current():
+                    self.camera.read()
+                    self._camera_link()
                 self.refresh_picture()
                 self.table.press_clock(player)
             except Exception:
