@@ -135,6 +135,7 @@ class Glyph:
     cx: float
     cy: float
     height: float
+    dots_below: bool = False  # two small marks under the letter: an umlaut seen upside down
 
     @property
     def found(self) -> bool:
@@ -224,11 +225,16 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
         return Glyph(w / 2, h / 2, -1.0)  # ink, but nothing shaped like a letter: not a clean blank
     x, y, bw, bh, _ = stats[best]
     y0, y1 = y, y + bh
+    below = 0
     for i in range(1, n):  # umlaut dots: small marks just above the glyph, within its width
         dx, dy, dw, dh, _ = stats[i]
-        if i != best and dy + dh <= y + 2 and dy + dh >= y - 0.3 * bh and dx >= x - 2 and dx + dw <= x + bw + 2:
+        if i == best or dx < x - 2 or dx + dw > x + bw + 2:
+            continue
+        if y - 0.3 * bh <= dy + dh <= y + 2:
             y0 = min(y0, dy)
-    return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh))
+        elif y + bh - 2 <= dy <= y + 1.3 * bh and max(dw, dh) < 0.15 * PITCH:
+            below += 1
+    return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh), dots_below=below >= 2)
 
 
 @cache
@@ -269,13 +275,14 @@ def sharpness(gray: np.ndarray) -> float:
     return min(ratios)
 
 
-def board_glyphs(pl: Planes, squares: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray | None, float]]:
-    """Glyph patches of the tiles on `squares`: (patch or None, the glyph's height in squares: 0.0 blank,
-    -1.0 doubt). Each is scaled by its own height; cutting all at the board's median letter height was tried
+def board_glyphs(pl: Planes, squares: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray | None, Glyph]]:
+    """Glyph patches of the tiles on `squares`, and the glyph found (patch None when no letter was found).
+
+    Each patch is scaled by its glyph's own height; cutting all at the board's median letter height was tried
     (to help a long-tailed Q) and did not read better on the reference photos."""
-    out: dict[tuple[int, int], tuple[np.ndarray | None, float]] = {}
+    out: dict[tuple[int, int], tuple[np.ndarray | None, Glyph]] = {}
     for sq in squares:
         win = glyph_window(pl, *sq)
         g = find_glyph(*win)
-        out[sq] = (cut_glyph(win[0], g, g.height), g.height / PITCH) if g.found else (None, g.height)
+        out[sq] = (cut_glyph(win[0], g, g.height) if g.found else None, g)
     return out

@@ -23,7 +23,7 @@ import numpy as np
 
 from vision import cells
 from vision.calibration import Calibration
-from vision.classifier import TileClassifier
+from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, premium_layout
 from vision.tilesets import BLANK, EMPTY
 
@@ -32,6 +32,7 @@ EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
 MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration colour (light drift removed)
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
+TURN_CHECK_NOVELTY = 1.8  # tiles less unusual than this as they lie are not checked for being turned
 SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 
@@ -160,27 +161,52 @@ class BoardReader:
         lettered: list[int] = []
         patches: list[np.ndarray] = []
         heights: list[float] = []
+        dots_below: list[bool] = []
         for i in tiles:
             name = ALL_SQUARES[i]
-            patch, height = glyphs[divmod(i, SIZE)]
+            patch, glyph = glyphs[divmod(i, SIZE)]
             if patch is None:
                 # No glyph: a blank, if the face is clean; a hand, a shadow or a smudged letter leaves doubt.
-                clean = stats[i, 0] > 0.6 and height == 0.0
+                clean = stats[i, 0] > 0.6 and glyph.height == 0.0
                 results[name] = SquareReading(name, True, BLANK, 1.0 if clean else 0.3, not clean)
                 if not clean:
                     foreign.add(i)
                 continue
             lettered.append(i)
             patches.append(patch)
-            heights.append(height)
-        guesses = self.classifier.predict(np.stack(patches)) if patches else []
+            heights.append(glyph.height)
+            dots_below.append(glyph.dots_below)
+        stack = np.stack(patches) if patches else np.empty((0, cells.PATCH, cells.PATCH), np.uint8)
+        guesses = self.classifier.predict(stack)
+        turned = self._turned(stack, guesses)
         typical = float(np.median(heights)) if heights else 0.0
-        for i, guess, height in zip(lettered, guesses, heights, strict=True):
+        for k, (i, guess, height) in enumerate(zip(lettered, guesses, heights, strict=True)):
             # A glyph much bigger or smaller than the others is not a letter of this set seen cleanly.
             odd_size = len(heights) >= 5 and typical > 0 and abs(height / typical - 1.0) > 0.3
+            doubt = guess.doubtful or odd_size or k in turned or dots_below[k]
             name = ALL_SQUARES[i]
-            results[name] = SquareReading(name, True, guess.letter, guess.confidence, guess.doubtful or odd_size)
+            results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
         return foreign
+
+    def _turned(self, stack: np.ndarray, guesses: list[LetterGuess]) -> set[int]:
+        """Indices of patches that look like a tile laid sideways or upside down.
+
+        An upside-down A looks like a V, a sideways F like a T. A patch that, turned a quarter, a half or three
+        quarters round, is clearly more like a taught tile of another letter than as it lies (the value digit
+        then sits where it should) is not trusted. Only tiles that look somewhat unusual as they lie are
+        turned round, to keep the cost down.
+        """
+        check = [k for k, g in enumerate(guesses) if g.novelty > TURN_CHECK_NOVELTY]
+        if not check:
+            return set()
+        out: set[int] = set()
+        for quarter in (1, 2, 3):
+            rotated = np.ascontiguousarray(np.rot90(stack[check], quarter, axes=(1, 2)))
+            for k, alt in zip(check, self.classifier.predict(rotated), strict=True):
+                mine = guesses[k]
+                if alt.letter != mine.letter and not alt.doubtful and alt.novelty < 0.8 * mine.novelty:
+                    out.add(k)
+        return out
 
     @staticmethod
     def _spread_doubt(foreign: set[int], results: dict[str, SquareReading]) -> None:

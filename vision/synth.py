@@ -49,6 +49,7 @@ def render_board(
     font: str | None = None,
     palette: dict[str, tuple[int, int, int]] | None = None,
     loose: dict[tuple[int, int], tuple[float, float]] | None = None,
+    turned: dict[tuple[int, int], int] | None = None,
 ) -> np.ndarray:
     """The board seen from straight above, 1 square of margin, `PX` pixels per square (`palette`: COLOURS)."""
     colours = palette or COLOURS
@@ -72,6 +73,8 @@ def render_board(
                 continue
             t = round(PX * 0.94)
             tile = render_tile(ch, values.get(ch), t, font or fonts[int(rng.integers(len(fonts)))])
+            if (r, c) in (turned or {}):  # a tile laid down sideways or upside down
+                tile = np.ascontiguousarray(np.rot90(tile, turned[(r, c)]))  # type: ignore[index]
             dx, dy = rng.integers(-3, 4, size=2)
             if (r, c) in (loose or {}):  # a tile being slid: off its square by a share of a square
                 dx, dy = (round(v * PX) for v in loose[(r, c)])  # type: ignore[index]
@@ -92,11 +95,12 @@ def render_scene(
     font: str | None = None,
     palette: dict[str, tuple[int, int, int]] | None = None,
     loose: dict[tuple[int, int], tuple[float, float]] | None = None,
+    turned: dict[tuple[int, int], int] | None = None,
 ) -> Scene:
     """A camera frame of `board`: perspective (`tilt`), uneven light, blur, noise, and optionally a hand."""
     rng = np.random.default_rng(seed)  # the camera and the light: the same for the same seed, whatever the board
     flat = render_board(
-        board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font, palette=palette, loose=loose
+        board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font, palette=palette, loose=loose, turned=turned
     )
     w, h = size
     side = flat.shape[0]

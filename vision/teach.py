@@ -78,7 +78,7 @@ def glyphs_from_photo(
     glyphs = cells.board_glyphs(pl, lettered)
     patches, letters = [], []
     for r, c in lettered:
-        patch, _height = glyphs[(r, c)]
+        patch, _glyph = glyphs[(r, c)]
         if patch is not None:
             patches.append(patch)
             letters.append(rows[r][c])

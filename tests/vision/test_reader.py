@@ -116,3 +116,29 @@ def test_a_tile_nudged_a_little_is_still_read(german_model: TileClassifier) -> N
     calib = calibrate(render_scene(["." * 15] * 15, seed=3).frame)
     reading = BoardReader(calib, german_model).read(render_scene(board, seed=3, loose={(7, 7): (0.2, -0.15)}).frame)
     assert not reading.occluded and reading.board == board and reading.uncertain == []
+
+
+@pytest.mark.parametrize(("tiles", "seed"), [("german", 5), ("english", 6)])
+def test_tiles_laid_upside_down_are_never_read_as_their_lookalikes(
+    tiles: str, seed: int, request: pytest.FixtureRequest
+) -> None:
+    """An upside-down A looks like a V, an upside-down Ö like an O: such tiles must come out uncertain (or
+    right), never as the lookalike with confidence."""
+    model: TileClassifier = request.getfixturevalue(f"{tiles}_model")
+    letters = list(tile_values(tiles))
+    rows = [["."] * 15 for _ in range(15)]
+    where = {}
+    for k, letter in enumerate(letters):
+        r, c = (k // 7) * 3 + 1, (k % 7) * 2 + 1
+        rows[r][c] = letter
+        where["ABCDEFGHIJKLMNO"[c] + str(r + 1)] = letter
+    board = ["".join(row) for row in rows]
+    calib = calibrate(render_scene(["." * 15] * 15, seed=seed).frame)
+    upside_down = {(int(n[1:]) - 1, "ABCDEFGHIJKLMNO".index(n[0])): 2 for n in where}
+    reading = BoardReader(calib, model).read(render_scene(board, seed=seed, tiles=tiles, turned=upside_down).frame)
+    wrong = [
+        (n, want, reading.squares[n].letter)
+        for n, want in where.items()
+        if reading.squares[n].letter != want and not reading.squares[n].uncertain
+    ]
+    assert wrong == []
