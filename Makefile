@@ -19,12 +19,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $@ $(VENV)/.installed-run
 
-# System packages the tests use: Debian's Chromium for the browser tests, Mosquitto for the broker
-# tests. Installed with apt when we are root and they are missing; otherwise those tests skip.
+# System packages the tests use: Debian's Chromium for the browser tests, systemd-analyze for the unit
+# file checks. Installed with apt when we are root and they are missing; otherwise those tests skip.
 system-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
+	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing system packages:$$missing"; \
@@ -34,9 +34,6 @@ system-deps:
 	  fi; \
 	fi
 
-# The demo: a short recorded game played through the simulated table (sensor board emulator over a pty,
-# synthetic camera, mock LEDs); it prints the scoreboard's address to watch. `referee run --sim` keeps a
-# simulated table running for you to play on; `referee demo GAME.gcg` replays your own record.
 run: $(VENV)/.installed-run
 	$(BIN)/referee demo
 
