@@ -404,12 +404,14 @@ class Game:
         self.after_turn(event)
         self._check_scoreless_end()
 
-    def challenge(self, challenger: int, valid: bool | None = None) -> ChallengeResult:
+    def challenge(self, challenger: int, valid: bool | None = None, words: int = 1) -> ChallengeResult:
         """Challenge the last play. `valid` is the judges' verdict; None asks the lexicon.
 
         A phony is taken back: tiles off the board, its score removed, the turn lost. A good
         play: the challenger loses the next turn (double), or the challenged player gets 5 or
         10 points, or nothing happens (single). Under the void rule there is nothing to challenge.
+        `words` is how many of the play's words were challenged: under `challenge_bonus_per_word`
+        [WESPA] the bonus is owed for each of them.
         """
         if self.rules.challenge is ChallengeRule.VOID:
             raise ChallengeError("under the void rule the lexicon judges every play; there is nothing to challenge")
@@ -420,6 +422,9 @@ class Game:
             raise ChallengeError(f"player {challenger} cannot challenge {self.players[pending.player]}'s play")
         if challenger in pending.challengers:
             raise ChallengeError(f"{self.players[challenger]} has already challenged this play")
+        formed = len(pending.scored.words) if pending.scored is not None else None
+        if words < 1 or (formed is not None and words > formed):
+            raise ChallengeError(f"{words} words challenged, but the play formed {formed or 'no'} word(s)")
         bad: tuple[str, ...] = ()
         if valid is None:
             if self.lexicon is None:
@@ -429,7 +434,10 @@ class Game:
             lex = self.lexicon
             bad = tuple(w.word.text for w in pending.scored.words if w.word.text not in lex)
             valid = not bad
-        self.actions.append({"action": "challenge", "player": challenger, "valid": valid})
+        action: dict[str, Any] = {"action": "challenge", "player": challenger, "valid": valid}
+        if words != 1:
+            action["words"] = words
+        self.actions.append(action)
         who = pending.player
         if not valid:
             lost = pending.points
@@ -446,7 +454,7 @@ class Game:
             self._check_scoreless_end()
             return ChallengeResult(False, who, challenger, lost, bad)
         pending.challengers.add(challenger)
-        bonus = self.rules.challenge.bonus
+        bonus = self.rules.challenge.bonus * (words if self.rules.challenge_bonus_per_word else 1)
         if bonus:
             self.scores[who] += bonus
             self.events.append(Event(EventKind.CHALLENGE_BONUS, who, bonus, self.scores[who], "(challenge)"))
@@ -658,7 +666,7 @@ class Game:
         elif kind == "pass":
             self.pass_turn(player)
         elif kind == "challenge":
-            self.challenge(int(action["player"]), action["valid"])
+            self.challenge(int(action["player"]), action["valid"], int(action.get("words", 1)))
         elif kind == "time_penalty":
             self.apply_time_penalty(int(action["player"]), float(action["seconds_over"]))
         elif kind == "set_rack":

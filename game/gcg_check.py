@@ -110,6 +110,13 @@ def rules_for_record(record: GCGRecord, default: RuleSet) -> tuple[RuleSet | Non
         # the value most bonuses have (the first on a tie) says which rule the game was played under
         common = max(bonuses, key=lambda b: (bonuses.count(b), -bonuses.index(b)))
         rule = {5: ChallengeRule.FIVE_POINT, 10: ChallengeRule.TEN_POINT}.get(common)
+        # Bonuses of different sizes, all multiples of one rule's points, are that rule per word wrongly
+        # challenged [WESPA A.i]; each line is then checked against the words its play formed.
+        per_word = next((unit for unit in (10, 5) if all(b > 0 and b % unit == 0 for b in bonuses)), None)
+        if len(set(bonuses)) > 1 and per_word is not None:
+            rule = {5: ChallengeRule.FIVE_POINT, 10: ChallengeRule.TEN_POINT}[per_word]
+            rules = rules.with_options(challenge_bonus_per_word=True)
+            notes.append(f"challenge bonuses {', '.join(f'+{b}' for b in bonuses)}: {per_word} points per word")
         if rule is not None:
             rules = rules.with_options(challenge=rule)
     elif rules.challenge is ChallengeRule.VOID:
@@ -251,12 +258,16 @@ class _Replay:
             elif played is None:
                 self.compare(mv, -result.points, "withdrawing the phony removes its score")
         elif kind is MoveKind.CHALLENGE_BONUS:
+            unit = game.rules.challenge.bonus
+            per_word = game.rules.challenge_bonus_per_word and unit > 0 and mv.score % unit == 0
+            challenged = max(mv.score // unit, 1) if per_word else 1
             try:
-                result = game.challenge(self._challenger(who), valid=True)
+                result = game.challenge(self._challenger(who), valid=True, words=challenged)
             except ChallengeError as exc:
                 self.mismatch(mv, mv.score, 0, f"no bonus: {exc}")
                 return mv.score
-            self.compare(mv, result.points, f"the {game.rules.challenge.value} rule gives {result.points}")
+            per = " per word challenged" if game.rules.challenge_bonus_per_word else ""
+            self.compare(mv, result.points, f"the {game.rules.challenge.value} rule{per} gives {result.points}")
         elif kind is MoveKind.TIME_PENALTY:
             step = game.rules.time_penalty_points
             if mv.score > 0 or mv.score % step:

@@ -77,6 +77,9 @@ class RuleSet:
     first_play_covers_start: bool = True
     exchange_min_bag: int = 1  # [DE]: 7; an exchange also never takes more tiles than the bag holds
     challenge: ChallengeRule = ChallengeRule.DOUBLE
+    # [WESPA] A.i, the international norm: the 5 or 10 points are owed per word wrongly challenged, not per
+    # challenge. The challenger names the words; the bonus is the rule's points times their number.
+    challenge_bonus_per_word: bool = False
     scoreless: ScorelessLimit = SCORELESS_PC
     end_racks: EndRackRule = EndRackRule.EACH_WAY
     time_penalty_points: int = 10  # per started minute over [NASPA]

@@ -286,10 +286,10 @@ class ScrambleGame(Game):
             placements = placed
         return super().play(placements, player)
 
-    def challenge(self, challenger: int, valid: bool | None = None) -> ChallengeResult:
+    def challenge(self, challenger: int, valid: bool | None = None, words: int = 1) -> ChallengeResult:
         """The standard challenge. A wrong challenger who was next loses the turn at once: the dice
         passed on (advanced play) then go to the player after him, who is now to move."""
-        result = super().challenge(challenger, valid)
+        result = super().challenge(challenger, valid, words)
         if not self.rolled:
             self.holder = self.to_move
             self._sync_racks()

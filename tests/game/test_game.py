@@ -368,3 +368,24 @@ def test_malformed_journal_entry(action: dict[str, object]) -> None:
 
     with pytest.raises(DataError, match=r"journal entry .* is malformed"):
         Game(EN, ["a", "b"]).apply_action(action)
+
+
+def test_five_point_bonus_per_word_challenged() -> None:
+    """[WESPA] A.i: 5 points for each word wrongly challenged; never more words than the play formed."""
+    rules = EN.with_options(challenge=ChallengeRule.FIVE_POINT, challenge_bonus_per_word=True)
+    game = Game(rules, ["ann", "bob"])
+    game.play("8G CAT")
+    game.play("H7 A.E")  # forms AAE... one word down through the A of CAT
+    with pytest.raises(ChallengeError, match="3 words challenged, but the play formed 1 word"):
+        game.challenge(0, valid=True, words=3)
+    assert game.scores == [10, 3]
+    result = game.challenge(0, valid=True, words=1)
+    assert result.points == 5 and game.scores == [10, 8]
+    replayed = Game.replay(rules, game.to_dict())
+    assert replayed.scores == game.scores
+
+
+def test_bonus_per_challenge_ignores_the_word_count() -> None:
+    game = Game(EN.with_options(challenge=ChallengeRule.TEN_POINT), ["ann", "bob"])
+    game.play("8G CAT")
+    assert game.challenge(1, valid=True, words=1).points == 10

@@ -70,8 +70,7 @@ def test_english_records_reproduce(shared_dir: Path) -> None:
         found += mismatches
     assert [(name, line) for name, line, _ in found] == [
         ("pkg_puzzles_testdata_r20_peter.gcg", 19),  # documented annotation error: BRUnCH..Y scores 113
-        ("pkg_stats_testdata_many_challenges.gcg", 9),  # one +10 bonus among +5 bonuses
-    ]
+    ]  # many_challenges.gcg's +10 among +5 bonuses is 5 points for each of two words challenged
 
 
 def test_polish_record_uses_the_polish_tiles(shared_dir: Path) -> None:
@@ -177,3 +176,23 @@ def test_unknown_player_is_a_mismatch_and_the_check_goes_on() -> None:
     result = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>c: AEH H7 A.E +3 3\n>b: AEH H7 A.E +3 3\n")
     assert [(m.line, m.why) for m in result.mismatches] == [(4, "line 4: 'c' is not a player of this game")]
     assert result.plays == 3
+
+
+def test_mixed_bonuses_are_checked_per_word_challenged() -> None:
+    # +10 after a play of three words (AT, AA, TT: two of them challenged) and +5 after a play of one word
+    # (CATS): 5 points per word wrongly challenged [WESPA A.i]
+    record = ("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>b: AT 9H AT +8 8\n>b: X (challenge) +10 18\n"
+              ">a: S 8G ...S +6 16\n>a: X (challenge) +5 21\n")
+    rules, notes = rules_for_record(parse_gcg(record), naspa())
+    assert rules is not None and rules.challenge is ChallengeRule.FIVE_POINT and rules.challenge_bonus_per_word
+    assert notes == ["challenge bonuses +10, +5: 5 points per word"]
+    result = check(record)
+    assert result.mismatches == [], result.mismatches
+
+
+def test_per_word_bonus_larger_than_the_play_allows_is_a_mismatch() -> None:
+    record = ("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>a: X (challenge) +10 20\n"
+              ">b: AEH H7 A.E +3 3\n>b: X (challenge) +5 8\n")
+    result = check(record)
+    assert [(m.line, m.computed) for m in result.mismatches] == [(4, "0")]
+    assert "2 words challenged, but the play formed 1 word" in result.mismatches[0].why
