@@ -14,6 +14,8 @@ import threading
 from typing import Any, TextIO
 
 HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+USAGE = {"place": "place H8 Q", "lift": "lift H8", "word": "word 8E QUIZ", "press": "press 0",
+         "unplug": "unplug", "replug": "replug", "roll": "roll SLOT DIE FACE"}
 PRESS_S = 0.12  # how long a finger holds the button: longer than the board's 30 ms debounce
 
 
@@ -32,10 +34,20 @@ def execute(emulator: Any, line: str) -> str:
             emulator.lift(args[0].upper())
         elif cmd == "word" and len(args) == 2:
             pos = Position.from_str(args[0])
-            for i, ch in enumerate(args[1]):
-                if ch != ".":
-                    emulator.place(str(pos.start.step(pos.direction, i)), "?" if ch.islower() else ch.upper())
+            placed: list[str] = []
+            try:
+                for i, ch in enumerate(args[1]):
+                    if ch != ".":
+                        square = str(pos.start.step(pos.direction, i))
+                        emulator.place(square, "?" if ch.islower() else ch.upper())
+                        placed.append(square)
+            except (ValueError, KeyError):
+                for square in placed:  # all of the word or none of it: a typo leaves no stray tiles
+                    emulator.lift(square)
+                raise
         elif cmd == "press" and len(args) == 1:
+            if not args[0].isdigit():
+                return f"press: {args[0]!r} is not a button number; type {USAGE['press']}"
             button = int(args[0])
             emulator.press(button)
             threading.Timer(PRESS_S, emulator.release, args=(button,)).start()
@@ -44,9 +56,13 @@ def execute(emulator: Any, line: str) -> str:
         elif cmd == "replug" and not args:
             emulator.replug()
         elif cmd == "roll" and len(args) == 3:
+            if not all(a.isdigit() for a in args):
+                return f"roll: SLOT, DIE and FACE are numbers; type {USAGE['roll']}"
             emulator.roll(int(args[0]), int(args[1]), int(args[2]))
         elif cmd == "help":
             return HELP
+        elif cmd in USAGE:
+            return f"{cmd}: type {USAGE[cmd]}"
         else:
             return f"unknown command {line.strip()!r}; type help"
     except (ValueError, KeyError) as exc:

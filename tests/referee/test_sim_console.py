@@ -39,3 +39,33 @@ def test_console_reads_lines_until_the_end() -> None:
     out = io.StringIO()
     start_console(emu, io.StringIO("lift A1\nbogus\n"), out).join(5)
     assert emu.calls == [("lift", "A1")] and "unknown command" in out.getvalue()
+
+
+class OffBoardEmulator(FakeEmulator):
+    """A 15x15 board that refuses squares past column O, as the real emulator does."""
+
+    def place(self, square: str, letter: str) -> None:
+        if square[0] > "O":
+            raise ValueError(f"{square} is off the board")
+        self.calls.append(("place", square, letter))
+
+    def lift(self, square: str) -> None:
+        self.calls.append(("lift", square))
+
+
+def test_a_word_running_off_the_board_leaves_no_tiles() -> None:
+    emu = OffBoardEmulator()
+    reply = execute(emu, "word 8M QUIZZES")
+    assert "P8 is off the board" in reply
+    placed = [c[1] for c in emu.calls if c[0] == "place"]
+    lifted = [c[1] for c in emu.calls if c[0] == "lift"]
+    assert placed == ["M8", "N8", "O8"] and lifted == placed
+
+
+def test_a_known_command_with_the_wrong_arguments_shows_its_form() -> None:
+    emu = FakeEmulator()
+    assert execute(emu, "word 8E") == "word: type word 8E QUIZ"
+    assert execute(emu, "place H8") == "place: type place H8 Q"
+    assert execute(emu, "press x") == "press: 'x' is not a button number; type press 0"
+    assert "numbers" in execute(emu, "roll a b c")
+    assert emu.calls == []
