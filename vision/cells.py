@@ -135,7 +135,7 @@ class Glyph:
     cx: float
     cy: float
     height: float
-    dots_below: bool = False  # two small marks under the letter: an umlaut seen upside down
+    dots_misplaced: bool = False  # two dots under or beside the letter: an umlaut on a turned tile
 
     @property
     def found(self) -> bool:
@@ -226,15 +226,29 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
     x, y, bw, bh, _ = stats[best]
     y0, y1 = y, y + bh
     below = 0
-    for i in range(1, n):  # umlaut dots: small marks just above the glyph, within its width
+    beside: list[tuple[float, float]] = []
+    for i in range(1, n):
         dx, dy, dw, dh, _ = stats[i]
-        if i == best or dx < x - 2 or dx + dw > x + bw + 2:
+        if i == best:
             continue
-        if y - 0.3 * bh <= dy + dh <= y + 2:
+        within_width = dx >= x - 2 and dx + dw <= x + bw + 2
+        if within_width and y - 0.3 * bh <= dy + dh <= y + 2:  # umlaut dots: just above the glyph
             y0 = min(y0, dy)
-        elif y + bh - 2 <= dy <= y + 1.3 * bh and max(dw, dh) < 0.15 * PITCH:
-            below += 1
-    return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh), dots_below=below >= 2)
+        elif within_width and y + bh - 2 <= dy <= y + 1.3 * bh and max(dw, dh) < 0.15 * PITCH:
+            below += 1  # dots under the letter: an umlaut upside down
+        elif (
+            max(dw, dh) < 0.12 * PITCH
+            and y <= dy + dh / 2 <= y + bh
+            and (x - 0.3 * bh <= dx + dw <= x + 2 or x + bw - 2 <= dx <= x + bw + 0.3 * bh)
+        ):
+            beside.append((dx + dw / 2, dy + dh / 2))  # a mark at the letter's side: perhaps a dot
+    # Two dots stacked at the letter's side: an umlaut lying sideways (the value's digits sit side by side).
+    sideways = any(
+        abs(a[0] - b[0]) < 0.1 * PITCH and abs(a[1] - b[1]) > 0.2 * bh
+        for k, a in enumerate(beside)
+        for b in beside[k + 1 :]
+    )
+    return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh), dots_misplaced=below >= 2 or sideways)
 
 
 @cache

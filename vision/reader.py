@@ -161,7 +161,7 @@ class BoardReader:
         lettered: list[int] = []
         patches: list[np.ndarray] = []
         heights: list[float] = []
-        dots_below: list[bool] = []
+        dots_misplaced: list[bool] = []
         for i in tiles:
             name = ALL_SQUARES[i]
             patch, glyph = glyphs[divmod(i, SIZE)]
@@ -175,7 +175,7 @@ class BoardReader:
             lettered.append(i)
             patches.append(patch)
             heights.append(glyph.height)
-            dots_below.append(glyph.dots_below)
+            dots_misplaced.append(glyph.dots_misplaced)
         stack = np.stack(patches) if patches else np.empty((0, cells.PATCH, cells.PATCH), np.uint8)
         guesses = self.classifier.predict(stack)
         turned = self._turned(stack, guesses)
@@ -183,7 +183,7 @@ class BoardReader:
         for k, (i, guess, height) in enumerate(zip(lettered, guesses, heights, strict=True)):
             # A glyph much bigger or smaller than the others is not a letter of this set seen cleanly.
             odd_size = len(heights) >= 5 and typical > 0 and abs(height / typical - 1.0) > 0.3
-            doubt = guess.doubtful or odd_size or k in turned or dots_below[k]
+            doubt = guess.doubtful or odd_size or k in turned or dots_misplaced[k]
             name = ALL_SQUARES[i]
             results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
         return foreign
