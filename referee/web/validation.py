@@ -25,6 +25,7 @@ class InvalidInput(ControlError):
 
 _SQUARE = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")
 MAX_RACK = 7
+MAX_ROLL = 7  # a Scramble player rolls up to seven dice
 
 
 def board_size(snapshot: Snapshot) -> tuple[int, int]:
@@ -87,9 +88,35 @@ def _tiles(params: Mapping[str, Any]) -> str:
     return tiles
 
 
+def _roll(params: Mapping[str, Any], snapshot: Snapshot) -> str:
+    """The faces of the dice just rolled: letters (any alphabet's: the German dice show Ä, Ö, Ü) or `?` for a
+    blank face, as many as the table asks for (`pending.roll`) when it says."""
+    pending = snapshot.get("pending") or {}
+    asked = pending.get("roll") if isinstance(pending, Mapping) else None
+    expected = asked if isinstance(asked, int) and not isinstance(asked, bool) and 1 <= asked <= MAX_ROLL else None
+    example = "AEIRST?"[:expected] if expected is not None else "AEQ?"
+    value = params.get("letters")
+    if not isinstance(value, str) or not "".join(value.split()):
+        many = f"the {expected} dice" if expected is not None else "the dice"
+        raise InvalidInput("letters", f"type the letters {many} show, ? for a blank face, e.g. {example}")
+    faces = "".join(value.split())
+    bad = sorted({ch for ch in faces if not (ch == "?" or (ch.isalpha() and len(ch.upper()) == 1))})
+    if bad:
+        raise InvalidInput("letters", f"only the letters the dice show and ? for a blank face, not {' '.join(bad)}")
+    letters = "".join(ch.upper() for ch in faces)
+    if expected is not None and len(letters) != expected:
+        dice = "die" if expected == 1 else "dice"
+        raise InvalidInput("letters", f"the table asks for {expected} {dice}: type {expected} letter"
+                                      f"{'' if expected == 1 else 's'}, not {len(letters)}")
+    if len(letters) > MAX_ROLL:
+        raise InvalidInput("letters", f"a roll is at most {MAX_ROLL} dice, not {len(letters)}")
+    return letters
+
+
 Parser = Callable[[Mapping[str, Any], Snapshot], dict[str, Any]]
 
-# One parser per action: the documented actions of `TableControl.control`, nothing else.
+# One parser per action: the documented actions of `TableControl.control` and the service's `EXTRA_ACTIONS`
+# (referee/table_api.py), nothing else.
 ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
     "start": ((), lambda p, s: {}),
     "pause": ((), lambda p, s: {}),
@@ -101,6 +128,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
     "exchange": (("count",), lambda p, s: {"count": _int(p, "count", 1, MAX_RACK, "the number of tiles")}),
     "challenge": (("player",), lambda p, s: {"player": _player(p, s)}),
     "racks": (("player", "tiles"), lambda p, s: {"player": _player(p, s), "tiles": _tiles(p)}),
+    "roll": (("letters",), lambda p, s: {"letters": _roll(p, s)}),
+    "new_game": ((), lambda p, s: {}),
 }
 
 

@@ -15,13 +15,17 @@
       correct: "Correct", exchange_title: "Exchange", count: "Tiles", exchange: "Exchange",
       challenge_title: "Challenge the last play", challenger: "Challenger", challenge: "Challenge",
       racks_title: "Tiles left on a rack at the end", tiles: "Tiles", enter: "Enter",
+      roll_title: "Dice rolled (if the tray or camera cannot read them)", roll_done: "Dice rolled",
+      new_game: "New game",
+      roll_letters: (n) => n ? `Letters of the ${n} ${n === 1 ? "die" : "dice"}, ? for a blank face`
+        : "Letters, ? for a blank face",
       on_turn: "to play", tiles_on_rack: "tiles", winner: "wins", tie: "shares the win", no_moves: "No moves yet",
       pending_blanks: (sq) => `Blank on ${sq}: which letter does it stand for?`,
       pending_racks: (names) => `Enter the tiles left on the rack of ${names}.`,
       pending_letters: (sq) => `Which letter is on ${sq}? The sensors cannot read it for sure.`,
       pending_remove: (sq) => `Take these tiles off the board: ${sq}.`,
       pending_challenge: (name) => `Time to challenge ${name}'s play:`,
-      pending_roll: "Roll the dice.",
+      pending_roll: (n) => `Roll ${n} ${n === 1 ? "die" : "dice"}.`,
       pending_rolled: (letters) => `Rolled: ${letters}`,
       pending_other: "The table waits for an entry.",
       done: (a) => `Done: ${a}`,
@@ -58,13 +62,17 @@
       exchange_title: "Tauschen", count: "Steine", exchange: "Tauschen",
       challenge_title: "Letzten Zug anzweifeln", challenger: "Wer zweifelt", challenge: "Anzweifeln",
       racks_title: "Reststeine auf einer Bank am Ende", tiles: "Steine", enter: "Eintragen",
+      roll_title: "Gewürfelt (falls Schale oder Kamera sie nicht lesen)", roll_done: "Gewürfelt",
+      new_game: "Neue Partie",
+      roll_letters: (n) => n ? `Buchstaben ${n === 1 ? "des Würfels" : `der ${n} Würfel`}, ? für eine Jokerseite`
+        : "Buchstaben, ? für eine Jokerseite",
       on_turn: "am Zug", tiles_on_rack: "Steine", winner: "gewinnt", tie: "teilt den Sieg", no_moves: "Noch keine Züge",
       pending_blanks: (sq) => `Joker auf ${sq}: für welchen Buchstaben steht er?`,
       pending_racks: (names) => `Reststeine von ${names} eintragen.`,
       pending_letters: (sq) => `Welcher Buchstabe liegt auf ${sq}? Die Sensoren können ihn nicht sicher lesen.`,
       pending_remove: (sq) => `Diese Steine vom Brett nehmen: ${sq}.`,
       pending_challenge: (name) => `Zeit, den Zug von ${name} anzuzweifeln:`,
-      pending_roll: "Bitte würfeln.",
+      pending_roll: (n) => `${n === 1 ? "Einen Würfel" : `${n} Würfel`} werfen.`,
       pending_rolled: (letters) => `Gewürfelt: ${letters}`,
       pending_other: "Der Tisch wartet auf eine Eingabe.",
       done: (a) => `Erledigt: ${a}`,
@@ -305,7 +313,15 @@
       if (!askedByTable(s, "racks")) lines.push(t("pending_racks")(p.racks.map((i) => playerName(s, i)).join(", ")));
       $("#form-racks [name=player]").value = String(p.racks[0]);
     }
-    if (p.roll) lines.push(t("pending_roll"));
+    const rollForm = $("#form-roll");
+    const rolling = Number.isInteger(p.roll) && p.roll > 0;
+    if (rolling) lines.push(t("pending_roll")(p.roll));
+    // The roll form is there while the table waits for a roll, and says how many dice it asks for; once the
+    // roll is in (typed here, on another phone, or read by the tray) it empties for the next one.
+    rollForm.hidden = !rolling;
+    rollForm.classList.toggle("asked", rolling);
+    if (!rolling) $("[name=letters]", rollForm).value = "";
+    $("#roll-label").textContent = t("roll_letters")(rolling ? p.roll : 0);
     if (p.rolled) lines.push(t("pending_rolled")(p.rolled));
     box.replaceChildren(...lines.map((text) => {
       const div = document.createElement("div");
@@ -348,6 +364,7 @@
     drawMoves(s);
     drawAlerts(s);
     drawPending(s);
+    $('button[data-action="new_game"]').hidden = s.state !== "ended"; // the next game, once this one is over
     $("#bag").textContent = String(s.bag);
     // Scramble plays with dice from a cup, and every face is seen: no unseen-tile list.
     const scramble = s.game !== "standard";
@@ -454,7 +471,8 @@
       say(explain(body, response.status), "error");
       return;
     }
-    const label = t({ blank: "blank_title", racks: "racks_title", correct: "correct_title" }[action] || action);
+    const label = t({ blank: "blank_title", racks: "racks_title", correct: "correct_title", roll: "roll_done" }[action]
+      || action);
     say(t("done")(typeof label === "string" ? label : action), "ok");
     if (body.snapshot && (!snapshot || body.snapshot.seq >= snapshot.seq)) {
       snapshot = body.snapshot;
@@ -471,9 +489,9 @@
     return out;
   }
 
-  // A pass, an exchange or a challenge cannot be taken back: those ask for a second tap within 4 s, so a
-  // phone in a pocket or a slip of the finger does not end someone's turn.
-  const CONFIRM = new Set(["pass", "exchange", "challenge"]);
+  // A pass, an exchange, a challenge or a new game cannot be taken back: those ask for a second tap within
+  // 4 s, so a phone in a pocket or a slip of the finger does not end someone's turn (or the game's record).
+  const CONFIRM = new Set(["pass", "exchange", "challenge", "new_game"]);
 
   function confirmed(action, button) {
     if (!CONFIRM.has(action)) return true;
@@ -508,8 +526,9 @@
       // A question leads straight to the form that answers it.
       $("#control").open = true;
       const p = (snapshot && snapshot.pending) || {};
-      const field = p.racks ? "#form-racks [name=tiles]" : p.letters && p.letters.length && !(p.blanks || []).length
-        ? "#form-correct [name=letter]" : p.challenge ? "#form-challenge [name=player]" : "#form-blank [name=letter]";
+      const field = p.roll ? "#form-roll [name=letters]" : p.racks ? "#form-racks [name=tiles]"
+        : p.letters && p.letters.length && !(p.blanks || []).length ? "#form-correct [name=letter]"
+        : p.challenge ? "#form-challenge [name=player]" : "#form-blank [name=letter]";
       $(field).focus();
     };
     $("#pending").addEventListener("click", answer);

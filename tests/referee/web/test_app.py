@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -25,6 +26,7 @@ VALID_PARAMS: dict[str, dict[str, Any]] = {
     "start": {}, "pause": {}, "resume": {}, "pass": {}, "accept": {},
     "blank": {"square": "H8", "letter": "E"}, "correct": {"square": "H8", "letter": "E"},
     "exchange": {"count": 3}, "challenge": {"player": 1}, "racks": {"player": 0, "tiles": "AEQ"},
+    "roll": {"letters": "AEQ"}, "new_game": {},
 }
 
 
@@ -208,6 +210,12 @@ def test_same_origin_headers_from_the_page_are_accepted(table: Any, run_async: A
         ("racks", {"player": 0, "tiles": "ABCDEFGH"}, "tiles", "at most 7"),
         ("racks", {"player": 0, "tiles": "A1"}, "tiles", "only letters"),
         ("start", {"now": True}, "now", "takes no parameter"),
+        ("roll", {}, "letters", "type the letters the dice show"),
+        ("roll", {"letters": "AE1"}, "letters", "only the letters the dice show and ? for a blank face, not 1"),
+        ("roll", {"letters": "AEIOUQZX"}, "letters", "at most 7 dice"),
+        ("roll", {"letters": ["A", "E"]}, "letters", "type the letters"),
+        ("roll", {"letters": "AEQ", "player": 0}, "player", "takes no parameter"),
+        ("new_game", {"players": ["Anna", "Ben"]}, "players", "new_game takes no parameter"),
     ],
 )
 def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, action: str, params: dict[str, Any],
@@ -408,3 +416,99 @@ def test_a_bug_inside_the_table_gets_a_clear_answer_not_a_bare_500(table: Any, r
 
     run_async(go())
     assert "boom" in caplog.text  # the details go to the log, not to the page
+
+
+def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(table: Any, run_async: Any) -> None:
+    table.pending = {"roll": 3}  # the table waits for three dice (set without a push: nothing published)
+
+    async def go() -> None:
+        async with serve(table) as client:
+            csrf = await token(client)
+            for letters, got in (("AE", 2), ("AEQZ", 4), ("A E Q Z", 4)):
+                status, body = await control(client, "roll", {"letters": letters}, csrf=csrf)
+                assert (status, body["code"], body["field"]) == (400, "invalid", "letters")
+                assert body["error"] == f"letters: the table asks for 3 dice: type 3 letters, not {got}"
+            untouched(table, 0)
+            status, body = await control(client, "roll", {"letters": " ä q ? "}, csrf=csrf)
+            assert (status, body["code"]) == (409, "refused")  # the fake table rolls no dice
+            assert table.controls == [("roll", {"letters": "ÄQ?"})]  # cleaned before the table
+
+    run_async(go())
+
+
+def test_a_table_that_cannot_start_a_new_game_says_so(table: Any, run_async: Any) -> None:
+    table.state = "ended"
+
+    async def go() -> None:
+        async with serve(table) as client:
+            before = table.snapshot()
+            status, body = await control(client, "new_game", {}, csrf=await token(client))
+            assert (status, body["code"]) == (409, "refused")
+            assert body["error"] == "the fake table does not do new_game"  # the table's own words
+            assert table.snapshot() == before
+
+    run_async(go())
+
+
+def scramble_table(journal: Any = None, **setup: Any) -> Any:
+    sim = pytest.importorskip("referee.sim_table")
+    return sim.SimulatedTable(sim.default_setup(kind="scramble", **setup), clock=sim.ManualClock(), journal=journal)
+
+
+@pytest.mark.parametrize(
+    ("letters", "status", "needle"),
+    [
+        ("QUIZ", 400, "letters: the table asks for 7 dice: type 7 letters, not 4"),
+        ("QUIZAEB1", 400, "letters: only the letters the dice show and ? for a blank face, not 1"),
+        ("QUIZAEÖ", 409, "roll: no die shows 'Ö'"),  # an English table's dice have no umlauts
+        ("QQQQQQQ", 409, "the dice left in the cup cannot show Q10 Q10"),  # there is one Q die
+    ],
+)
+def test_the_service_table_refuses_a_roll_it_cannot_take_and_nothing_changes(letters: str, status: int, needle: str,
+                                                                            run_async: Any) -> None:
+    table = scramble_table()
+    table.control("start", {})
+    assert table.snapshot()["pending"] == {"roll": 7}
+
+    async def go() -> None:
+        async with serve(table) as client:
+            before, record = table.snapshot(), table.gcg()
+            got, body = await control(client, "roll", {"letters": letters}, csrf=await token(client))
+            assert got == status and needle in body["error"] and "Traceback" not in body["error"]
+            assert table.snapshot() == before and table.gcg() == record
+
+    run_async(go())
+
+
+def test_a_roll_and_a_new_game_on_the_service_table(tmp_path: Path, run_async: Any) -> None:
+    from referee.journal import Journal
+
+    journal = Journal(tmp_path / "games.sqlite3")
+    table = scramble_table(journal, scramble_target=10)
+    table.control("start", {})
+    first = table.game_id
+
+    async def go() -> None:
+        async with serve(table) as client:
+            csrf = await token(client)
+            status, body = await control(client, "new_game", {}, csrf=csrf)
+            assert (status, body["code"]) == (409, "refused")  # the game is still on
+            assert body["error"] == "a new game starts once this one has ended (the table is roll)"
+            status, body = await control(client, "roll", {"letters": "q u i z a e b"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["state"] == "turn"
+            assert body["snapshot"]["pending"]["rolled"] == "QUIZAEB"
+            table.play("5E QUIZ")  # past the target of 10: the game ends once the challenge window closes
+            table.advance(15)
+            assert table.snapshot()["state"] == "ended"
+            status, body = await control(client, "new_game", {}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["state"] == "waiting"
+            assert body["snapshot"]["moves"] == [] and [p["score"] for p in body["snapshot"]["players"]] == [0, 0]
+            status, body = await control(client, "new_game", {}, csrf=csrf)  # once is enough
+            assert (status, body["code"]) == (409, "refused")
+
+    run_async(go())
+    # The journal holds the finished game and the new one, which is the table's now.
+    games = journal.games()
+    assert [g.id for g in games] == [first, table.game_id] and table.game_id != first
+    assert games[0].ended_utc is not None and games[1].ended_utc is None and games[1].events > 0
+    journal.close()

@@ -257,3 +257,25 @@ def test_the_end_of_the_game_shows_who_won(page: Any, table: Any, live_server: A
     table.publish()
     expect()(page.locator("#player-1 .meta")).to_contain_text("shares the win", timeout=WITHIN)
     expect()(page.locator("#player-0 .meta")).to_contain_text("shares the win")
+
+
+def test_a_table_that_refuses_a_new_game_is_heard(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    page.locator("#control summary").click()
+    page.locator("#pin").fill(PIN)
+    new_game = page.locator('button[data-action="new_game"]')
+    expect()(new_game).to_be_hidden()
+    table.control("start", {})
+    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
+    expect()(new_game).to_be_hidden()
+    table.state = "ended"
+    table.publish()
+    expect()(new_game).to_be_visible(timeout=WITHIN)
+    new_game.click()
+    new_game.click()
+    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do new_game",
+                                                         timeout=WITHIN)
+    assert table.controls[-1] == ("new_game", {})
+    expect()(page.locator("#state")).to_have_text("game over")  # the finished game stays on the page
+    expect()(page.locator("#moves tbody tr")).to_have_count(1)

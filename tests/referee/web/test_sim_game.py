@@ -151,7 +151,7 @@ def test_a_doubtful_letter_and_a_lost_sensor_on_the_simulated_table(page: Any, s
     ui.check_players(page, table)
 
 
-def test_scramble_on_the_simulated_table(page: Any, live_server: Any, ui: Any) -> None:
+def test_a_scramble_turn_through_the_pages_roll_form(page: Any, live_server: Any, ui: Any) -> None:
     table = sim.SimulatedTable(sim.default_setup(kind="scramble"), clock=sim.ManualClock())
     expect = ui.expect
     server = live_server(table, PIN)
@@ -160,12 +160,112 @@ def test_scramble_on_the_simulated_table(page: Any, live_server: Any, ui: Any) -
     expect(page.locator(".unseen-box")).to_be_hidden()
     expect(page.locator("#bag")).to_have_text(str(table.snapshot()["bag"]))
     expect(page.locator("#bag").locator("xpath=..").locator(".label")).to_have_text("Dice in the cup")
+    roll = page.locator("#form-roll")
+    expect(roll).to_be_hidden()  # nothing to roll before the start
     table.control("start", {})
-    expect(page.locator("#pending")).to_have_text("Roll the dice.", timeout=WITHIN)
-    table.roll("QUIZAEB")
+    assert table.snapshot()["pending"] == {"roll": 7}
+
+    # The table asks for seven dice; the tray cannot read them, so the letters are typed in.
+    expect(page.locator("#pending")).to_have_text("Roll 7 dice.", timeout=WITHIN)
+    page.locator("#pending").click()  # the question opens control at the form that answers it
+    expect(roll).to_be_visible()
+    expect(roll.locator("label")).to_contain_text("Letters of the 7 dice, ? for a blank face")
+    letters = roll.locator("[name=letters]")
+    expect(letters).to_be_focused()
+
+    # Without the PIN, and with too few letters, nothing reaches the table.
+    seq = table.snapshot()["seq"]
+    letters.fill("quiz")
+    roll.locator("button[type=submit]").click()
+    status = page.locator("#control-status")
+    expect(status).to_have_text("Enter the table PIN first.", timeout=WITHIN)
+    page.locator("#pin").fill(PIN)
+    roll.locator("button[type=submit]").click()
+    expect(status).to_have_text("Check the input: letters: the table asks for 7 dice: type 7 letters, not 4",
+                                timeout=WITHIN)
+    letters.fill("quizaeö")  # an English table's dice show no Ö: the table says so
+    roll.locator("button[type=submit]").click()
+    expect(status).to_have_text("The table refused: roll: no die shows 'Ö'", timeout=WITHIN)
+    assert table.snapshot()["seq"] == seq and table.snapshot()["state"] == "roll"
+
+    letters.fill("q u i z a e b")
+    roll.locator("button[type=submit]").click()
+    expect(status).to_have_text("Done: Dice rolled", timeout=WITHIN)
     expect(page.locator("#pending")).to_have_text("Rolled: QUIZAEB", timeout=WITHIN)
-    timer = page.locator("#turn-timer .clock")  # Scramble's 60 s turn timer
+    expect(roll).to_be_hidden()
+    expect(page.locator("#state")).to_have_text("playing")
+    assert table.snapshot()["pending"] == {"rolled": "QUIZAEB"}
+    timer = page.locator("#turn-timer .clock")  # Scramble's 60 s turn timer runs from the roll
     expect(timer).to_have_text(ui.clock_text(table.snapshot()["turn_timer"]["remaining_ms"]), timeout=WITHIN)
     table.advance(20)
     expect(timer).to_have_text(ui.clock_text(table.snapshot()["turn_timer"]["remaining_ms"]), timeout=WITHIN)
+
+    # Anna lays QUIZ on the mat and presses her clock; the engine scores it, the window closes, and the
+    # table asks Ben for his roll: the form is back, empty.
+    table.play("5E QUIZ")
+    ui.check_players(page, table)
+    assert table.snapshot()["players"][0]["score"] > 0
+    expect(page.locator("#moves tbody tr").first).to_contain_text("5E QUIZ", timeout=WITHIN)
+    table.advance(15)
+    asked = table.snapshot()["pending"]["roll"]
+    expect(page.locator("#pending")).to_have_text(f"Roll {asked} dice.", timeout=WITHIN)
+    expect(roll).to_be_visible()
+    expect(letters).to_have_value("")
+    expect(page.locator("#player-1")).to_have_class(re.compile(r"\bon-turn\b"))
+    ui.check_players(page, table)
+
+
+def test_a_new_game_after_the_end_in_german(page: Any, live_server: Any, ui: Any) -> None:
+    table = sim.SimulatedTable(sim.default_setup(kind="scramble", scramble_target=10, edition="german",
+                                                 language="de", players=("Jürgen", "Ömer")),
+                               clock=sim.ManualClock())
+    expect = ui.expect
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    expect(page.locator("#state")).to_have_text("wartet auf Start")
+    new_game = page.locator('button[data-action="new_game"]')
+    page.locator("#control summary").click()
+    page.locator("#pin").fill(PIN)
+    expect(new_game).to_be_hidden()  # only once a game has ended
+    page.locator('button[data-action="start"]').click()
+    expect(page.locator("#pending")).to_have_text("7 Würfel werfen.", timeout=WITHIN)
+    roll = page.locator("#form-roll")
+    expect(roll.locator("h3")).to_have_text("Gewürfelt (falls Schale oder Kamera sie nicht lesen)")
+    expect(roll.locator("label")).to_contain_text("Buchstaben der 7 Würfel, ? für eine Jokerseite")
+    roll.locator("[name=letters]").fill("äeüsntr")  # the German dice's umlauts
+    roll.locator("button[type=submit]").click()
+    expect(page.locator("#pending")).to_have_text("Gewürfelt: ÄEÜSNTR", timeout=WITHIN)
+
+    # Jürgen lays RÄT: past the target of 10 points, the game is over once the challenge window closes.
+    table.play("5D RÄT")
+    table.advance(15)
+    assert table.snapshot()["state"] == "ended"
+    expect(page.locator("#state")).to_have_text("Spielende", timeout=WITHIN)
+    expect(page.locator("#player-0 .meta")).to_contain_text("gewinnt")
+    expect(new_game).to_be_visible()
+    expect(new_game).to_have_text("Neue Partie")
+    finished = table.gcg()
+
+    # A new game cannot be taken back: the first tap asks, the second one starts it.
+    new_game.click()
+    expect(new_game).to_have_text("Zum Bestätigen nochmals tippen")
+    assert table.snapshot()["state"] == "ended"
+    new_game.click()
+    expect(page.locator("#state")).to_have_text("wartet auf Start", timeout=WITHIN)
+    expect(page.locator("#control-status")).to_have_text("Erledigt: Neue Partie")
+    expect(new_game).to_be_hidden()
+    expect(page.locator("#moves tbody tr")).to_have_text(["Noch keine Züge"])
+    for i in range(2):
+        expect(page.locator(f"#player-{i} .score")).to_have_text("0")
+    assert "RÄT" in finished and "RÄT" not in table.gcg()
+
+    # The dice of the last game still lie on the mat: the table refuses the start and says where.
+    page.locator('button[data-action="start"]').click()
+    expect(page.locator("#control-status")).to_have_text(
+        "Der Tisch lehnt ab: clear the board before the start: tiles lie on D5, E5, F5", timeout=WITHIN)
+    for square in ("D5", "E5", "F5"):
+        table.lift(square)
+    page.locator('button[data-action="start"]').click()
+    expect(page.locator("#pending")).to_have_text("7 Würfel werfen.", timeout=WITHIN)
+    expect(roll).to_be_visible()
     ui.check_players(page, table)

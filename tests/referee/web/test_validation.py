@@ -21,8 +21,8 @@ json_values = st.recursive(
 
 
 @given(action=st.sampled_from(sorted(ACTIONS)),
-       params=st.dictionaries(st.sampled_from(["square", "letter", "count", "player", "tiles", "x"]), json_values,
-                              max_size=4) | json_values)
+       params=st.dictionaries(st.sampled_from(["square", "letter", "count", "player", "tiles", "letters", "x"]),
+                              json_values, max_size=4) | json_values)
 def test_any_input_is_cleaned_or_refused_with_a_named_field(action: str, params: Any) -> None:
     try:
         clean = parse_control(action, params, SNAPSHOT)
@@ -36,6 +36,9 @@ def test_any_input_is_cleaned_or_refused_with_a_named_field(action: str, params:
         assert clean["square"][0] in "ABCDEFGHIJKLMNO" and 1 <= int(clean["square"][1:]) <= 15
     if "player" in clean:
         assert clean["player"] in (0, 1)
+    if "letters" in clean:
+        assert 1 <= len(clean["letters"]) <= 7
+        assert all(ch == "?" or (ch.isalpha() and ch == ch.upper()) for ch in clean["letters"])
 
 
 @given(col=st.integers(0, 14), row=st.integers(1, 15), letter=st.sampled_from("abcxyzÄÖÜäöü"))
@@ -51,3 +54,49 @@ def test_the_board_size_and_players_come_from_the_table() -> None:
     assert parse_control("challenge", {"player": "2"}, SCRAMBLE) == {"player": 2}
     with pytest.raises(InvalidInput, match="letter: type one letter"):
         parse_control("blank", {"square": "A1", "letter": "ß"}, SNAPSHOT)  # upper-cases to two letters
+
+
+def rolling(dice: int | None) -> Any:
+    """A Scramble snapshot; `dice`: how many dice the table asks for (`pending.roll`), None when it does not say."""
+    return {**SCRAMBLE, "pending": {} if dice is None else {"roll": dice}}
+
+
+@given(faces=st.lists(st.sampled_from("AEIOUQZXäöüÄÖÜ?"), min_size=1, max_size=7), spaces=st.booleans())
+def test_a_roll_of_letters_and_blank_faces_is_cleaned(faces: list[str], spaces: bool) -> None:
+    typed = " ".join(faces) if spaces else "".join(faces)
+    expected = "".join(faces).upper()
+    assert parse_control("roll", {"letters": typed}, rolling(len(faces))) == {"letters": expected}
+    assert parse_control("roll", {"letters": typed}, rolling(None)) == {"letters": expected}
+
+
+@pytest.mark.parametrize(
+    ("letters", "dice", "needle"),
+    [
+        ("AEQ", 4, "the table asks for 4 dice: type 4 letters, not 3"),
+        ("AEQZX", 4, "the table asks for 4 dice: type 4 letters, not 5"),
+        ("AE", 1, "the table asks for 1 die: type 1 letter, not 2"),
+        ("AEIOUQZX", None, "a roll is at most 7 dice, not 8"),
+        ("AEIOUQZX", 7, "the table asks for 7 dice: type 7 letters, not 8"),
+        ("", 3, "type the letters the 3 dice show, ? for a blank face, e.g. AEI"),
+        ("   ", None, "type the letters the dice show"),
+        (None, 3, "type the letters the 3 dice show"),
+        (7, None, "type the letters the dice show"),
+        (["A", "E"], 2, "type the letters the 2 dice show"),
+        ("A1E", 3, "only the letters the dice show and ? for a blank face, not 1"),
+        ("A*-", 3, "not * -"),
+        ("Aß", 2, "not ß"),  # no die shows ß, and upper case would make it two letters
+    ],
+)
+def test_a_malformed_roll_is_refused_naming_the_field(letters: Any, dice: int | None, needle: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        parse_control("roll", {"letters": letters}, rolling(dice))
+    assert caught.value.field == "letters"
+    assert str(caught.value).startswith("letters: ") and needle in str(caught.value)
+
+
+def test_a_roll_takes_only_its_letters_and_a_new_game_nothing() -> None:
+    with pytest.raises(InvalidInput, match=r"^faces: roll takes no parameter 'faces' \(its parameters: letters\)"):
+        parse_control("roll", {"letters": "AEQ", "faces": "AEQ"}, rolling(3))
+    assert parse_control("new_game", {}, SNAPSHOT) == {}
+    with pytest.raises(InvalidInput, match=r"^same_players: new_game takes no parameter .* \(its parameters: none\)"):
+        parse_control("new_game", {"same_players": True}, SNAPSHOT)
