@@ -7,6 +7,7 @@ Reading real tiles with it is worse than with a taught model; `referee vision te
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -72,7 +73,9 @@ def build_shipped(tiles: str) -> TileClassifier:
 def shipped_classifier(tiles: str = "german") -> TileClassifier:
     """The shipped classifier for `tiles`, from the cache or built now (and cached when possible)."""
     tile_values(tiles)  # unknown tile sets fail here, clearly
-    path = cache_dir() / f"shipped-{tiles}-r{RECIPE}.npz"
+    # The fonts at hand are part of the recipe: installing fonts-dejavu-core later must rebuild the model.
+    fonts = hashlib.sha256("\n".join(font_choices()).encode()).hexdigest()[:8]
+    path = cache_dir() / f"shipped-{tiles}-r{RECIPE}-{fonts}.npz"
     if path.is_file():
         try:
             return TileClassifier.load(path)
