@@ -29,8 +29,9 @@ from firmware_bridge.firmware import wire
 
 log = logging.getLogger("firmware_bridge.link")
 
-BAUDRATE = 115200  # ignored by USB CDC, used by a UART build
+BAUDRATE = 115200  # ignored by USB CDC, used by a UART build (never 1200: that reboots a Pico into its bootloader)
 POLL_S = 0.02
+WRITE_TIMEOUT_S = 1.0  # a board whose USB stops taking bytes is a lost link, not a thread stuck in write()
 
 
 class Port(Protocol):
@@ -77,10 +78,21 @@ def parse_emulator_url(url: str) -> dict[str, Any]:
 
 
 def open_port(url: str, timeout: float = POLL_S) -> Port:
-    """Open a device path, a pty or a pyserial URL; raises serial.SerialException or OSError if it cannot."""
+    """Open a device path, a pty or a pyserial URL; raises serial.SerialException or OSError if it cannot.
+
+    The port is locked (`exclusive`, flock): a second reader (`referee board monitor` beside the service)
+    is refused with "Could not exclusively lock port" instead of silently taking half the frames. pyserial
+    raises DTR on open, which MicroPython's USB CDC needs before it sends anything to the host."""
     import serial  # type: ignore[import-untyped]
 
-    port: Port = serial.serial_for_url(url, baudrate=BAUDRATE, timeout=timeout, do_not_open=False)
+    port: Port = serial.serial_for_url(
+        url,
+        baudrate=BAUDRATE,
+        timeout=timeout,
+        write_timeout=WRITE_TIMEOUT_S,
+        exclusive=True,
+        do_not_open=False,
+    )
     if hasattr(port, "reset_input_buffer"):
         port.reset_input_buffer()  # what piled up while nobody listened is stale
     return port

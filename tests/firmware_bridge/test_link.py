@@ -215,8 +215,47 @@ def test_open_port_calls_pyserial_with_the_url_and_flushes(monkeypatch: pytest.M
     fake = FakeSerialModule()
     monkeypatch.setattr(serial, "serial_for_url", fake.serial_for_url)
     port = open_port("/dev/ttyACM0")
-    assert fake.calls == [("/dev/ttyACM0", {"baudrate": 115200, "timeout": 0.02, "do_not_open": False})]
+    assert fake.calls == [
+        (
+            "/dev/ttyACM0",
+            {"baudrate": 115200, "timeout": 0.02, "write_timeout": 1.0, "exclusive": True, "do_not_open": False},
+        )
+    ]
     assert isinstance(port, FakePort) and port.flushed
+
+
+def test_a_second_reader_of_the_board_is_refused(emulator: PtyEmulator) -> None:
+    """Two processes reading one serial port would each get half the frames: the second open is refused."""
+    first = open_port(emulator.path)
+    try:
+        with pytest.raises(serial.SerialException, match="exclusively lock"):
+            open_port(emulator.path)
+    finally:
+        first.close()
+    open_port(emulator.path).close()  # free again once the first has closed it
+
+
+def test_a_write_the_board_does_not_take_is_a_lost_link() -> None:
+    """pyserial's write timeout (SerialTimeoutException) ends the connection like any port error."""
+
+    class StuckPort(FakePort):
+        def write(self, data: bytes) -> int:
+            raise serial.SerialTimeoutException("Write timeout")
+
+    ports: list[StuckPort] = []
+
+    def opener(url: str) -> StuckPort:
+        ports.append(StuckPort([]))
+        return ports[-1]
+
+    link = BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01)
+    link.start()
+    try:
+        lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
+        assert lost is not None and "Write timeout" in lost.reason, seen
+        assert ports[0].closed
+    finally:
+        link.stop()
 
 
 def test_port_error_is_a_lost_link_and_the_port_is_reopened() -> None:
