@@ -11,8 +11,9 @@ the simulated table and the tests see exactly what the wires would carry.
 from __future__ import annotations
 
 import logging
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -105,6 +106,8 @@ def build_devices(
     elif backend == "real":
         from gpiozero import Device
 
+        if Device.pin_factory is None and (problem := lgpio_workdir_problem(os.environ)):
+            raise DeviceOpenError(problem)
         try:
             Device.ensure_pin_factory()
         except Exception as exc:  # BadPinFactory: not a Pi, or no lgpio / RPi.GPIO installed
@@ -162,6 +165,29 @@ def build_devices(
                 log.warning("closing %r after a failed start failed", device, exc_info=True)
         raise
     return devices
+
+
+def lgpio_workdir_problem(
+    env: Mapping[str, str],
+    cwd: Callable[[], str] | None = None,
+    writable: Callable[[str], bool] | None = None,
+) -> str | None:
+    """Why lgpio could not start here, or None. On import, lgpio's Python module opens its notification
+    pipe (`.lgd-nfy*`) in the working directory (or $LG_WD); in a directory the user cannot write it fails,
+    and gpiozero falls back to drivers that do not work on a Pi 5 or inside the service's device policy,
+    with an error that names none of this. The service runs in /var/lib/referee (WorkingDirectory=)."""
+    if (env.get("GPIOZERO_PIN_FACTORY") or "lgpio") != "lgpio" or env.get("LG_WD"):
+        return None
+    try:
+        here = (cwd or os.getcwd)()
+    except OSError:
+        return "GPIO: the working directory no longer exists; lgpio needs a writable one (cd /var/lib/referee)"
+    if (writable or (lambda path: os.access(path, os.W_OK)))(here):
+        return None
+    return (
+        f"GPIO: lgpio (gpiozero's pin driver) makes its notification pipe in the working directory, and {here} "
+        f"is not writable for this user: run from a directory it can write (cd /var/lib/referee)"
+    )
 
 
 def _given(sim: Simulation) -> FakeSpiDev:

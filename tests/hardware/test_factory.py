@@ -85,3 +85,33 @@ def test_real_backend_off_a_pi_says_what_to_do(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(no_driver))
     with pytest.raises(DeviceOpenError, match=r"GPIO: no pin driver could be loaded .*mock backend"):
         build_devices(parse_hardware_config({}), "real")
+
+
+def test_lgpio_in_a_directory_it_cannot_write_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """lgpio opens its notification pipe in the working directory at import; the user is told where to run."""
+    from gpiozero import Device
+
+    import hardware.factory as factory
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(factory.os, "getcwd", lambda: "/opt/referee")
+    monkeypatch.setattr(factory.os, "access", lambda path, mode: path != "/opt/referee")
+    with pytest.raises(DeviceOpenError, match=r"/opt/referee is not writable .*cd /var/lib/referee"):
+        build_devices(parse_hardware_config({}), "real")
+
+
+def test_lgpio_workdir_check_steps_aside_when_it_does_not_apply() -> None:
+    from hardware.factory import lgpio_workdir_problem
+
+    def read_only(path: str) -> bool:
+        return False
+
+    def here() -> str:
+        return "/"
+
+    assert lgpio_workdir_problem({}, here, read_only) is not None
+    assert lgpio_workdir_problem({"LG_WD": "/tmp"}, here, read_only) is None  # lgpio uses that directory
+    assert lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "rpigpio"}, here, read_only) is None
+    assert lgpio_workdir_problem({}, here, lambda path: True) is None
