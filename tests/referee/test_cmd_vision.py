@@ -13,9 +13,15 @@ from referee.cli import main
 from vision.synth import random_board, render_scene
 
 
+@pytest.fixture(scope="module")
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for the module: the shipped classifier is built once, never in the user's ~/.cache."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture()
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+def cache(tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     return tmp_path
 
 
