@@ -5,7 +5,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest system-deps benchmarks clean
+.PHONY: run test lint typecheck pytest system-deps system-deps-run benchmarks clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,22 +19,34 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test,dev]'
 	touch $@ $(VENV)/.installed-run
 
-# System packages the tests use: Debian's Chromium for the browser tests, systemd-analyze for the unit
-# file checks. Installed with apt when we are root and they are missing; otherwise those tests skip.
-system-deps:
+# System packages: DejaVu fonts for the camera's shipped classifier (rendered glyphs; without them it falls
+# back to OpenCV's Hershey fonts and reads less well), and for the tests Debian's Chromium (browser tests)
+# and systemd-analyze (unit file checks). Installed with apt when we are root and they are missing;
+# otherwise a note says so and the tests that need them skip.
+DEJAVU := /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+define apt_install
 	@missing=""; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	command -v systemd-analyze >/dev/null 2>&1 || missing="$$missing systemd"; \
+	for need in $(1); do \
+	  pkg=$${need%%:*}; probe=$${need#*:}; \
+	  case "$$probe" in /*) [ -e "$$probe" ] ;; *) command -v "$$probe" >/dev/null 2>&1 ;; esac || missing="$$missing $$pkg"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing system packages:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else \
-	    echo "note: missing$$missing (not root, so not installed); the tests that need them will skip"; \
+	    echo "note: missing system packages$$missing (not root, so not installed)"; \
 	  fi; \
 	fi
+endef
 
-run: $(VENV)/.installed-run
+system-deps-run:
+	$(call apt_install,fonts-dejavu-core:$(DEJAVU))
+
+system-deps: system-deps-run
+	$(call apt_install,chromium:chromium systemd:systemd-analyze)
+
+run: $(VENV)/.installed-run system-deps-run
 	$(BIN)/referee demo
 
 lint: $(VENV)/.installed-test
