@@ -1,18 +1,27 @@
 """What the players see besides the page: the LED timer, the digit displays, the buzzer, a terminal line.
 
 The clocks themselves live in the table state machine (so they are journaled and replayed); this
-module only *reads* them and draws with issue 6's pure frame functions (`hardware.frames`). It
-must never poll or press the machine's clocks: that is why it does not use
-`hardware.controller.ClockController`, which drives the timer it is given.
+module only *reads* them and draws them with the hardware package's own drawing function,
+`hardware.controller.draw` (the ring's configured offset and direction, the digits dimmed for the
+clock not on move, each write guarded). It must never poll or press the machine's clocks: that is
+why it does not use `hardware.controller.ClockController`, which drives the timer it is given.
+
+A failing output (a display unplugged mid-game, an SPI error, a closed terminal) is logged the first
+time, counted (`Outputs.faults`), and never stops the clock or the service: `refresh()` does not raise.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TextIO
 
 from referee.live_table import LiveTable
+
+log = logging.getLogger(__name__)
 
 Monotonic = Callable[[], float]
 TROUBLE = (200, 0, 0)
@@ -30,7 +39,24 @@ class Outputs:
         self._last_line = ""
         self._last_term = float("-inf")
         self._alerts_seen: set[str] = set()
+        self._faults: dict[str, int] = {}  # failures outside the devices' own writes (terminal, drawing)
         self.trouble = False  # an error alert is up: the ring blinks red instead of showing the clocks
+
+    @property
+    def faults(self) -> dict[str, int]:
+        """Failed writes per output since the start: the devices' (`TableDevices.faults`) and this module's."""
+        devices = dict(self.devices.faults) if self.devices is not None else {}
+        return {**devices, **self._faults}
+
+    def _guarded(self, name: str, action: Callable[[], object]) -> None:
+        """Like `TableDevices.guarded`, for what is not a device write: logged once, counted, never raised."""
+        try:
+            action()
+        except Exception:
+            count = self._faults.get(name, 0) + 1
+            self._faults[name] = count
+            if count == 1:
+                log.exception("%s failed; the clock runs on, further failures are only counted", name)
 
     def _faces(self) -> tuple[list[Any], list[str], set[str]]:
         from hardware.frames import readings
@@ -44,6 +70,10 @@ class Outputs:
             return (readings(timer) if timer is not None else []), names, codes
 
     def refresh(self) -> None:
+        """Draw the clocks now. Never raises: the service loop calls it between the table's timers."""
+        self._guarded("drawing the clocks", self._refresh)
+
+    def _refresh(self) -> None:
         faces, names, codes = self._faces()
         now = self.clock()
         if self.devices is not None:
@@ -53,42 +83,44 @@ class Outputs:
 
             line = render_line(faces, names if len(faces) == len(names) else None)
             if line != self._last_line:
-                self.terminal.write("\r" + line + "  ")
-                self.terminal.flush()
+                self._guarded("terminal", partial(self._write, "\r" + line + "  "))
                 self._last_line = line
             self._last_term = now
 
+    def _write(self, text: str) -> None:
+        assert self.terminal is not None
+        self.terminal.write(text)
+        self.terminal.flush()
+
     def _draw(self, faces: list[Any], now: float, codes: set[str]) -> None:
-        from hardware.frames import FLAG_PATTERN, TIME_UP_PATTERN, bar_lit, digits_text, focus, ring_frame, tm1637_bytes
+        from hardware.controller import draw
+        from hardware.frames import FLAG_PATTERN, TIME_UP_PATTERN
 
         d = self.devices
         assert d is not None  # refresh() draws only when there are devices
-        d.buttons.poll()
-        if d.buzzer is not None:
+        d.guarded("buttons", d.buttons.poll)  # long presses; a press itself comes from gpiozero's thread
+        buzzer = d.buzzer
+        if buzzer is not None:
             for code, pattern in (("time_up", TIME_UP_PATTERN), ("turn_timer", TIME_UP_PATTERN),
                                   ("max_overtime", FLAG_PATTERN)):
                 if code in codes and code not in self._alerts_seen:
-                    d.buzzer.play(pattern, now)
+                    d.guarded("buzzer", partial(buzzer.play, pattern, now))
             self._alerts_seen = codes
-            d.buzzer.update(now)
-        if d.ring is not None and self.trouble:
+            d.guarded("buzzer", partial(buzzer.update, now))
+        ring = d.ring
+        if ring is not None and self.trouble:
             # Something is wrong at the table (a tile moved, the board or camera lost): the page says what
-            # and where; the ring draws the eye to it, blinking red twice a second.
+            # and where; the ring draws the eye to it, blinking red twice a second. The other outputs
+            # still show the clocks: they are drawn from a view of the devices without the ring.
             on = int(now * 4) % 2 == 0
-            d.ring.show([TROUBLE if on else (0, 0, 0)] * d.ring.leds)
-        elif d.ring is not None and faces:
-            d.ring.show(ring_frame(faces, d.ring.leds))
-        if not faces:
-            return
-        if d.bar is not None:
-            d.bar.show(bar_lit(focus(faces), d.bar.leds))
-        for i, display in enumerate(d.displays):
-            face = faces[i] if len(faces) == len(d.displays) else focus(faces)
-            display.show(tm1637_bytes(digits_text(face)))
+            frame = [TROUBLE if on else (0, 0, 0)] * ring.leds
+            d.guarded("LED ring", partial(ring.show, frame))
+            d = dataclasses.replace(d, ring=None)  # shares the devices and their fault counts
+        draw(d, faces)
 
     def close(self) -> None:
         if self.terminal is not None and self._last_line:
-            self.terminal.write("\n")
+            self._guarded("terminal", partial(self._write, "\n"))
         if self.devices is not None:
             self.devices.close()
 
