@@ -75,6 +75,7 @@ class DemoDriver:
         self._cond = threading.Condition()
         self.table.subscribe(self._on_snapshot)
         self.result = DemoResult()
+        self._totals: dict[int, int] = {}  # each player's engine total at their last line compared
 
     # --- waiting on the table ------------------------------------------------------------------
 
@@ -248,12 +249,17 @@ class DemoDriver:
         if entries:
             last = entries[-1]
             engine_total = last["total"]
+            if move.kind in (MoveKind.CHALLENGE_BONUS, MoveKind.END_RACK) and player in self._totals:
+                # the engine may write these in another order than the record (a player going out gets the
+                # racks at once, before the challenge window closes): add them up in the record's order
+                engine_total = self._totals[player] + last["score"]
             shown = f"{last['notation']} {last['score']:+d}"
         else:
             engine_total = snap["players"][player]["score"]
             shown = "(final)"
         self.say(f"{name:>10}: {move.move:<16} engine {shown:<22} total {engine_total:>4}   record {move.total:>4}")
         self.result.compared += 1
+        self._totals[player] = engine_total
         if engine_total != move.total:
             self.result.mismatches.append(f"line {move.line} ({move.text.strip()}): engine total {engine_total}, "
                                           f"record {move.total}")

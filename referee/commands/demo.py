@@ -48,8 +48,7 @@ def handle(args: argparse.Namespace) -> int:
         variant = (record.variant or "").lower()  # scramble, scramble-advanced, scramble-german, ...
         kind = ("scramble-advanced" if variant.startswith("scramble-advanced")
                 else "scramble" if variant.startswith("scramble") else "standard")
-        tiles = args.tiles or ("german" if "german" in record.pragmas.get("tile-distribution", "").lower()
-                               or variant.endswith("-german") else "english")
+        tiles = args.tiles or record_edition(record)
         config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
                             edition=tiles, fusion="sensors" if args.no_camera or kind != "standard" else "both",
                             challenge=challenge_rule(record), kind=kind,
@@ -91,6 +90,22 @@ def _port_to_use(preferred: int) -> int:
         return int(s.getsockname()[1])
 
 
+def record_edition(record: Any) -> str:
+    """The edition a record was played with: its #tile-distribution or #variant when it names German,
+    else German when its letters (Ä, Ö, Ü) are German tiles and not English ones, else English."""
+    from game.gcg_check import record_letters
+    from game.tiles import load_tile_set
+
+    variant = (record.variant or "").lower()
+    if "german" in record.pragmas.get("tile-distribution", "").lower() or variant.endswith("-german"):
+        return "german"
+    letters = record_letters(record) - {"?"}
+    english, german = load_tile_set("english"), load_tile_set("german")
+    if not all(english.has_letter(ch) for ch in letters) and all(german.has_letter(ch) for ch in letters):
+        return "german"
+    return "english"
+
+
 def challenge_rule(record: Any) -> str:
     """The challenge rule a record was played under, from its challenge bonuses (none: double)."""
     from game.gcg import MoveKind
@@ -112,7 +127,8 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     try:
         result = await loop.run_in_executor(None, driver.run)
         scores = ", ".join(f"{n} {s}" for n, s in result.final)
-        print(f"referee demo: {result.moves} moves played, game {result.state}: {scores}")
+        how = "game ended" if result.state == "ended" else "the record stops before the end of the game"
+        print(f"referee demo: {result.moves} moves played, {how}: {scores}")
         if result.mismatches:
             print(f"referee demo: {len(result.mismatches)} totals differ from the record:")
             for m in result.mismatches:

@@ -83,3 +83,12 @@ enabled = false
             proc.send_signal(signal.SIGTERM)
             proc.wait(20)
         assert proc.returncode == 0
+
+
+@pytest.mark.parametrize(("name", "edition"), [("german/nu19_timon-alex.gcg", "german"),
+                                               ("liwords/pkg_omgwords_testdata_vs_josh.gcg", "english")])
+def test_demo_plays_a_record_with_the_tiles_its_letters_need(shared_dir: Path, name: str, edition: str) -> None:
+    from referee.commands.demo import record_edition
+    from referee.demo import load_record
+
+    assert record_edition(load_record(str(shared_dir / "gcg" / name))) == edition

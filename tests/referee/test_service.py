@@ -83,6 +83,21 @@ def test_a_recorded_tournament_game_to_its_end(running: Running, shared_dir: Pat
     assert result.state == "ended" and [s for _, s in result.final] == [457, 397]
 
 
+def test_a_challenge_bonus_after_going_out_is_compared_in_the_records_order(tmp_path: Path,
+                                                                           shared_dir: Path) -> None:
+    """frentz goes out with RIMLAN.S, is challenged wrongly (+5), then gains the racks (+16): the engine
+    writes the racks first; the demo adds both up in the record's order and finds no difference."""
+    record = load_record(str(shared_dir / "gcg" / "macondo" / "gcgio_testdata_vs_frentz.gcg"))
+    r = Running(tmp_path, fusion="sensors", clock_mode="none", challenge="five-point",
+                players=tuple(p.name for p in record.players))
+    try:
+        result = DemoDriver(r.service, record, r.judge).run()
+        assert result.mismatches == []
+        assert result.state == "ended" and result.final == [("cesar", 439), ("frentz", 550)]
+    finally:
+        r.close()
+
+
 @pytest.mark.slow
 def test_the_demo_with_the_synthetic_camera_fused(tmp_path: Path) -> None:
     r = Running(tmp_path, fusion="both", clock_mode="none")
