@@ -7,7 +7,9 @@ through gpiozero's pin objects, which run on lgpio on a Pi 5 and on the older Pi
 
 A frame: START, 0x40 (write, auto-increment), STOP; START, 0xC0 (address 0), four segment bytes,
 STOP; START, 0x88 | brightness (display on), STOP. After every byte the chip pulls DIO low for one
-clock (ACK). Python is slower than the chip's clock limit, so the chip itself needs no delay; some
+clock (ACK), from the falling edge of the eighth clock: the driver lets go of DIO (input, pulled up) before
+that edge when the last bit was a 1, so the Pi never drives the line high against the chip. Python is slower
+than the chip's clock limit, so the chip itself needs no delay; some
 cheap modules put large capacitors on CLK and DIO that round the edges, and `bit_delay_us`
 (busy-waited on `time.perf_counter`; about 7 ms a frame at 50 us) slows the bus for them. A missing
 ACK (display unplugged, wrong pin) is counted, not raised, so a loose display cable never stops the
@@ -102,10 +104,17 @@ class TM1637:
                 wait()
                 clk.state = 1
                 wait()
-            # ACK: release DIO (pulled up), the chip pulls it low for the ninth clock.
+            # ACK: the chip pulls DIO low from the falling edge of the eighth clock to that of the ninth. DIO
+            # is let go of (input, pulled up) before the edge if it is high (the pull-ups keep it high: no
+            # edge on the wire), after it if it is low, so it is never driven high against the chip.
+            last_high = (byte >> 7) & 1
+            if last_high:
+                dio.function = "input"
+                dio.pull = "up"
             clk.state = 0
-            dio.function = "input"
-            dio.pull = "up"
+            if not last_high:
+                dio.function = "input"
+                dio.pull = "up"
             wait()
             clk.state = 1
             wait()
@@ -140,6 +149,7 @@ class FakeTM1637:
         self.on = False
         self.brightness = 0
         self.frames = 0  # complete display updates received
+        self.contention = 0  # ACKs the chip began while the host drove DIO high (a short through the pin)
         self._bits = 0
         self._count = 0
         self._acking = False
@@ -169,9 +179,12 @@ class FakeTM1637:
                 self._count += 1
                 if self._count == 8:
                     self._bytes.append(self._bits)
-                    self._acking = True
             else:
                 self._count = 9
+        elif self._count == 8 and not self._acking:  # the eighth falling edge: the chip pulls DIO low
+            self._acking = True
+            if self.dio._function == "output" and self.dio._state:
+                self.contention += 1
         elif self._count == 9:
             self._acking = False
             self._count = 0

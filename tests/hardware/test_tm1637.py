@@ -15,6 +15,7 @@ def test_driver_and_chip_agree_on_the_wire(mock_pins: MockFactory) -> None:
     assert chip.text() == "-3:04"
     assert chip.on and chip.brightness == 5
     assert display.missing_acks == 0  # the chip acknowledged every byte
+    assert chip.contention == 0  # and never had to pull DIO low against the Pi driving it high
     assert display.show(tm1637_bytes("25:00"))
     assert chip.text() == "25:00"
     assert chip.frames == 2
@@ -51,3 +52,15 @@ def test_slow_bus_for_modules_with_big_capacitors(mock_pins: MockFactory) -> Non
     display = TM1637(23, 24, mock_pins, bit_delay_us=2.0)
     display.show(tm1637_bytes("12:34"))
     assert chip.text() == "12:34" and display.missing_acks == 0
+
+
+def test_the_pi_never_drives_dio_high_while_the_chip_acknowledges(mock_pins: MockFactory) -> None:
+    """Bytes whose last bit (bit 7) is 1 - the colon, 0x8B display-on - are where a push-pull DIO would fight
+    the chip's ACK; every byte here is acknowledged and none is fought over."""
+    chip = FakeTM1637(mock_pins, clk=23, dio=24)
+    display = TM1637(23, 24, mock_pins, brightness=3)
+    for text in ("88:88", "-3:04", "0:07", "-10"):
+        assert display.show(tm1637_bytes(text))
+        assert chip.text() == text
+    assert display.bytes_sent == 4 * 7 and display.missing_acks == 0
+    assert chip.contention == 0 and chip.brightness == 3
