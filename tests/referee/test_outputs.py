@@ -12,7 +12,7 @@ import pytest
 from hardware.config import parse_hardware_config
 from hardware.controller import draw
 from hardware.factory import build_devices
-from hardware.frames import readings, ring_frame
+from hardware.frames import clock_text, readings, ring_frame
 from hardware.ws2812 import decode_ws2812
 from referee.outputs import TROUBLE, Outputs
 from referee.service import ServiceParts, TableService
@@ -176,3 +176,22 @@ def test_a_failing_terminal_or_buzzer_is_counted_and_the_rest_still_draws(caplog
     assert devices.sim.chips[0].text() == "-0:20"  # the displays still show the clocks, overtime included
     out.close()  # the last newline fails too, quietly
     assert out.faults["terminal"] == 5
+
+
+def test_while_the_ring_blinks_red_the_digits_still_show_the_clocks() -> None:
+    table = SimulatedTable(default_setup(), words=["QUIZ"])
+    clock = table.manual_clock
+    devices = _full_devices(clock)
+    out = Outputs(table, devices, clock)
+    table.control("start", {})
+    table.play("8E QUIZ")
+    table.advance(15)  # Ben's turn, his clock runs
+    table.lift("F8")  # a tile lifted outside a turn: an error alert
+    clock.advance(0.125)
+    table.advance(10)
+    out.refresh()
+    assert out.trouble and set(_ring(devices)) <= {TROUBLE, (0, 0, 0)}
+    ben = table.snapshot()["players"][1]["clock"]["remaining_ms"]
+    assert devices.sim.chips[1].text() == clock_text(ben) == "24:35"  # 25 minutes less 10.125 s, rounded up
+    assert out.faults == {}
+    out.close()
