@@ -28,6 +28,7 @@ from game.errors import (
     ChallengeError,
     DataError,
     GameOverError,
+    GCGError,
     IllegalPlayError,
     IllegalTurnError,
     NotationError,
@@ -350,6 +351,8 @@ def replay_record(
 ) -> tuple[Game | None, CheckResult]:
     """Replay one record; returns the engine's game (None when skipped) and what the check found.
     With a lexicon, the words of each play are also judged (as notes)."""
+    if not record.players and not record.moves:
+        raise GCGError("no #player lines and no moves (lines starting with '>'): not a GCG record")
     result = CheckResult()
     rules, notes = rules_for_record(record, default)
     result.notes.extend(notes)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -196,3 +197,10 @@ def test_per_word_bonus_larger_than_the_play_allows_is_a_mismatch() -> None:
     result = check(record)
     assert [(m.line, m.computed) for m in result.mismatches] == [(4, "0")]
     assert "2 words challenged, but the play formed 1 word" in result.mismatches[0].why
+
+
+def test_a_file_that_is_no_record_says_so() -> None:
+    from game.errors import GCGError
+
+    with pytest.raises(GCGError, match="not a GCG record"):
+        check_record(parse_gcg("garbage\nmore garbage\n"), naspa())
