@@ -48,4 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `referee ... | head` must not end in a traceback.
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        # a file or device a command could not open or write (its own handler had no better words)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"referee {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
     return int(result or 0)

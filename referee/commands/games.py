@@ -91,7 +91,11 @@ def handle_export(args: argparse.Namespace) -> int:
         print(f"referee games: {exc}", file=sys.stderr)
         return 2
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"referee games: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     else:
         sys.stdout.write(text)
     return 0

@@ -27,3 +27,15 @@ def test_console_module_runs() -> None:
     proc = subprocess.run([sys.executable, "-m", "referee", "--version"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0
     assert __version__ in proc.stdout
+
+
+def test_a_file_error_a_command_did_not_catch_is_a_message_not_a_traceback(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.commands import dice
+
+    def boom(args: object) -> int:
+        raise PermissionError(13, "Permission denied", "/etc/referee/table.toml")
+
+    monkeypatch.setattr(dice, "handle_show", boom)
+    assert main(["dice", "show"]) == 1
+    assert capsys.readouterr().err == "referee dice: /etc/referee/table.toml: Permission denied\n"

@@ -68,3 +68,12 @@ def test_a_void_game_without_its_lexicon_says_what_is_missing(tmp_path: Path) ->
     with pytest.raises(ValueError, match="give the lexicon"):
         export_gcg(journal, t.game_id)
     assert "#player1" in export_gcg(journal, t.game_id, lexicon=set(WORDS))
+
+
+def test_export_to_a_folder_that_does_not_exist_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal, _ = _game(tmp_path)
+    journal.close()
+    target = tmp_path / "no-such-folder" / "game.gcg"
+    assert main(["games", "export", "1", "--gcg", "--state-dir", str(tmp_path), "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"referee games: cannot write {target}:") and "Traceback" not in err
