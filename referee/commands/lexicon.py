@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
 
     chk = lsub.add_parser("check", help="say whether words are in a lexicon")
     chk.add_argument("words", nargs="+", metavar="WORD")
-    chk.add_argument("--lexicon", default="enable", help="installed lexicon name (default: enable)")
+    chk.add_argument("--lexicon", help="installed lexicon name (default: enable, or the only one installed)")
     chk.add_argument("--data-dir", type=Path)
     chk.set_defaults(handler=handle_check)
 
@@ -71,6 +71,12 @@ def handle_install(args: argparse.Namespace) -> int:
                 url, sha = args.url, args.sha256
             elif known is not None:
                 url, sha = known.url, args.sha256 or known.sha256
+            elif path.is_dir():
+                print(f"error: {args.source} is a folder: give the word list file in it", file=sys.stderr)
+                return 2
+            elif "/" in args.source or "\\" in args.source or path.suffix:
+                print(f"error: {args.source}: no such file", file=sys.stderr)
+                return 2
             else:
                 names = ", ".join(sorted([*lexicon_store.KNOWN_SOURCES, *lexicon_store.PACKAGE_SOURCES]))
                 print(f"error: {args.source!r} is neither a file nor a known list ({names})", file=sys.stderr)
@@ -97,6 +103,9 @@ def handle_check(args: argparse.Namespace) -> int:
     from game.tiles import normalise_word
     from referee import lexicon_store
 
+    if args.lexicon is None:
+        have = lexicon_store.installed(args.data_dir)
+        args.lexicon = have[0] if len(have) == 1 and "enable" not in have else "enable"
     try:
         lexicon = lexicon_store.load_installed(args.lexicon, args.data_dir)
     except RefereeError as exc:

