@@ -4,8 +4,10 @@ Why SPI and not PWM/DMA: `rpi_ws281x` does not run on the Raspberry Pi 5 (its RP
 BCM PWM/DMA path), while `/dev/spidevB.D` works the same on every Pi, from the Zero to the 5.
 Only MOSI is wired to the strip's DIN. Each WS2812 bit becomes one SPI byte at 6.4 MHz, so every
 bit lasts 1.25 us: a 0 is 0b11000000 (0.31 us high), a 1 is 0b11111000 (0.78 us high), within the
-WS2812B's +-150 ns tolerances. A trailing run of zero bytes (300 us low) latches the frame, long
-enough for the newer WS2812B-V5 parts that need 280 us.
+WS2812B's +-150 ns tolerances. A trailing run of zero bytes (300 us low at the configured speed) latches
+the frame, long enough for the newer WS2812B-V5 parts that need 280 us. The same run of zeros also comes
+first: some SPI controllers leave MOSI high between transfers (reported on the CM4's BCM2711), and the LEDs
+would read that high as a stray bit and show every colour shifted by one; after a reset the frame starts clean.
 
 `encode_ws2812` and `decode_ws2812` are pure; `SpiLedStrip` opens the bus lazily (the `spidev`
 import happens only when a real strip is built) and accepts any object with the `spidev.SpiDev`
@@ -14,6 +16,7 @@ methods it uses, which is how the tests and the simulated table drive it (`FakeS
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -21,8 +24,8 @@ RGB = tuple[int, int, int]
 
 SPI_HZ = 6_400_000
 BIT_ONE, BIT_ZERO = 0xF8, 0xC0
+RESET_S = 300e-6  # low time that latches a frame (WS2812B-V5: at least 280 us)
 LATCH_BYTES = 240  # 300 us at 6.4 MHz
-LEAD_BYTES = 1  # one low byte first: some SPI controllers raise MOSI for a moment when a transfer starts
 
 # One colour byte -> its 8 SPI bytes, most significant bit first (the WS2812 order).
 _TABLE: tuple[bytes, ...] = tuple(
@@ -44,16 +47,22 @@ class SpiDevLike(Protocol):
     def close(self) -> None: ...
 
 
-def encode_ws2812(pixels: Sequence[RGB], order: str = "GRB") -> bytes:
-    """The SPI bytes that set `pixels` (full-scale 0-255 RGB) on a strip wired in colour `order`."""
+def reset_bytes(speed_hz: int) -> int:
+    """Zero bytes that hold MOSI low for `RESET_S` at `speed_hz` (240 at 6.4 MHz, 270 at 7.2 MHz)."""
+    return max(1, math.ceil(speed_hz * RESET_S / 8))
+
+
+def encode_ws2812(pixels: Sequence[RGB], order: str = "GRB", reset: int = LATCH_BYTES) -> bytes:
+    """The SPI bytes that set `pixels` (full-scale 0-255 RGB) on a strip wired in colour `order`:
+    `reset` zero bytes, 24 bytes per LED, `reset` zero bytes."""
     channels = [_CHANNEL[c] for c in order]
-    out = bytearray(LEAD_BYTES)
+    out = bytearray(reset)
     for index, pixel in enumerate(pixels):
         if len(pixel) != 3 or any(not 0 <= v <= 255 for v in pixel):
             raise ValueError(f"LED {index}: a colour is three values from 0 to 255, not {pixel!r}")
         for ch in channels:
             out += _TABLE[pixel[ch]]
-    out += bytes(LATCH_BYTES)
+    out += bytes(reset)
     return bytes(out)
 
 
@@ -61,7 +70,10 @@ def decode_ws2812(data: bytes, order: str = "GRB") -> list[RGB]:
     """Read the pixels back from SPI bytes (what a strip would show); for tests and the simulator.
 
     Raises ValueError on a byte that is neither a WS2812 one nor zero, naming its offset."""
-    body = data[LEAD_BYTES:]
+    lead = 0
+    while lead < len(data) and data[lead] == 0:
+        lead += 1  # the leading reset: every WS2812 bit is a non-zero SPI byte, so the pixels start here
+    body = data[lead:]
     end = len(body)
     while end and body[end - 1] == 0:
         end -= 1  # the latch: every WS2812 bit is a non-zero SPI byte, so the pixels end here
@@ -76,7 +88,7 @@ def decode_ws2812(data: bytes, order: str = "GRB") -> list[RGB]:
                 offset = start + k * 8 + i
                 spi = body[offset]
                 if spi not in (BIT_ONE, BIT_ZERO):
-                    raise ValueError(f"SPI byte {offset + LEAD_BYTES} is {spi:#04x}, not a WS2812 bit")
+                    raise ValueError(f"SPI byte {offset + lead} is {spi:#04x}, not a WS2812 bit")
                 byte = (byte << 1) | (spi == BIT_ONE)
             values.append(byte)
         rgb = [0, 0, 0]
@@ -112,6 +124,7 @@ class SpiLedStrip:
         self.brightness = brightness
         self.frame: list[RGB] = [(0, 0, 0)] * leds  # what the strip shows now (after brightness)
         self.writes = 0
+        self._reset = reset_bytes(speed_hz)
         try:
             self._spi = spi_factory()
             self._spi.open(bus, device)
@@ -132,13 +145,13 @@ class SpiLedStrip:
         scaled = [(_dim(r, self.brightness), _dim(g, self.brightness), _dim(b, self.brightness)) for r, g, b in frame]
         if scaled == self.frame and self.writes:
             return False
-        self._spi.writebytes2(encode_ws2812(scaled, self.order))
+        self._spi.writebytes2(encode_ws2812(scaled, self.order, self._reset))
         self.frame = scaled
         self.writes += 1
         return True
 
     def off(self) -> None:
-        self._spi.writebytes2(encode_ws2812([(0, 0, 0)] * self.leds, self.order))
+        self._spi.writebytes2(encode_ws2812([(0, 0, 0)] * self.leds, self.order, self._reset))
         self.frame = [(0, 0, 0)] * self.leds
 
     def close(self) -> None:

@@ -15,17 +15,30 @@ from hardware.ws2812 import (
     SpiLedStrip,
     decode_ws2812,
     encode_ws2812,
+    reset_bytes,
 )
 
 
-def test_one_pixel_is_24_spi_bytes_grb_msb_first() -> None:
+def test_one_pixel_is_24_spi_bytes_grb_msb_first_between_two_resets() -> None:
     data = encode_ws2812([(0x01, 0x80, 0x00)], "GRB")
-    body = data[1 : 1 + 24]
-    assert data[0] == 0 and len(data) == 1 + 24 + LATCH_BYTES
+    body = data[LATCH_BYTES : LATCH_BYTES + 24]
+    assert len(data) == LATCH_BYTES + 24 + LATCH_BYTES
+    assert data[:LATCH_BYTES] == bytes(LATCH_BYTES)  # a reset first: MOSI left high before is no stray bit
     assert body[:8] == bytes([BIT_ONE] + [BIT_ZERO] * 7)  # G = 0x80
     assert body[8:16] == bytes([BIT_ZERO] * 7 + [BIT_ONE])  # R = 0x01
     assert body[16:] == bytes([BIT_ZERO] * 8)  # B = 0
-    assert data[25:] == bytes(LATCH_BYTES)
+    assert data[LATCH_BYTES + 24 :] == bytes(LATCH_BYTES)
+
+
+@pytest.mark.parametrize("speed_hz", [5_600_000, 6_400_000, 7_200_000])
+def test_the_reset_is_300_us_at_every_accepted_speed(speed_hz: int, fake_spidev: list[FakeSpiDev]) -> None:
+    strip = SpiLedStrip(2, speed_hz=speed_hz)
+    strip.show([(255, 255, 255), (1, 2, 3)])
+    data = fake_spidev[0].transfers[-1]
+    zeros = reset_bytes(speed_hz)
+    assert data[:zeros] == bytes(zeros) and data[-zeros:] == bytes(zeros) and len(data) == 2 * zeros + 48
+    assert zeros * 8 / speed_hz >= 300e-6  # WS2812B-V5 latches after 280 us low
+    assert decode_ws2812(data) == [(64, 64, 64), (0, 0, 1)]
 
 
 @pytest.mark.parametrize("order", ["GRB", "RGB", "BGR"])
