@@ -91,16 +91,39 @@ class CameraPort:
             close()
 
 
+CALIBRATION_FRAMES = 10
+
+
+def calibrate_live(source: Any, calibrate: Callable[[Any], Any], frames: int = CALIBRATION_FRAMES) -> Any:
+    """Find the board in the first of `frames` frames that shows it. A camera's first frames after it starts
+    come before its automatic exposure and white balance have settled (a Pi camera's are dark and tinted):
+    a board not found in one of those is looked for in the next, and only `frames` misses in a row fail."""
+    for attempt in range(1, frames + 1):
+        try:
+            return calibrate(source.read())
+        except ValueError as exc:  # vision's BoardNotFoundError (a RefereeError and ValueError)
+            if attempt == frames:
+                raise
+            log.info("board not found in camera frame %d of %d (%s); trying the next", attempt, frames, exc)
+    raise ValueError("frames must be at least 1")
+
+
 def open_camera(url: str, calibration: str | None, edition: str,
                 dice_tray: tuple[int, int, int, int] | None = None,
                 rack_area: tuple[int, int, int, int] | None = None) -> CameraPort:
     """Open a real (or file/synthetic) camera with `vision`: calibration from the file when given, else
-    found in the first frame (the board's own grid, or ArUco markers); a dice reader for the tray if placed."""
+    found in the first frames (the board's own grid, or ArUco markers); a dice reader for the tray if placed.
+    If anything fails after the camera opened, the camera is closed again (a camera left open is busy for
+    the next try)."""
     from vision import BoardReader, Calibration, DiceReader, TileClassifier, calibrate, open_source
 
     source = open_source(url)
-    calib = Calibration.load(calibration) if calibration else calibrate(source.read())
-    classifier = TileClassifier.shipped(edition)
+    try:
+        calib = Calibration.load(calibration) if calibration else calibrate_live(source, calibrate)
+        classifier = TileClassifier.shipped(edition)
+    except BaseException:
+        source.close()
+        raise
     dice = DiceReader(classifier, dice_tray) if dice_tray is not None else None
     port = CameraPort(source, BoardReader(calib, classifier), dice_reader=dice)
     if rack_area is not None:

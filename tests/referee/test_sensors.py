@@ -1,0 +1,61 @@
+"""The camera as the referee opens it: calibration on a camera's first frames, and the camera released on failure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee.sensors import CALIBRATION_FRAMES, calibrate_live, open_camera
+from vision.errors import BoardNotFoundError
+
+
+class Frames:
+    """A frame source handing out the given frames in order ("dark" until the exposure settles)."""
+
+    def __init__(self, frames: list[str]) -> None:
+        self.frames = list(frames)
+        self.reads = 0
+        self.closed = False
+
+    def read(self) -> str:
+        self.reads += 1
+        return self.frames.pop(0)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def find_board(frame: str) -> str:
+    if frame != "board":
+        raise BoardNotFoundError(f"no board found in {frame} frame")
+    return "calibration"
+
+
+def test_the_board_is_found_once_the_exposure_has_settled() -> None:
+    source = Frames(["dark", "dark", "board", "board"])
+    assert calibrate_live(source, find_board) == "calibration"
+    assert source.reads == 3
+
+
+def test_no_board_in_any_of_the_first_frames_is_an_error() -> None:
+    source = Frames(["dark"] * CALIBRATION_FRAMES + ["board"])
+    with pytest.raises(BoardNotFoundError, match="no board found in dark frame"):
+        calibrate_live(source, find_board)
+    assert source.reads == CALIBRATION_FRAMES
+
+
+def test_a_camera_whose_board_is_not_found_is_closed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision
+
+    source = Frames(["dark"] * CALIBRATION_FRAMES)
+    monkeypatch.setattr(vision, "open_source", lambda url: source)
+    monkeypatch.setattr(vision, "calibrate", find_board)
+
+    def no_classifier(edition: str) -> Any:
+        raise AssertionError("not reached: the board was not found")
+
+    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(no_classifier))
+    with pytest.raises(BoardNotFoundError):
+        open_camera("picamera2:", None, "english")
+    assert source.closed  # released: the next start can open the camera again
