@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -108,13 +109,25 @@ def build_devices(
 
         if Device.pin_factory is None and (problem := lgpio_workdir_problem(os.environ)):
             raise DeviceOpenError(problem)
-        try:
-            Device.ensure_pin_factory()
-        except Exception as exc:  # BadPinFactory: not a Pi, or no lgpio / RPi.GPIO installed
+        # gpiozero warns once per driver it falls back from; those reasons go into our one message instead
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always")
+            try:
+                Device.ensure_pin_factory()
+            except Exception as exc:  # BadPinFactory: not a Pi, or no lgpio / RPi.GPIO installed
+                failure: Exception | None = exc
+            else:
+                failure = None
+        if failure is None:
+            for w in fallbacks:  # a driver was found after all: the fallbacks are worth a log line
+                log.info("GPIO: %s", w.message)
+        else:
+            tried = "; ".join(str(w.message) for w in fallbacks)
             raise DeviceOpenError(
-                f"GPIO: no pin driver could be loaded ({exc}); on a Pi install the `pi` extra (lgpio), "
-                f"elsewhere run with the mock backend (--simulated)"
-            ) from exc
+                f"GPIO: no pin driver could be loaded ({failure}{': ' + tried if tried else ''}); "
+                f"on a Pi install the `pi` extra (lgpio), "
+                f"elsewhere use the mock backend (outputs.devices = \"mock\", or `referee run --sim`)"
+            ) from failure
         pin_factory = Device.pin_factory
     else:
         raise ValueError(f"hardware backend must be 'mock' or 'real', not {backend!r}")

@@ -174,6 +174,28 @@ def _players(v: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
+# pyserial's URL handlers (serial_for_url), besides device paths and the built-in emulator
+_SERIAL_URL_SCHEMES = ("socket://", "rfc2217://", "loop://", "spy://", "hwgrep://", "alt://", "cp2110://")
+
+
+def _board_url(v: Any) -> str:
+    """A device path, `emulator://WxH?...` (checked here: a wrong option must not wait for the start), or a
+    pyserial URL. A device path is not required to exist: a board unplugged at boot is waited for."""
+    if not isinstance(v, str):
+        raise ValueError(f"must be a string in quotes, not {v!r}")
+    if not v or v.startswith("/") or v.startswith(_SERIAL_URL_SCHEMES):
+        return v
+    if v.startswith("emulator://"):
+        from firmware_bridge.emulator import EmulatedBoard
+        from firmware_bridge.link import parse_emulator_url
+
+        EmulatedBoard(**parse_emulator_url(v))  # raises a ValueError naming what is wrong
+        return v
+    raise ValueError(f"{v!r} is neither a device path (\"/dev/ttyACM0\", better /dev/serial/by-id/...), nor "
+                     "the built-in emulator (\"emulator://15x15?coded=1&buttons=2\"), nor a pyserial URL "
+                     "(\"socket://HOST:PORT\")")
+
+
 def _table_pin(v: Any) -> str:
     if not isinstance(v, str) or not v.isdigit() or not 4 <= len(v) <= 12:
         raise ValueError("must be 4 to 12 digits in quotes, e.g. \"4711\"")
@@ -204,7 +226,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "turn_seconds": _number(10, 3600),
     }),
     "sensors": (SensorSection, {
-        "board": _string(),
+        "board": _board_url,
         "camera": _string(),
         "calibration": _path,
         "fusion": _choice(*FUSION_MODES),

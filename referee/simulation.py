@@ -120,14 +120,20 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
 
         notify("STATUS=opening the camera and finding the board\nEXTEND_TIMEOUT_USEC=120000000")
         calib = str(config.sensors.calibration) if config.sensors.calibration else None
-        camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray,
-                             config.sensors.rack_area)
+        try:
+            camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray,
+                                 config.sensors.rack_area)
+        except RefereeError as exc:
+            raise ConfigError(config.source, "sensors.camera", str(exc)) from exc
     devices = None
     if config.outputs.devices != "none" and config.hardware is not None:
         from hardware.factory import build_devices
 
         notify("STATUS=opening the LEDs, displays and buttons\nEXTEND_TIMEOUT_USEC=30000000")
-        devices = build_devices(config.hardware, "real" if config.outputs.devices == "real" else "mock")
+        try:
+            devices = build_devices(config.hardware, "real" if config.outputs.devices == "real" else "mock")
+        except RefereeError as exc:
+            raise ConfigError(config.source, "outputs.devices", str(exc)) from exc
     return ServiceParts(config=config, lexicon=lexicon, board_url=config.sensors.board or None,
                         camera=camera, devices=devices, terminal=terminal if config.outputs.terminal_clock else None,
                         web=config.web.enabled)

@@ -87,6 +87,24 @@ def test_real_backend_off_a_pi_says_what_to_do(monkeypatch: pytest.MonkeyPatch) 
         build_devices(parse_hardware_config({}), "real")
 
 
+def test_real_backend_off_a_pi_folds_gpiozeros_fallback_warnings_into_the_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero warns once per driver it falls back from; the user sees one message, not four warnings."""
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    def no_driver() -> None:
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"), stacklevel=1)
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(no_driver))
+    with pytest.raises(DeviceOpenError, match=r"Falling back from lgpio: No module named 'lgpio'\); on a Pi"):
+        build_devices(parse_hardware_config({}), "real")
+
+
 def test_lgpio_in_a_directory_it_cannot_write_is_refused_with_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     """lgpio opens its notification pipe in the working directory at import; the user is told where to run."""
     from gpiozero import Device

@@ -12,7 +12,7 @@ MINIMAL = """
 [game]
 players = ["Anna", "Ben"]
 [sensors]
-board = "emulator"
+board = "emulator://15x15?coded=1&buttons=2"
 [web]
 pin = "4711"
 """
@@ -56,6 +56,13 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[outputs]\ndevices = 'gpio'\n", "outputs.devices", "must be one of"),
         ("game = 3\n", "game", "must be a section"),
         ("[sensors]\ndice_tray = [1, 2]\n", "sensors.dice_tray", "[x, y, width, height]"),
+        ("[sensors]\nboard = 'emulator'\n", "sensors.board", "neither a device path"),
+        ("[sensors]\nboard = 'ttyACM0'\n", "sensors.board", "\"/dev/ttyACM0\""),
+        ("[sensors]\nboard = 'http://board.local'\n", "sensors.board", "nor a pyserial URL"),
+        ("[sensors]\nboard = 'emulator://99x99'\n", "sensors.board", "does not fit the protocol"),
+        ("[sensors]\nboard = 'emulator://15x15?colour=red'\n", "sensors.board", "unknown emulator option 'colour'"),
+        ("[sensors]\nboard = 'emulator://15x15?bounce_ms=x'\n", "sensors.board", ""),
+        ("[sensors]\nboard = 3\n", "sensors.board", "must be a string"),
     ],
 )
 def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str, key: str, reason: str) -> None:
@@ -69,29 +76,29 @@ def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str,
 
 def test_web_without_pin_is_refused_there_is_no_default(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"web\.pin: .*no default"):
-        load_config(_write(tmp_path, "[sensors]\nboard = 'emulator'\n"))
+        load_config(_write(tmp_path, "[sensors]\nboard = '/dev/ttyACM0'\n"))
 
 
 def test_camera_fusion_needs_a_camera_source() -> None:
     with pytest.raises(ConfigError, match=r"sensors\.camera"):
-        parse_config({"sensors": {"fusion": "both", "board": "emulator"}, "web": {"enabled": False}})
+        parse_config({"sensors": {"fusion": "both", "board": "emulator://"}, "web": {"enabled": False}})
 
 
 def test_dice_tray_needs_a_camera() -> None:
-    data = {"sensors": {"board": "emulator", "dice_tray": [0, 0, 100, 100]}, "web": {"enabled": False}}
+    data = {"sensors": {"board": "emulator://", "dice_tray": [0, 0, 100, 100]}, "web": {"enabled": False}}
     with pytest.raises(ConfigError, match=r"sensors\.dice_tray: .*camera"):
         parse_config(data)
 
 
 def test_scramble_refuses_tournament_clocks() -> None:
     data = {"game": {"kind": "scramble"}, "clocks": {"mode": "tournament"}, "web": {"enabled": False},
-            "sensors": {"board": "emulator"}}
+            "sensors": {"board": "emulator://"}}
     with pytest.raises(ConfigError, match=r"clocks\.mode"):
         parse_config(data)
 
 
 def test_devices_need_a_hardware_section() -> None:
-    data = {"outputs": {"devices": "real"}, "web": {"enabled": False}, "sensors": {"board": "emulator"}}
+    data = {"outputs": {"devices": "real"}, "web": {"enabled": False}, "sensors": {"board": "emulator://"}}
     with pytest.raises(ConfigError, match=r"outputs\.devices: .*\[hardware\]"):
         parse_config(data)
 
@@ -117,3 +124,10 @@ def test_unreadable_and_broken_files_say_so(tmp_path: Path) -> None:
 
 def test_defaults_are_a_valid_config_object() -> None:
     assert isinstance(Config(), Config)
+
+
+@pytest.mark.parametrize("url", ["/dev/ttyACM0", "/dev/serial/by-id/usb-Raspberry_Pi_Pico-if00",
+                                 "emulator://15x15?coded=1&buttons=2", "emulator://", "socket://192.0.2.1:7000"])
+def test_board_urls_the_link_can_open_are_taken(url: str) -> None:
+    c = parse_config({"sensors": {"board": url}, "web": {"enabled": False}})
+    assert c.sensors.board == url

@@ -1,0 +1,46 @@
+"""`referee.simulation.real_parts`: what a real table's file asks for that cannot be opened is reported with
+the file and the key, like every other mistake in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.config import ConfigError, parse_config
+from referee.simulation import real_parts
+
+
+def _config(tmp_path: Path, **sensors: str) -> object:
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\nZA\n", encoding="utf-8")
+    return parse_config({"game": {"lexicon": str(words)}, "sensors": {"board": "/dev/ttyACM0", **sensors},
+                         "web": {"enabled": False}}, source=str(tmp_path / "table.toml"))
+
+
+@pytest.mark.parametrize(("camera", "reason"), [("nope:1", "unknown frame source 'nope:1'"),
+                                                ("files:/no/such/folder", "/no/such/folder")])
+def test_a_camera_that_cannot_be_opened_names_the_file_and_key(tmp_path: Path, camera: str, reason: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        real_parts(_config(tmp_path, camera=camera))  # type: ignore[arg-type]
+    assert exc.value.key == "sensors.camera" and reason in exc.value.reason
+    assert str(exc.value).startswith(f"{tmp_path / 'table.toml'}: sensors.camera: ")
+
+
+def test_real_pins_off_a_pi_name_outputs_devices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    def no_driver() -> None:
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(no_driver))
+    monkeypatch.setenv("LG_WD", str(tmp_path))  # lgpio's work folder: writable, so only the driver is missing
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    config = parse_config({"game": {"lexicon": str(words)}, "sensors": {"board": "/dev/ttyACM0"},
+                           "outputs": {"devices": "real"}, "hardware": {"players": 2},
+                           "web": {"enabled": False}}, source="table.toml")
+    with pytest.raises(ConfigError, match=r'^table.toml: outputs.devices: GPIO: .*outputs.devices = "mock"'):
+        real_parts(config)
