@@ -126,7 +126,8 @@ def build_devices(
             raise DeviceOpenError(
                 f"GPIO: no pin driver could be loaded ({failure}{': ' + tried if tried else ''}); "
                 f"on a Pi install the `pi` extra (lgpio), "
-                f"elsewhere use the mock backend (outputs.devices = \"mock\", or `referee run --sim`)"
+                f"elsewhere use the mock backend (outputs.devices = \"mock\" in the configuration; --simulated for "
+                f"`referee hardware test`)"
             ) from failure
         pin_factory = Device.pin_factory
     else:
