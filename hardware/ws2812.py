@@ -133,6 +133,11 @@ class SpiLedStrip:
                 f"LED ring: /dev/spidev{bus}.{device} is missing; enable SPI (dtparam=spi=on) "
                 f"and add the user to the spi group"
             ) from exc
+        except PermissionError as exc:
+            raise OSError(
+                f"LED ring: /dev/spidev{bus}.{device} may not be opened by this user; add it to the spi group "
+                f"(sudo usermod -aG spi USER, then log in again)"
+            ) from exc
         self._spi.max_speed_hz = speed_hz
         self._spi.mode = 0
 

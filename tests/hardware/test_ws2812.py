@@ -99,3 +99,12 @@ def test_frame_length_must_match() -> None:
     strip = SpiLedStrip(3, spi_factory=FakeSpiDev)
     with pytest.raises(ValueError, match="a frame of 2 colours for 3 LEDs"):
         strip.show([(0, 0, 0)] * 2)
+
+
+def test_spi_device_without_permission_names_the_group() -> None:
+    class Forbidden(FakeSpiDev):
+        def open(self, bus: int, device: int) -> None:
+            raise PermissionError(13, "Permission denied")
+
+    with pytest.raises(OSError, match=r"/dev/spidev1\.0 may not be opened by this user; add it to the spi group"):
+        SpiLedStrip(3, bus=1, spi_factory=Forbidden)
