@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import signal
 import sys
@@ -60,7 +61,12 @@ def handle(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_serve(service, args.sim))
     except OSError as exc:
-        print(f"referee: cannot serve the page: {exc}", file=sys.stderr)
+        if exc.errno == errno.EADDRINUSE:
+            where = "--port" if args.sim else f"{config.source}: web.port"
+            print(f"referee: {where}: port {config.web.port} is already in use by another program (another "
+                  f"referee?); stop it or choose another port", file=sys.stderr)
+        else:
+            print(f"referee: cannot serve the page: {exc}", file=sys.stderr)
         return 1
     finally:
         service.close()

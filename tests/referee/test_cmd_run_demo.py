@@ -92,3 +92,30 @@ def test_demo_plays_a_record_with_the_tiles_its_letters_need(shared_dir: Path, n
     from referee.demo import load_record
 
     assert record_edition(load_record(str(shared_dir / "gcg" / name))) == edition
+
+
+def test_run_on_a_port_in_use_names_web_port(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        cfg = tmp_path / "table.toml"
+        cfg.write_text(f"""
+[table]
+state_dir = "{tmp_path / 'state'}"
+[game]
+lexicon = "{words}"
+[sensors]
+board = "/dev/ttyACM0"
+[web]
+host = "127.0.0.1"
+port = {port}
+pin = "4711"
+""", encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
+                              capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 1
+    assert f"referee: {cfg}: web.port: port {port} is already in use" in proc.stderr
+    assert "Traceback" not in proc.stderr
