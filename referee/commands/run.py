@@ -38,6 +38,14 @@ def handle(args: argparse.Namespace) -> int:
     from referee.service import TableService
     from referee.simulation import real_parts, sim_config, sim_parts
 
+    if not args.sim:
+        given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
+                                          ("--no-camera", args.no_camera or None),
+                                          ("--game", None if args.game == "standard" else args.game)) if value]
+        if given:
+            print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
+                  "file says it (web.port, table.state_dir, sensors.camera, game.kind)", file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
@@ -59,7 +67,7 @@ def handle(args: argparse.Namespace) -> int:
         holder.service = service
     service.start()
     try:
-        asyncio.run(_serve(service, args.sim))
+        asyncio.run(_serve(service))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             where = "--port" if args.sim else f"{config.source}: web.port"
@@ -73,7 +81,7 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve(service: Any, sim: bool) -> None:
+async def _serve(service: Any) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -83,9 +91,10 @@ async def _serve(service: Any, sim: bool) -> None:
         print(f"referee: {service.status()}", flush=True)
         if service.web_url:
             print(f"referee: watch the scoreboard at {service.web_url}", flush=True)
-        if sim and service.link is not None and service.link.emulator is not None:
+        if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
+            pin = service.config.web.pin
             print(f"referee: sensor board emulator at {service.link.emulator.path}; "
-                  "start the game on the page (PIN 4711)", flush=True)
+                  f"start the game on the page{f' (PIN {pin})' if pin else ''}", flush=True)
             if sys.stdin.isatty():
                 from referee.sim_console import start_console
 

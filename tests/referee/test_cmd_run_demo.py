@@ -119,3 +119,46 @@ pin = "4711"
     assert proc.returncode == 1
     assert f"referee: {cfg}: web.port: port {port} is already in use" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_sim_options_with_a_configuration_are_refused_not_ignored(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    assert main(["run", "--config", str(tmp_path / "table.toml"), "--port", "9000", "--state-dir", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("referee: --port, --state-dir are for --sim; with --config the file says it (web.port")
+
+
+@pytest.mark.pty
+def test_run_with_an_emulated_board_in_the_file_says_where_it_is(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[table]
+state_dir = "{tmp_path / 'state'}"
+[game]
+lexicon = "{words}"
+[sensors]
+board = "emulator://15x15?coded=1&buttons=2"
+[web]
+host = "127.0.0.1"
+port = {_free_port()}
+pin = "123456"
+""", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        line = ""
+        while "sensor board emulator at" not in line:
+            line = proc.stdout.readline()
+            assert line, "the referee ended without naming its emulator"
+        assert "start the game on the page (PIN 123456)" in line
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
