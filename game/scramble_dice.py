@@ -137,6 +137,8 @@ class DiceSet:
         """Read and check a dice set file; errors name the file and the die."""
         try:
             raw = json.loads(text)
+            if not isinstance(raw, dict):
+                raise DataError(f"{source}: not a dice set file (it holds no JSON object with name, language and dice)")
             name = str(raw["name"])
             language = str(raw["language"])
             provisional = raw.get("provisional", False)
@@ -151,7 +153,9 @@ class DiceSet:
                     raise DataError(f"{source}: die {number}: {exc}") from exc
         except DataError:
             raise
-        except (ValueError, KeyError, TypeError) as exc:
+        except KeyError as exc:
+            raise DataError(f"{source}: not a dice set file (it has no {exc.args[0]!r} key)") from exc
+        except (ValueError, TypeError) as exc:
             raise DataError(f"{source}: not a dice set file ({exc})") from exc
         return cls(name, language, tuple(dice), provisional, note)
 

@@ -136,6 +136,14 @@ def test_not_a_dice_file(text: str) -> None:
         DiceSet.from_json(text, "broken.json")
 
 
+@pytest.mark.parametrize(("text", "why"), [("{}", "it has no 'name' key"),
+                                            ('{"name": "x", "language": "en"}', "it has no 'dice' key"),
+                                            ("[]", "it holds no JSON object with name, language and dice")])
+def test_not_a_dice_file_says_what_is_missing(text: str, why: str) -> None:
+    with pytest.raises(DataError, match=f"^broken.json: not a dice set file \\({why}"):
+        DiceSet.from_json(text, "broken.json")
+
+
 def test_provisional_must_be_a_boolean() -> None:
     raw = _raw()
     raw["provisional"] = "yes"
