@@ -11,6 +11,7 @@ Every source returns BGR uint8 frames, the layout the rest of `vision` expects.
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,6 +20,8 @@ import cv2
 import numpy as np
 
 from vision.errors import FrameSourceError
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -82,7 +85,22 @@ class FileSource:
 
 
 class OpenCVSource:
-    """A V4L2 (USB) camera through OpenCV's VideoCapture. `capture_factory` lets tests hand in a fake."""
+    """A V4L2 (USB) camera through OpenCV's VideoCapture. `capture_factory` lets tests hand in a fake.
+
+    Fresh frames: OpenCV's V4L2 backend streams into a ring of driver buffers (4 by default) and `read()`
+    dequeues the *oldest* filled one, so at one read a second a plain `read()` returns a frame taken about a
+    second earlier, before the tile was laid. We ask for one buffer (CAP_PROP_BUFFERSIZE=1, which the V4L2
+    backend supports from OpenCV 3.4.2 on: a value from 1 to its maximum, applied by restarting the stream) and
+    still drain what may be queued before each read: `grab()` as many times as the driver may hold buffers
+    (the count OpenCV reports, or its default of 4 if it reports none) plus one for a driver that grants more
+    than asked, so the frame `read()` returns went into a buffer re-queued during this call: taken after the
+    call began. `grab()` does not decode, so draining costs a frame period or two, not a decode per buffer.
+
+    MJPG: USB 2 carries 1080p YUYV at about 5 fps; MJPG at the requested size runs at the camera's full rate.
+    What the camera actually granted (size, pixel format, rate, buffers) is in `granted` and logged.
+    """
+
+    DEFAULT_BUFFERS = 4  # OpenCV's V4L2 backend's buffer count when CAP_PROP_BUFFERSIZE is not reported
 
     def __init__(
         self,
@@ -90,17 +108,47 @@ class OpenCVSource:
         *,
         width: int = 1920,
         height: int = 1080,
+        fourcc: str = "MJPG",
         capture_factory: Callable[..., Any] | None = None,
     ) -> None:
         factory = capture_factory or (lambda dev: cv2.VideoCapture(dev, cv2.CAP_V4L2))
         self.name = f"v4l2:{device}"
         self._cap = factory(device)
         if not self._cap.isOpened():
+            self._cap.release()
             raise FrameSourceError(f"{self.name}: camera cannot be opened (is it plugged in, is it busy?)")
-        self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-        self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        try:
+            # The pixel format first: the sizes a camera offers depend on it (many offer 1080p only in MJPG).
+            self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*fourcc))
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+            self.granted = self._granted()
+        except BaseException:
+            self._cap.release()
+            raise
+        buffers = self.granted["buffers"]
+        self._drain = (buffers if isinstance(buffers, int) and buffers >= 1 else self.DEFAULT_BUFFERS) + 1
+        g = self.granted
+        log.info("%s: %sx%s %s at %s fps, %s driver buffer(s)", self.name, g["width"], g["height"], g["fourcc"],
+                 g["fps"], g["buffers"] or "?")
+        if (g["width"], g["height"]) != (width, height) or g["fourcc"] != fourcc:
+            log.warning("%s: asked for %dx%d %s, the camera gives %sx%s %s", self.name, width, height, fourcc,
+                        g["width"], g["height"], g["fourcc"])
+
+    def _granted(self) -> dict[str, Any]:
+        code = int(self._cap.get(cv2.CAP_PROP_FOURCC))
+        fourcc = "".join(chr((code >> (8 * k)) & 0xFF) for k in range(4)).strip("\0 ") or "?"
+        return {"width": int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                "height": int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT)),
+                "fourcc": fourcc, "fps": round(float(self._cap.get(cv2.CAP_PROP_FPS)), 1),
+                "buffers": int(self._cap.get(cv2.CAP_PROP_BUFFERSIZE))}
 
     def read(self) -> np.ndarray:
+        """A frame taken after this call began (the driver's queued frames are dropped first)."""
+        for _ in range(self._drain):
+            if not self._cap.grab():
+                raise FrameSourceError(f"{self.name}: the camera gave no frame")
         ok, frame = self._cap.read()
         if not ok or frame is None:
             raise FrameSourceError(f"{self.name}: the camera gave no frame")

@@ -37,31 +37,79 @@ def test_missing_files_and_unknown_sources_are_clear(tmp_path: Path) -> None:
 
 
 class FakeCapture:
-    """Stands in for cv2.VideoCapture: records the properties set, hands out scripted frames."""
+    """Stands in for cv2.VideoCapture on the V4L2 backend: a ring of driver buffers that the camera fills while
+    time passes (`advance`), `grab()` re-queueing the buffer it held and dequeuing the oldest filled one (or
+    waiting one frame period when none is filled), as OpenCV's cap_v4l does. Frame k is filled with k."""
 
-    def __init__(self, frames: list[np.ndarray | None], opened: bool = True) -> None:
-        self.frames = frames
+    def __init__(self, frames: int | None = None, opened: bool = True, buffers: int = 4,
+                 honours_buffersize: bool = True, grants: dict[int, float] | None = None) -> None:
         self.opened = opened
+        self.buffers = buffers
+        self.honours_buffersize = honours_buffersize
+        self.grants = grants or {}  # properties the camera answers differently from what was asked
         self.props: dict[int, float] = {}
         self.released = False
+        self.now = 0  # the number of the frame the camera is exposing
+        self.filled: list[int] = []  # frame numbers in filled buffers, oldest first
+        self.held: int | None = None
+        self.free = buffers
+        self.frames_left = frames  # None: a camera that never stops; N: N frames, then unplugged
 
     def isOpened(self) -> bool:
         return self.opened
 
     def set(self, prop: int, value: float) -> bool:
+        if prop == cv2.CAP_PROP_BUFFERSIZE:
+            if not self.honours_buffersize:
+                return False
+            self.buffers = self.free = int(value)
+            self.filled = []
         self.props[prop] = value
         return True
 
+    def get(self, prop: int) -> float:
+        if prop in self.grants:
+            return self.grants[prop]
+        if prop == cv2.CAP_PROP_BUFFERSIZE:
+            return self.buffers if self.honours_buffersize else 0
+        if prop == cv2.CAP_PROP_FPS:
+            return 30.0
+        return self.props.get(prop, 0.0)
+
+    def advance(self, frames: int) -> None:
+        """Time passes: the camera fills the buffers queued to it, one frame each, the rest are dropped."""
+        for k in range(min(self.free, frames)):
+            self.filled.append(self.now + k + 1)
+        self.free -= min(self.free, frames)
+        self.now += frames
+
+    def grab(self) -> bool:
+        if self.frames_left is not None:
+            if self.frames_left == 0:
+                return False
+            self.frames_left -= 1
+        if self.held is not None:
+            self.free += 1
+            self.held = None
+        if not self.filled:
+            self.advance(1)  # wait for the next frame
+        self.held = self.filled.pop(0)
+        return True
+
+    def retrieve(self) -> tuple[bool, np.ndarray | None]:
+        if self.held is None:
+            return False, None
+        return True, np.full((4, 4, 3), self.held % 256, np.uint8)
+
     def read(self) -> tuple[bool, np.ndarray | None]:
-        frame = self.frames.pop(0) if self.frames else None
-        return frame is not None, frame
+        return self.retrieve() if self.grab() else (False, None)
 
     def release(self) -> None:
         self.released = True
 
 
 def test_v4l2_source_against_a_fake_capture() -> None:
-    fake = FakeCapture([np.zeros((4, 4, 3), np.uint8)])
+    fake = FakeCapture(frames=3)
     seen: list[Any] = []
     source = OpenCVSource(2, width=1280, height=720, capture_factory=lambda dev: seen.append(dev) or fake)
     assert seen == [2] and fake.props[cv2.CAP_PROP_FRAME_WIDTH] == 1280
@@ -70,8 +118,46 @@ def test_v4l2_source_against_a_fake_capture() -> None:
         source.read()
     source.close()
     assert fake.released
+    unplugged = FakeCapture(opened=False)
     with pytest.raises(FrameSourceError, match="cannot be opened"):
-        OpenCVSource(0, capture_factory=lambda dev: FakeCapture([], opened=False))
+        OpenCVSource(0, capture_factory=lambda dev: unplugged)
+    assert unplugged.released  # nothing half-open is left behind
+
+
+def test_the_fake_driver_queue_hands_out_stale_frames_to_a_plain_read() -> None:
+    """The problem the source works around: four buffers filled a second ago come out first."""
+    fake = FakeCapture()
+    fake.read()
+    fake.advance(30)  # a second at 30 fps; the four free buffers hold frames 2..5
+    ok, frame = fake.read()
+    assert ok and frame is not None and int(frame[0, 0, 0]) == 2
+
+
+@pytest.mark.parametrize("honours", [True, False])
+def test_v4l2_read_returns_a_frame_taken_after_the_call(honours: bool) -> None:
+    fake = FakeCapture(honours_buffersize=honours)
+    source = OpenCVSource(0, capture_factory=lambda dev: fake)
+    assert fake.props.get(cv2.CAP_PROP_BUFFERSIZE) == (1 if honours else None)
+    source.read()
+    for _ in range(3):
+        fake.advance(30)  # a second passes between reads; a tile is laid meanwhile
+        called_at = fake.now
+        assert int(source.read()[0, 0, 0]) > called_at
+
+
+def test_v4l2_asks_for_mjpg_at_the_size_and_reports_what_it_got(caplog: pytest.LogCaptureFixture) -> None:
+    mjpg = cv2.VideoWriter_fourcc(*"MJPG")
+    fake = FakeCapture()
+    source = OpenCVSource(0, width=1920, height=1080, capture_factory=lambda dev: fake)
+    assert fake.props[cv2.CAP_PROP_FOURCC] == mjpg
+    assert source.granted == {"width": 1920, "height": 1080, "fourcc": "MJPG", "fps": 30.0, "buffers": 1}
+    yuyv = cv2.VideoWriter_fourcc(*"YUYV")
+    small = FakeCapture(grants={cv2.CAP_PROP_FRAME_WIDTH: 1280, cv2.CAP_PROP_FRAME_HEIGHT: 720,
+                                cv2.CAP_PROP_FOURCC: yuyv})
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        source = OpenCVSource(0, capture_factory=lambda dev: small)
+    assert source.granted["width"] == 1280 and source.granted["fourcc"] == "YUYV"
+    assert "asked for 1920x1080 MJPG, the camera gives 1280x720 YUYV" in caplog.text
 
 
 class FakePicamera2:
