@@ -33,6 +33,10 @@ class DemoError(RefereeError, ValueError):
     """The demo could not go on: the table did not react as the record says within the time allowed."""
 
 
+class DemoStopped(DemoError):
+    """The demo was asked to stop (Ctrl-C, SIGTERM) before the record's end."""
+
+
 class RecordJudge:
     """The demo's lexicon: every word is good except those the record's challenges threw out."""
 
@@ -55,13 +59,15 @@ class DemoResult:
     asked: int = 0  # letters the camera doubted and the robot entered on the page
     final: list[tuple[str, int]] = field(default_factory=list)
     state: str = ""
+    stopped: bool = False  # Ctrl-C or SIGTERM before the record's end
 
 
 class DemoDriver:
     """Plays `record` on a started `TableService` of the simulated table (see the module docstring)."""
 
     def __init__(self, service: Any, record: GCGRecord, judge: RecordJudge | None = None, *,
-                 pause_s: float = 0.0, out: TextIO | None = None, timeout_s: float = 20.0) -> None:
+                 pause_s: float = 0.0, out: TextIO | None = None, timeout_s: float = 20.0,
+                 stop: threading.Event | None = None) -> None:
         self.service = service
         self.table = service.table
         self.emu = service.link.emulator
@@ -70,6 +76,7 @@ class DemoDriver:
         self.pause_s = pause_s
         self.out = out
         self.timeout_s = timeout_s
+        self.stop = stop or threading.Event()  # set from another thread: the driver stops at its next wait
         self.nicks = {p.nick: i for i, p in enumerate(record.players)}
         self.scramble = service.table.machine.setup.scramble
         self._cond = threading.Condition()
@@ -86,6 +93,8 @@ class DemoDriver:
     def wait(self, what: str, pred: Callable[[Snapshot], bool]) -> Snapshot:
         deadline = time.monotonic() + self.timeout_s
         while True:
+            if self.stop.is_set():
+                raise DemoStopped("stopped before the end of the record")
             snap = self.table.snapshot()
             if pred(snap):
                 return snap
@@ -104,6 +113,16 @@ class DemoDriver:
     # --- the game -----------------------------------------------------------------------------
 
     def run(self) -> DemoResult:
+        try:
+            self._play_record()
+        except DemoStopped:
+            self.result.stopped = True
+        snap = self.table.snapshot()
+        self.result.state = snap["state"]
+        self.result.final = [(p["name"], p["score"]) for p in snap["players"]]
+        return self.result
+
+    def _play_record(self) -> None:
         if self.table.snapshot()["state"] == "waiting":
             self.table.control("start", {})
         moves = self.record.moves
@@ -125,12 +144,8 @@ class DemoDriver:
             elif move.kind is MoveKind.END_RACK:
                 self.end_racks(moves)
                 self.compare(player, move)
-            if self.pause_s:
-                time.sleep(self.pause_s)
-        snap = self.table.snapshot()
-        self.result.state = snap["state"]
-        self.result.final = [(p["name"], p["score"]) for p in snap["players"]]
-        return self.result
+            if self.stop.wait(self.pause_s) if self.pause_s else self.stop.is_set():
+                raise DemoStopped("stopped before the end of the record")
 
     def _on_turn(self, snap: Snapshot, player: int) -> bool:
         return snap["state"] == "turn" and snap["players"][player]["on_turn"]

@@ -117,8 +117,13 @@ def challenge_rule(record: Any) -> str:
 async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def stop_all() -> None:
+        stop.set()
+        driver.stop.set()  # the robot players stop at their next wait, not at the record's end
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, stop_all)
     ready = asyncio.Event()
     runner = asyncio.create_task(service.run(stop, ready.set))
     await ready.wait()
@@ -128,6 +133,9 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
         result = await loop.run_in_executor(None, driver.run)
         scores = ", ".join(f"{n} {s}" for n, s in result.final)
         how = "game ended" if result.state == "ended" else "the record stops before the end of the game"
+        if result.stopped:
+            print(f"referee demo: stopped after {result.moves} move{'' if result.moves == 1 else 's'}: {scores}")
+            return 130
         print(f"referee demo: {result.moves} moves played, {how}: {scores}")
         if result.mismatches:
             print(f"referee demo: {len(result.mismatches)} totals differ from the record:")

@@ -162,3 +162,23 @@ pin = "123456"
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
+
+
+@pytest.mark.pty
+def test_ctrl_c_stops_the_demo_mid_game_not_at_the_records_end(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "demo", "--pause", "30", "--exit", "--no-camera",
+                             "--port", str(_free_port()), "--state-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    line = ""
+    while "engine" not in line:  # the first move is played; the robot now pauses 30 s before the next
+        line = proc.stdout.readline()
+        assert line, "the demo ended before its first move"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)  # well before the 30 s pause, let alone the record's end
+    assert proc.returncode == 130, out + err
+    assert "referee demo: stopped after 1 move: Anna 44, Ben 0" in out and "Traceback" not in err
