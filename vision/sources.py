@@ -10,7 +10,9 @@ Every source returns BGR uint8 frames, the layout the rest of `vision` expects.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import inspect
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -158,13 +160,34 @@ class OpenCVSource:
         self._cap.release()
 
 
+# libcamera's AfModeEnum values (controls::AfModeManual, AfModeContinuous), used when `libcamera` itself cannot
+# be imported (a fake module in the tests); Picamera2 accepts the plain integers for enum controls.
+AF_MANUAL, AF_CONTINUOUS = 0, 2
+
+
 class Picamera2Source:
     """The Raspberry Pi camera through Picamera2 (imported only when this source is opened).
 
     Picamera2's "RGB888" format is, despite its name, laid out B, G, R in memory: exactly OpenCV's order.
+
+    Fresh frames. Read in Picamera2's own source (picamera2.py): `capture_array()` pops the first request in
+    `completed_requests`. With the still configuration's single buffer nothing is kept there
+    (`_max_queue_len` is 0 when buffer_count is 1), so it waits for the next frame to *complete*, but that
+    frame's exposure may have begun before the call (up to a frame period, longer in dim light); with more
+    buffers and `queue=True` it may be a frame completed long before. `capture_request(flush=True)` drops every
+    request whose exposure started (SensorTimestamp - ExposureTime) before the call, so we use it, and on a
+    Picamera2 too old to know `flush` we throw one captured frame away and take the next. `wait` bounds the
+    wait (a camera whose cable came out never completes a request).
+
+    Focus. A camera with autofocus (Camera Module 3) lists "AfMode" in `camera_controls`: it is set to
+    continuous autofocus, or to manual at `lens_position` (dioptres, 1/metres: a board 50 cm below is 2.0)
+    when given. A camera without autofocus has no "AfMode" and is left alone (`lens_position` then ignored).
     """
 
-    def __init__(self, camera: int = 0, *, size: tuple[int, int] = (2028, 1520), module: Any = None) -> None:
+    CAPTURE_TIMEOUT_S = 5.0
+
+    def __init__(self, camera: int = 0, *, size: tuple[int, int] = (2028, 1520), lens_position: float | None = None,
+                 module: Any = None) -> None:
         self.name = f"picamera2:{camera}"
         if module is None:
             try:
@@ -175,14 +198,69 @@ class Picamera2Source:
                 ) from exc
         try:
             self._cam = module.Picamera2(camera)
+        except (RuntimeError, IndexError, OSError) as exc:
+            raise FrameSourceError(f"{self.name}: no such camera, or it is busy ({exc})") from exc
+        try:
             config = self._cam.create_still_configuration(main={"size": size, "format": "RGB888"})
             self._cam.configure(config)
+            self.focus = self._set_focus(lens_position)
             self._cam.start()
-        except (RuntimeError, IndexError, OSError) as exc:
-            raise FrameSourceError(f"{self.name}: camera cannot be started ({exc})") from exc
+        except BaseException as exc:
+            # The camera is acquired: left open, it stays busy for the next try in this process.
+            with contextlib.suppress(Exception):
+                self._cam.close()
+            if isinstance(exc, RuntimeError | IndexError | OSError | ValueError):
+                raise FrameSourceError(f"{self.name}: camera cannot be started ({exc})") from exc
+            raise
+        try:
+            self._flush = "flush" in inspect.signature(self._cam.capture_request).parameters
+        except (AttributeError, TypeError, ValueError):
+            self._flush = False
+        log.info("%s: %dx%d, focus %s", self.name, size[0], size[1], self.focus)
+
+    def _set_focus(self, lens_position: float | None) -> str:
+        controls = getattr(self._cam, "camera_controls", None) or {}
+        if "AfMode" not in controls:
+            if lens_position is not None:
+                log.warning("%s: this camera has no focus control; lens=%s is ignored", self.name, lens_position)
+            return "fixed (no autofocus)"
+        try:
+            modes = importlib.import_module("libcamera").controls.AfModeEnum
+            manual, continuous = modes.Manual, modes.Continuous
+        except (ImportError, AttributeError):
+            manual, continuous = AF_MANUAL, AF_CONTINUOUS
+        if lens_position is None:
+            self._cam.set_controls({"AfMode": continuous})
+            return "continuous autofocus"
+        low, high = (float(v) for v in controls.get("LensPosition", (0.0, 32.0))[:2])
+        position = min(max(float(lens_position), low), high)
+        if position != lens_position:
+            log.warning("%s: lens=%s is outside %s..%s; using %s", self.name, lens_position, low, high, position)
+        self._cam.set_controls({"AfMode": manual, "LensPosition": position})
+        return f"fixed at {position} dioptres"
+
+    def _capture(self) -> Any:
+        cam = self._cam
+        if not self._flush:  # Picamera2 without `flush`: the first frame may have begun before the call
+            cam.capture_array("main")
+            return cam.capture_array("main")
+        request = cam.capture_request(flush=True, wait=self.CAPTURE_TIMEOUT_S)
+        try:
+            return request.make_array("main")
+        finally:
+            request.release()
 
     def read(self) -> np.ndarray:
-        frame = self._cam.capture_array("main")
+        """A frame whose exposure began after this call."""
+        try:
+            frame = self._capture()
+        except TimeoutError as exc:
+            with contextlib.suppress(Exception):
+                self._cam.cancel_all_and_flush()
+            raise FrameSourceError(f"{self.name}: no frame within {self.CAPTURE_TIMEOUT_S:g} s "
+                                   "(is the camera cable seated?)") from exc
+        except RuntimeError as exc:
+            raise FrameSourceError(f"{self.name}: the camera gave no frame ({exc})") from exc
         if frame is None or frame.ndim != 3:
             raise FrameSourceError(f"{self.name}: the camera gave no frame")
         return np.ascontiguousarray(frame[..., :3])

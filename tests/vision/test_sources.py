@@ -160,27 +160,72 @@ def test_v4l2_asks_for_mjpg_at_the_size_and_reports_what_it_got(caplog: pytest.L
     assert "asked for 1920x1080 MJPG, the camera gives 1280x720 YUYV" in caplog.text
 
 
+class FakeRequest:
+    def __init__(self, cam: FakePicamera2, started: int) -> None:
+        self.cam, self.started = cam, started
+
+    def make_array(self, stream: str) -> np.ndarray:
+        assert stream == "main"
+        return np.full((6, 8, 4), self.started, np.uint8)  # XBGR8888-like: a fourth channel to drop
+
+    def release(self) -> None:
+        self.cam.released += 1
+
+
 class FakePicamera2:
+    """Stands in for picamera2.Picamera2. Frames are numbered by when their exposure started: `now` is the
+    number of the frame being exposed when a capture is asked for, which began *before* the call."""
+
     instances: ClassVar[list[FakePicamera2]] = []
+    controls: ClassVar[dict[str, tuple[Any, ...]]] = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
+    fail_in: ClassVar[str] = ""  # "configure" or "start": that call raises, as a camera in use does
 
     def __init__(self, camera: int) -> None:
         self.camera = camera
         self.config: dict[str, Any] | None = None
         self.started = self.closed = False
+        self.set: dict[str, Any] = {}
+        self.now = 40
+        self.released = 0
+        self.captures: list[dict[str, Any]] = []
+        self.hangs = False
+        self.cancelled = False
         FakePicamera2.instances.append(self)
+
+    @property
+    def camera_controls(self) -> dict[str, tuple[Any, ...]]:
+        return dict(self.controls)
 
     def create_still_configuration(self, main: dict[str, Any]) -> dict[str, Any]:
         return {"main": main}
 
     def configure(self, config: dict[str, Any]) -> None:
+        if self.fail_in == "configure":
+            raise RuntimeError("Failed to acquire camera: Device or resource busy")
         self.config = config
 
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.set.update(controls)
+
     def start(self) -> None:
+        if self.fail_in == "start":
+            raise RuntimeError("camera.start() failed")
         self.started = True
 
-    def capture_array(self, stream: str) -> np.ndarray:
-        assert stream == "main"
-        return np.full((6, 8, 4), 7, np.uint8)  # XBGR8888-like: a fourth channel to drop
+    def _next(self) -> int:
+        started, self.now = self.now, self.now + 1  # the frame being exposed completes; the next one starts
+        return started
+
+    def capture_request(self, wait: Any = None, signal_function: Any = None, flush: Any = None) -> FakeRequest:
+        self.captures.append({"wait": wait, "flush": flush})
+        if self.hangs:
+            raise TimeoutError("Job timed out")
+        if flush is True:
+            self._next()  # Picamera2 drops the frame whose exposure began before the call
+        return FakeRequest(self, self._next())
+
+    def cancel_all_and_flush(self) -> None:
+        self.cancelled = True
 
     def stop(self) -> None:
         self.started = False
@@ -189,19 +234,74 @@ class FakePicamera2:
         self.closed = True
 
 
-class FakeModule:
-    Picamera2 = FakePicamera2
+class OldPicamera2(FakePicamera2):
+    """A Picamera2 from before `flush`: capture_array only, returning the next frame to complete."""
+
+    capture_request = None  # type: ignore[assignment]
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        assert stream == "main"
+        return np.full((6, 8, 4), self._next(), np.uint8)
+
+
+def fake_module(cls: type[FakePicamera2] = FakePicamera2, **attrs: Any) -> Any:
+    return type("FakeModule", (), {"Picamera2": type(cls.__name__, (cls,), attrs)})()
 
 
 def test_picamera2_source_against_a_fake_module() -> None:
-    source = Picamera2Source(1, size=(640, 480), module=FakeModule())
+    source = Picamera2Source(1, size=(640, 480), module=fake_module())
     cam = FakePicamera2.instances[-1]
     assert cam.camera == 1 and cam.started
     assert cam.config == {"main": {"size": (640, 480), "format": "RGB888"}}
     frame = source.read()
     assert frame.shape == (6, 8, 3) and frame.flags["C_CONTIGUOUS"]
+    assert cam.captures == [{"wait": Picamera2Source.CAPTURE_TIMEOUT_S, "flush": True}] and cam.released == 1
     source.close()
     assert cam.closed
+
+
+@pytest.mark.parametrize("cls", [FakePicamera2, OldPicamera2])
+def test_picamera2_read_returns_a_frame_begun_after_the_call(cls: type[FakePicamera2]) -> None:
+    source = Picamera2Source(0, module=fake_module(cls))
+    cam = FakePicamera2.instances[-1]
+    for _ in range(3):
+        called_at = cam.now  # that frame's exposure began before this read was asked for
+        assert int(source.read()[0, 0, 0]) > called_at
+
+
+def test_picamera2_that_hangs_is_a_frame_source_error() -> None:
+    source = Picamera2Source(0, module=fake_module())
+    cam = FakePicamera2.instances[-1]
+    cam.hangs = True
+    with pytest.raises(FrameSourceError, match="no frame within 5 s"):
+        source.read()
+    assert cam.cancelled
+
+
+@pytest.mark.parametrize("where", ["configure", "start"])
+def test_picamera2_failing_to_start_is_closed_again(where: str) -> None:
+    with pytest.raises(FrameSourceError, match="cannot be started"):
+        Picamera2Source(0, module=fake_module(fail_in=where))
+    cam = FakePicamera2.instances[-1]
+    assert cam.closed and not cam.started  # released: a retry in this process can acquire it
+
+
+def test_picamera2_autofocus_continuous_or_a_fixed_lens_position(caplog: pytest.LogCaptureFixture) -> None:
+    source = Picamera2Source(0, module=fake_module())
+    assert FakePicamera2.instances[-1].set == {"AfMode": 2} and source.focus == "continuous autofocus"
+    source = Picamera2Source(0, lens_position=2.0, module=fake_module())
+    assert FakePicamera2.instances[-1].set == {"AfMode": 0, "LensPosition": 2.0}
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        Picamera2Source(0, lens_position=40.0, module=fake_module())
+    assert FakePicamera2.instances[-1].set["LensPosition"] == 15.0 and "outside 0.0..15.0" in caplog.text
+
+
+def test_picamera2_without_autofocus_is_left_alone(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        source = Picamera2Source(0, lens_position=2.0, module=fake_module(controls={"ExposureTime": (1, 9, 5)}))
+    cam = FakePicamera2.instances[-1]
+    assert cam.set == {} and cam.started and source.focus == "fixed (no autofocus)"
+    assert "no focus control; lens=2.0 is ignored" in caplog.text
 
 
 def test_picamera2_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
