@@ -332,7 +332,8 @@ class TableMachine:
                 return
             # Void: a phony is refused outright; the mover takes it back and plays again.
             self.pending, self.pending_blank = {}, set()
-            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=str(exc),
+            words = ", ".join(exc.words) or str(exc)  # the words alone: the message says "not in the lexicon"
+            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=words,
                                                            squares=squares_text(set(placed))), sorted(placed))
             self._start_takeback(set(placed), same_mover=True)
             if self.clock is not None and self.clock.state == "running" and self.clock.on_move != p:

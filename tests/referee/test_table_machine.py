@@ -145,6 +145,17 @@ def test_void_refuses_a_phony_and_the_mover_plays_again() -> None:
     assert t.play("8E QUIZ")["players"][0]["score"] == 44
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "ZQ not in the lexicon: take the tiles off G8, H8."),
+    ("de", "ZQ nicht im Wörterbuch: bitte die Steine von G8, H8 nehmen."),
+])
+def test_void_names_the_phony_once_in_the_tables_language(language: str, said: str) -> None:
+    t = _table(challenge="void", language=language)
+    t.place_word("8G ZQ")
+    snap = t.press()
+    assert said in [a["text"] for a in snap["alerts"] if a["code"] == "not_in_lexicon"]
+
+
 def test_auto_challenge_takes_a_phony_off_and_the_turn_is_lost() -> None:
     t = _table(challenge="auto")
     t.place_word("8G ZQ")
