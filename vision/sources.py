@@ -1,8 +1,10 @@
 """Frame sources behind one interface: Picamera2, V4L2 cameras through OpenCV, files and folders, synthetic.
 
 `open_source(url)` picks one by URL, as pyserial's `serial_for_url` does for ports:
-- `picamera2:` or `picamera2:1` the Pi camera (python3-picamera2 from apt; imported only here, lazily)
-- `v4l2:0` or `v4l2:/dev/video2` a USB camera through OpenCV's V4L2 backend
+- `picamera2:` or `picamera2:1` the Pi camera (python3-picamera2 from apt; imported only here, lazily);
+  `picamera2:?lens=2.0` fixes the focus of an autofocus camera (dioptres), `?size=2028x1520` the frame size
+- `v4l2:0` or `v4l2:/dev/video2` a USB camera through OpenCV's V4L2 backend (MJPG, 1920x1080 unless
+  `?size=1280x720` / `&fourcc=YUYV` say otherwise)
 - `files:/path/a.jpg,/path/b.png` or `files:/path/folder` replay of recorded frames, in name order
 - `synthetic:seed=3` rendered boards (see `vision.synth`), for the simulated table and the tests
 Every source returns BGR uint8 frames, the layout the rest of `vision` expects.
@@ -270,18 +272,72 @@ class Picamera2Source:
         self._cam.close()
 
 
+CAMERA_OPTIONS = {"picamera2": ("size", "lens"), "v4l2": ("size", "fourcc")}
+ACCEPTED = ("picamera2: or picamera2:N, v4l2:N or v4l2:/dev/..., files:PATH or synthetic:; a camera may take "
+            "?size=WxH (both), &lens=DIOPTRES (picamera2) or &fourcc=MJPG (v4l2)")
+
+
+def _options(url: str, scheme: str, query: str) -> dict[str, Any]:
+    """`size=1280x720&lens=2.0` checked for `scheme`: a bad value names itself and what is accepted."""
+    out: dict[str, Any] = {}
+    for part in filter(None, query.split("&")):
+        key, _, value = part.partition("=")
+        if key not in CAMERA_OPTIONS[scheme]:
+            raise FrameSourceError(f"{url}: unknown option {key!r}; {scheme}: takes "
+                                   + ", ".join(CAMERA_OPTIONS[scheme]))
+        try:
+            if key == "size":
+                w, _, h = value.lower().partition("x")
+                out["size"] = (int(w), int(h))
+                if min(out["size"]) <= 0:
+                    raise ValueError
+            elif key == "lens":
+                out["lens_position"] = float(value)
+                if not 0.0 <= out["lens_position"] <= 100.0:
+                    raise ValueError
+            elif key == "fourcc":
+                if len(value) != 4:
+                    raise ValueError
+                out["fourcc"] = value
+        except ValueError:
+            hint = {"size": "WIDTHxHEIGHT in pixels, e.g. 1920x1080", "lens": "a lens position in dioptres, "
+                    "0 (infinity) to about 15, e.g. 2.0 for a board 50 cm away", "fourcc": "four letters, e.g. MJPG"}
+            raise FrameSourceError(f"{url}: {key}={value!r} is not valid; {key} is {hint[key]}") from None
+    return out
+
+
+def check_source(url: str) -> tuple[str, str, dict[str, Any]]:
+    """Check a frame source URL without opening anything: (scheme, target, options), or a FrameSourceError
+    that names the bad part and what is accepted. A URL that passes may still fail to open (no camera)."""
+    scheme, sep, rest = url.partition(":")
+    if not sep or scheme not in ("picamera2", "v4l2", "files", "synthetic"):
+        raise FrameSourceError(f"unknown frame source {url!r}: use {ACCEPTED}")
+    if scheme in CAMERA_OPTIONS:
+        target, _, query = rest.partition("?")
+        options = _options(url, scheme, query)
+        if scheme == "picamera2" and target and not target.isdigit():
+            raise FrameSourceError(f"{url}: {target!r} is not a camera number: use picamera2: for the first camera "
+                                   "or picamera2:N, N = 0, 1, ... as `rpicam-hello --list-cameras` numbers them")
+        if scheme == "v4l2" and target and not (target.isdigit() or target.startswith("/")):
+            raise FrameSourceError(f"{url}: {target!r} is neither a device number nor a device path: use v4l2:N "
+                                   "(/dev/videoN) or v4l2:/dev/v4l/by-id/... (`ls /dev/v4l/by-id/`)")
+        return scheme, target, options
+    return scheme, rest, {}
+
+
 def open_source(url: str) -> FrameSource:
     """A frame source by URL (see the module docstring)."""
-    scheme, _, rest = url.partition(":")
+    scheme, rest, options = check_source(url)
     if scheme == "picamera2":
-        return Picamera2Source(int(rest or 0))
+        return Picamera2Source(int(rest or 0), **options)
     if scheme == "v4l2":
-        return OpenCVSource(int(rest) if rest.isdigit() else (rest or 0))
+        size = options.pop("size", None)
+        if size is not None:
+            options["width"], options["height"] = size
+        return OpenCVSource(int(rest) if rest.isdigit() else (rest or 0), **options)
     if scheme == "files":
         return FileSource.from_spec(rest)
-    if scheme == "synthetic":
-        from vision.synth import SyntheticSource
+    from vision.synth import SyntheticSource
 
-        options = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
-        return SyntheticSource(seed=int(options.get("seed", 0)), tiles=options.get("tiles", "german"))
-    raise FrameSourceError(f"unknown frame source {url!r}: use picamera2:, v4l2:N, files:PATH or synthetic:")
+    named = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
+    return SyntheticSource(seed=int(named.get("seed", 0)), tiles=named.get("tiles", "german"))

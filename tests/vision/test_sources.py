@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -11,7 +12,7 @@ import pytest
 
 from vision.classifier import TileClassifier
 from vision.errors import FrameSourceError
-from vision.sources import FileSource, OpenCVSource, Picamera2Source, open_source
+from vision.sources import FileSource, OpenCVSource, Picamera2Source, check_source, open_source
 from vision.synth import SyntheticSource
 
 
@@ -337,3 +338,32 @@ def test_synthetic_camera_films_the_board_it_is_given(german_model: TileClassifi
     reader = BoardReader(calibrate(source.read()), german_model)
     rows = [*rows[:7], ".....QUARK.....", *rows[8:]]
     assert reader.read(source.read()).board == rows
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    ("picamera2:abc", "'abc' is not a camera number: use picamera2: for the first camera or picamera2:N"),
+    ("v4l2:cam", "'cam' is neither a device number nor a device path: use v4l2:N"),
+    ("picamera2:0?lens=near", "lens='near' is not valid; lens is a lens position in dioptres"),
+    ("v4l2:0?size=big", "size='big' is not valid; size is WIDTHxHEIGHT in pixels"),
+    ("v4l2:0?lens=2", "unknown option 'lens'; v4l2: takes size, fourcc"),
+    ("camera", "unknown frame source 'camera': use picamera2: or picamera2:N"),
+])
+def test_a_bad_camera_url_names_the_bad_value_and_what_is_accepted(url: str, says: str) -> None:
+    with pytest.raises(FrameSourceError, match=re.escape(says)):
+        check_source(url)
+    with pytest.raises(FrameSourceError, match=re.escape(says)):
+        open_source(url)  # refused before any camera library is touched
+
+
+def test_camera_url_options_reach_the_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.sources as sources
+
+    opened: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(sources, "Picamera2Source", lambda cam, **kw: opened.append((cam, kw)))
+    monkeypatch.setattr(sources, "OpenCVSource", lambda dev, **kw: opened.append((dev, kw)))
+    open_source("picamera2:1?lens=2.5&size=1332x990")
+    open_source("v4l2:/dev/v4l/by-id/usb-cam-video-index0?size=1280x720&fourcc=YUYV")
+    open_source("v4l2:")
+    assert opened == [(1, {"lens_position": 2.5, "size": (1332, 990)}),
+                      ("/dev/v4l/by-id/usb-cam-video-index0", {"width": 1280, "height": 720, "fourcc": "YUYV"}),
+                      (0, {})]
