@@ -58,7 +58,10 @@ def load_lexicon(config: Config, *, simulated: bool = False) -> Any:
 
     spec = config.game.lexicon
     if spec:
-        path = Path(spec)
+        path = Path(spec).expanduser()
+        if not path.is_file() and ("/" in spec or spec.startswith("~")):
+            raise ConfigError(config.source, "game.lexicon", f"{path}: no such word list file (give the path "
+                              "of a word list, or the name of one installed with `referee lexicon install`)")
         try:
             if path.is_file():
                 return Lexicon.from_word_list(path.read_bytes(), name=path.stem)[0]

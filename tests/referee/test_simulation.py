@@ -44,3 +44,24 @@ def test_real_pins_off_a_pi_name_outputs_devices(tmp_path: Path, monkeypatch: py
                            "web": {"enabled": False}}, source="table.toml")
     with pytest.raises(ConfigError, match=r'^table.toml: outputs.devices: GPIO: .*outputs.devices = "mock"'):
         real_parts(config)
+
+
+def test_a_lexicon_path_that_does_not_exist_is_named_as_a_missing_file(tmp_path: Path) -> None:
+    from referee.simulation import load_lexicon
+
+    missing = tmp_path / "lists" / "csw21.txt"
+    config = parse_config({"game": {"lexicon": str(missing)}, "sensors": {"board": "/dev/ttyACM0"},
+                           "web": {"enabled": False}}, source="table.toml")
+    with pytest.raises(ConfigError, match=f"^table.toml: game.lexicon: {missing}: no such word list file"):
+        load_lexicon(config)
+
+
+def test_a_lexicon_path_may_start_at_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.simulation import load_lexicon
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "club.txt").write_text("QUIZ\nZA\n", encoding="utf-8")
+    config = parse_config({"game": {"lexicon": "~/club.txt"}, "sensors": {"board": "/dev/ttyACM0"},
+                           "web": {"enabled": False}}, source="table.toml")
+    lexicon = load_lexicon(config)
+    assert "QUIZ" in lexicon and "QI" not in lexicon
