@@ -151,7 +151,7 @@ def _boolean(v: Any) -> bool:
 def _path(v: Any) -> Path:
     if not isinstance(v, str) or not v:
         raise ValueError(f"must be a path in quotes, not {v!r}")
-    return Path(v)
+    return Path(v).expanduser()  # "~/referee" is the home folder's, not a folder named "~"
 
 
 def _rectangle(v: Any) -> tuple[int, int, int, int]:

@@ -131,3 +131,10 @@ def test_defaults_are_a_valid_config_object() -> None:
 def test_board_urls_the_link_can_open_are_taken(url: str) -> None:
     c = parse_config({"sensors": {"board": url}, "web": {"enabled": False}})
     assert c.sensors.board == url
+
+
+def test_paths_may_start_at_the_home_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    c = parse_config({"table": {"state_dir": "~/referee"}, "sensors": {"board": "/dev/ttyACM0"},
+                      "web": {"enabled": False}})
+    assert c.table.state_dir == tmp_path / "referee"
