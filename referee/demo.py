@@ -272,7 +272,9 @@ class DemoDriver:
         else:
             engine_total = snap["players"][player]["score"]
             shown = "(final)"
-        self.say(f"{name:>10}: {move.move:<16} engine {shown:<22} total {engine_total:>4}   record {move.total:>4}")
+        width = max(10, *(len(p["name"]) for p in snap["players"]))  # the columns line up for long names too
+        self.say(f"{name:>{width}}: {move.move:<16} engine {shown:<22} total {engine_total:>4}   "
+                 f"record {move.total:>4}")
         self.result.compared += 1
         self._totals[player] = engine_total
         if engine_total != move.total:

@@ -459,3 +459,22 @@ def test_the_commit_reuses_a_frame_taken_after_the_last_tile(tmp_path: Path) -> 
         assert "referee-commit" not in readers  # the commit took no second look at an unchanged board
     finally:
         r.close()
+
+
+def test_the_demo_lines_up_long_player_names(tmp_path: Path) -> None:
+    import io
+
+    from game.gcg import parse_gcg
+
+    record = parse_gcg("#player1 Mark Mark Ogden-Whitfield\n#player2 Ann Ann\n"
+                       ">Mark: ?AEIQUZ 8E QUIZ +44 44\n>Ann: AEPRSTX H8 .AP +14 14\n")
+    r = Running(tmp_path, fusion="sensors", clock_mode="none", players=("Mark Ogden-Whitfield", "Ann"))
+    out = io.StringIO()
+    try:
+        result = DemoDriver(r.service, record, r.judge, out=out).run()
+    finally:
+        r.close()
+    assert result.mismatches == []
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Mark Ogden-Whitfield: 8E QUIZ") and lines[1].startswith("                 Ann: H8 .AP")
+    assert lines[0].index("engine") == lines[1].index("engine")
