@@ -15,6 +15,7 @@ players used. A real table judges with its configured lexicon.
 from __future__ import annotations
 
 import functools
+import itertools
 import threading
 import time
 from collections import Counter
@@ -120,6 +121,14 @@ class DemoDriver:
         snap = self.table.snapshot()
         self.result.state = snap["state"]
         self.result.final = [(p["name"], p["score"]) for p in snap["players"]]
+        if not self.result.stopped and not self.result.mismatches:
+            # a line the robots could not act on must not pass unnoticed: the scores must end as the record's
+            for nick, player in self.nicks.items():
+                last = [m for m in self.record.moves if m.nick == nick]
+                if last and last[-1].total != snap["players"][player]["score"]:
+                    self.result.mismatches.append(
+                        f"line {last[-1].line} ({last[-1].text.strip()}): engine total "
+                        f"{snap['players'][player]['score']} at the end of the record, record {last[-1].total}")
         return self.result
 
     def _play_record(self) -> None:
@@ -144,6 +153,8 @@ class DemoDriver:
             elif move.kind is MoveKind.END_RACK:
                 self.end_racks(moves)
                 self.compare(player, move)
+            elif move.kind is MoveKind.CHALLENGE_BONUS and not (i > 0 and moves[i - 1].kind is MoveKind.PLAY):
+                self.compare(player, move)  # a bonus written after the end racks (as the table's own export does)
             if self.stop.wait(self.pause_s) if self.pause_s else self.stop.is_set():
                 raise DemoStopped("stopped before the end of the record")
 
@@ -205,7 +216,7 @@ class DemoDriver:
                     play_line = next(m for m in reversed(snap["moves"]) if m["kind"] == "play")
                     self.judge.phonies.update(play_line["words"])
                 self.table.control("challenge", {"player": other})
-            elif (nxt is not None and nxt.kind is MoveKind.CHALLENGE_BONUS) or self._loses_turn(player, rest):
+            elif self._bonus_follows(rest) or self._loses_turn(player, rest):
                 self.table.control("challenge", {"player": other})
             else:
                 self.table.control("accept", {})
@@ -226,6 +237,12 @@ class DemoDriver:
             return self.wait(what, done)
         finally:
             self.emu.release(player)
+
+    @staticmethod
+    def _bonus_follows(rest: list[GCGMove]) -> bool:
+        """A challenge bonus for this play: the next line, or after the end-of-game lines that follow it."""
+        after = (MoveKind.END_RACK, MoveKind.TIME_PENALTY, MoveKind.CHALLENGE_BONUS)
+        return any(m.kind is MoveKind.CHALLENGE_BONUS for m in itertools.takewhile(lambda m: m.kind in after, rest))
 
     def _loses_turn(self, player: int, rest: list[GCGMove]) -> bool:
         """A record does not write a lost turn: a player who plays twice in a row (no phony between)

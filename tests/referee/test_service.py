@@ -98,6 +98,40 @@ def test_a_challenge_bonus_after_going_out_is_compared_in_the_records_order(tmp_
         r.close()
 
 
+def test_the_tables_own_export_with_the_bonus_after_the_racks_plays_back(tmp_path: Path, shared_dir: Path) -> None:
+    """The table writes a bonus for a challenge of the going-out play after the end racks (the engine
+    counts the racks at once); the demo still challenges that play, and ends on the record's scores."""
+    from game.gcg import parse_gcg
+
+    text = (shared_dir / "gcg" / "macondo" / "gcgio_testdata_vs_frentz.gcg").read_text(encoding="utf-8")
+    assert ">frentz:  (challenge) +5 534\n#note lame\n>frentz:  (AHNTT) +16 550" in text
+    text = text.replace(">frentz:  (challenge) +5 534\n#note lame\n>frentz:  (AHNTT) +16 550",
+                        ">frentz:  (AHNTT) +16 545\n>frentz:  (challenge) +5 550")
+    record = parse_gcg(text)
+    r = Running(tmp_path, fusion="sensors", clock_mode="none", challenge="five-point",
+                players=tuple(p.name for p in record.players))
+    try:
+        result = DemoDriver(r.service, record, r.judge).run()
+    finally:
+        r.close()
+    assert result.mismatches == [] and result.compared == 25
+    assert result.final == [("cesar", 439), ("frentz", 550)]
+
+
+def test_a_record_line_the_robots_cannot_act_on_shows_in_the_final_scores(tmp_path: Path) -> None:
+    from game.gcg import parse_gcg
+
+    record = parse_gcg("#player1 Anna Anna\n#player2 Ben Ben\n>Anna: ?AEIQUZ 8E QUIZ +44 44\n"
+                       ">Ben: AEPRSTX H8 .AP +14 14\n>Anna:  (time) -10 34\n")
+    r = Running(tmp_path, fusion="sensors", clock_mode="none")
+    try:
+        result = DemoDriver(r.service, record, r.judge).run()
+    finally:
+        r.close()
+    assert result.mismatches == ["line 5 (>Anna:  (time) -10 34): engine total 44 at the end of the record, "
+                                 "record 34"]
+
+
 @pytest.mark.slow
 def test_the_demo_with_the_synthetic_camera_fused(tmp_path: Path) -> None:
     r = Running(tmp_path, fusion="both", clock_mode="none")
