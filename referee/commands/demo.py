@@ -138,7 +138,8 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
             return 130
         print(f"referee demo: {result.moves} moves played, {how}: {scores}")
         if result.mismatches:
-            print(f"referee demo: {len(result.mismatches)} totals differ from the record:")
+            n = len(result.mismatches)
+            print(f"referee demo: {n} {'total differs' if n == 1 else 'totals differ'} from the record:")
             for m in result.mismatches:
                 print(f"  {m}")
             code = 1

@@ -182,3 +182,15 @@ def test_ctrl_c_stops_the_demo_mid_game_not_at_the_records_end(tmp_path: Path) -
     out, err = proc.communicate(timeout=20)  # well before the 30 s pause, let alone the record's end
     assert proc.returncode == 130, out + err
     assert "referee demo: stopped after 1 move: Anna 44, Ben 0" in out and "Traceback" not in err
+
+
+@pytest.mark.pty
+def test_demo_of_a_record_with_one_wrong_total_says_so_and_exits_one(tmp_path: Path) -> None:
+    record = tmp_path / "slip.gcg"
+    record.write_text("#player1 Anna Anna\n#player2 Ben Ben\n>Anna: ?AEIQUZ 8E QUIZ +45 45\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "referee", "demo", str(record), "--pause", "0", "--exit",
+                           "--no-camera", "--port", str(_free_port()), "--state-dir", str(tmp_path / "state")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "referee demo: 1 total differs from the record:\n  line 3 (>Anna: ?AEIQUZ 8E QUIZ +45 45): " \
+           "engine total 44, record 45" in proc.stdout
