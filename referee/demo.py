@@ -84,6 +84,7 @@ class DemoDriver:
         self.table.subscribe(self._on_snapshot)
         self.result = DemoResult()
         self._totals: dict[int, int] = {}  # each player's engine total at their last line compared
+        self._offsets: dict[int, int] = {}  # engine total minus record total since a player's last mismatch
 
     # --- waiting on the table ------------------------------------------------------------------
 
@@ -254,7 +255,14 @@ class DemoDriver:
     def pass_turn(self, player: int, move: GCGMove) -> None:
         if self.scramble:
             self.roll(player, move)  # then no word in time: the clock pressed with nothing laid loses the turn
-        self.wait("give the turn for a pass", lambda s: self._on_turn(s, player))
+        snap = self.wait("give the turn for a pass", lambda s: self._on_turn(s, player)
+                         or s["state"] in ("racks", "ended"))
+        if not self._on_turn(snap, player):
+            # a pass after the other player went out: a record's way of writing the turn lost by a wrong
+            # challenge of the last play (the game is over; nothing to press, nothing scored)
+            self.say(f"  line {move.line}: a pass after the game ended: the turn a wrong challenge lost")
+            self.compare(player, move)
+            return
         before = len(self.table.snapshot()["moves"])
         self.press(player, "record the pass", lambda s: len(s["moves"]) > before)
         self.compare(player, move)
@@ -294,9 +302,13 @@ class DemoDriver:
                  f"record {move.total:>4}")
         self.result.compared += 1
         self._totals[player] = engine_total
-        if engine_total != move.total:
+        offset = self._offsets.get(player, 0)
+        if engine_total - offset != move.total:
+            # reported once: later lines are compared through the new offset, as `referee gcg check` does
+            self._offsets[player] = engine_total - move.total
+            before = f" (the engine was {offset:+d} against the record before this line)" if offset else ""
             self.result.mismatches.append(f"line {move.line} ({move.text.strip()}): engine total {engine_total}, "
-                                          f"record {move.total}")
+                                          f"record {move.total}{before}")
 
 
 _SHEET_KIND = {MoveKind.PLAY: "play", MoveKind.PASS: "pass", MoveKind.EXCHANGE: "exchange",

@@ -110,8 +110,13 @@ def challenge_rule(record: Any) -> str:
     """The challenge rule a record was played under, from its challenge bonuses (none: double)."""
     from game.gcg import MoveKind
 
-    bonuses = {m.score for m in record.moves if m.kind is MoveKind.CHALLENGE_BONUS}
-    return "ten-point" if 10 in bonuses else "five-point" if bonuses else "double"
+    bonuses = [m.score for m in record.moves if m.kind is MoveKind.CHALLENGE_BONUS]
+    if not bonuses:
+        return "double"
+    # the value most bonuses have, as `referee gcg check` reads it: +10 among +5s is the 5-point rule owed for
+    # two words [WESPA], which the table cannot be told (it owes 5 per challenge)
+    common = max(bonuses, key=lambda b: (bonuses.count(b), -bonuses.index(b)))
+    return "ten-point" if common == 10 else "five-point"
 
 
 async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:

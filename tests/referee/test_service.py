@@ -512,3 +512,26 @@ def test_the_demo_lines_up_long_player_names(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Mark Ogden-Whitfield: 8E QUIZ") and lines[1].startswith("                 Ann: H8 .AP")
     assert lines[0].index("engine") == lines[1].index("engine")
+
+
+def test_a_wrong_line_is_reported_once_not_on_every_later_total(tmp_path: Path) -> None:
+    from game.gcg import parse_gcg
+
+    record = parse_gcg("#player1 Anna Anna\n#player2 Ben Ben\n>Anna: ?AEIQUZ 8E QUIZ +54 54\n"
+                       ">Ben: AEPRSTX H8 .AP +14 14\n>Anna: AEIRST? 9F AT +9 63\n")
+    r = Running(tmp_path, fusion="sensors", clock_mode="none")
+    try:
+        result = DemoDriver(r.service, record, r.judge).run()
+    finally:
+        r.close()
+    assert result.mismatches == ["line 3 (>Anna: ?AEIQUZ 8E QUIZ +54 54): engine total 44, record 54"]
+
+
+def test_a_pass_after_the_game_ended_is_the_turn_a_wrong_challenge_lost(tmp_path: Path, shared_dir: Path) -> None:
+    record = load_record(str(shared_dir / "gcg" / "macondo" / "gcgio_testdata_doug_v_emely_double_challenge.gcg"))
+    r = Running(tmp_path, fusion="sensors", clock_mode="none", players=tuple(p.name for p in record.players))
+    try:
+        result = DemoDriver(r.service, record, r.judge, timeout_s=5).run()
+    finally:
+        r.close()
+    assert result.mismatches == [] and result.final == [("doug", 451), ("emely", 345)]
