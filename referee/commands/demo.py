@@ -99,11 +99,17 @@ def record_edition(record: Any) -> str:
     variant = (record.variant or "").lower()
     if "german" in record.pragmas.get("tile-distribution", "").lower() or variant.endswith("-german"):
         return "german"
+    from referee.demo import DemoError
+
     letters = record_letters(record) - {"?"}
     english, german = load_tile_set("english"), load_tile_set("german")
-    if not all(english.has_letter(ch) for ch in letters) and all(german.has_letter(ch) for ch in letters):
+    if all(english.has_letter(ch) for ch in letters):
+        return "english"
+    if all(german.has_letter(ch) for ch in letters):
         return "german"
-    return "english"
+    strange = "".join(sorted(ch for ch in letters if not german.has_letter(ch) and not english.has_letter(ch)))
+    raise DemoError(f"the record's letters {strange} are neither English nor German tiles, the two editions a "
+                    "table plays (`referee gcg check` replays it with the tile set it needs)")
 
 
 def challenge_rule(record: Any) -> str:

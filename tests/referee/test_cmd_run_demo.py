@@ -194,3 +194,13 @@ def test_demo_of_a_record_with_one_wrong_total_says_so_and_exits_one(tmp_path: P
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "referee demo: 1 total differs from the record:\n  line 3 (>Anna: ?AEIQUZ 8E QUIZ +45 45): " \
            "engine total 44, record 45" in proc.stdout
+
+
+def test_demo_of_a_record_in_another_language_says_which_letters(tmp_path: Path) -> None:
+    from game.errors import RefereeError
+    from game.gcg import parse_gcg
+    from referee.commands.demo import record_edition
+
+    record = parse_gcg("#player1 a a\n#player2 b b\n>a: ĄBCDEĘF 8G ĄĘ +10 10\n")
+    with pytest.raises(RefereeError, match="the record's letters ĄĘ are neither English nor German tiles"):
+        record_edition(record)
