@@ -86,9 +86,11 @@ class CameraPort:
                 return None
 
     def close(self) -> None:
+        """Release the camera (not while another thread is in the middle of reading it)."""
         close = getattr(self.source, "close", None)
         if close is not None:
-            close()
+            with self._lock:
+                close()
 
 
 CALIBRATION_FRAMES = 10
@@ -108,27 +110,48 @@ def calibrate_live(source: Any, calibrate: Callable[[Any], Any], frames: int = C
     raise ValueError("frames must be at least 1")
 
 
+class CameraOpener:
+    """Opens the table's camera, again and again if need be. What waiting cannot mend is checked here, once:
+    the URL (`vision.sources.check_source`), the calibration file and the letter classifier, so a wrong
+    configuration is refused at start. Calling the opener opens the camera and finds the board (when there is
+    no calibration file); that may fail (unplugged, busy, the board not in view yet) and is worth retrying.
+    If anything fails after the camera opened, the camera is closed again (a camera left open is busy for
+    the next try)."""
+
+    def __init__(self, url: str, calibration: str | None, edition: str,
+                 dice_tray: tuple[int, int, int, int] | None = None,
+                 rack_area: tuple[int, int, int, int] | None = None) -> None:
+        from vision import Calibration, TileClassifier
+        from vision.sources import check_source
+
+        check_source(url)
+        self.url = url
+        self.calibration = Calibration.load(calibration) if calibration else None
+        self.classifier = TileClassifier.shipped(edition)
+        self.dice_tray = dice_tray
+        self.rack_area = rack_area
+
+    def __call__(self) -> CameraPort:
+        from vision import BoardReader, DiceReader, calibrate, open_source
+
+        source = open_source(self.url)
+        try:
+            calib = self.calibration or calibrate_live(source, calibrate)
+        except BaseException:
+            source.close()
+            raise
+        dice = DiceReader(self.classifier, self.dice_tray) if self.dice_tray is not None else None
+        port = CameraPort(source, BoardReader(calib, self.classifier), dice_reader=dice)
+        if self.rack_area is not None:
+            port.rack_reader = DiceReader(self.classifier, self.rack_area)
+        return port
+
+
 def open_camera(url: str, calibration: str | None, edition: str,
                 dice_tray: tuple[int, int, int, int] | None = None,
                 rack_area: tuple[int, int, int, int] | None = None) -> CameraPort:
-    """Open a real (or file/synthetic) camera with `vision`: calibration from the file when given, else
-    found in the first frames (the board's own grid, or ArUco markers); a dice reader for the tray if placed.
-    If anything fails after the camera opened, the camera is closed again (a camera left open is busy for
-    the next try)."""
-    from vision import BoardReader, Calibration, DiceReader, TileClassifier, calibrate, open_source
-
-    source = open_source(url)
-    try:
-        calib = Calibration.load(calibration) if calibration else calibrate_live(source, calibrate)
-        classifier = TileClassifier.shipped(edition)
-    except BaseException:
-        source.close()
-        raise
-    dice = DiceReader(classifier, dice_tray) if dice_tray is not None else None
-    port = CameraPort(source, BoardReader(calib, classifier), dice_reader=dice)
-    if rack_area is not None:
-        port.rack_reader = DiceReader(classifier, rack_area)
-    return port
+    """Open a real (or file/synthetic) camera with `vision` once (see `CameraOpener`)."""
+    return CameraOpener(url, calibration, edition, dice_tray, rack_area)()
 
 
 class MirrorCamera:

@@ -61,6 +61,10 @@ class ServiceParts:
     web: bool = True
     camera_interval_s: float = 1.0
     monotonic: Callable[[], float] = time.monotonic
+    # Opens the camera again (referee.sensors.CameraOpener): a camera missing at start, or lost, is retried
+    # every `camera_retry_s` on `monotonic`'s clock, with the camera_lost alert up meanwhile.
+    camera_opener: Callable[[], CameraPort] | None = None
+    camera_retry_s: float = 30.0
 
 
 class StateDirBusy(RefereeError, ValueError):
@@ -105,6 +109,7 @@ class TableService:
         self._last_change = self.mono()
         self._last_publish = float("-inf")
         self._last_status = float("-inf")
+        self._camera_retry_at = float("-inf")
         self.web_url = ""
         self.ready = threading.Event()
 
@@ -135,7 +140,11 @@ class TableService:
         if self.parts.devices is not None:
             self.parts.devices.buttons.subscribe(self._on_button)
         self._spawn(self._commit_worker, "commit")
-        if self.camera is not None:
+        if self.camera is None and self.parts.camera_opener is not None:
+            # The camera was not there at start: the table plays on without it, says so, and looks again.
+            self.table.link("camera", False)
+            self._camera_retry_at = self.mono() + self.parts.camera_retry_s
+        if self.camera is not None or self.parts.camera_opener is not None:
             self._spawn(self._camera_loop, "camera")
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
@@ -254,15 +263,43 @@ class TableService:
         if self.camera is not None:
             self.table.link("camera", self.camera.up)
 
+    def retry_camera(self) -> bool:
+        """Open the camera again if it is missing or lost, at most every `camera_retry_s` (the service's clock).
+        The camera_lost alert stays up until it is back. True when a camera was opened."""
+        opener = self.parts.camera_opener
+        old = self.camera
+        if opener is None or (old is not None and old.up):
+            return False
+        now = self.mono()
+        if now < self._camera_retry_at:
+            return False
+        self._camera_retry_at = now + self.parts.camera_retry_s
+        if old is not None:
+            with contextlib.suppress(Exception):
+                old.close()  # a lost camera is released first: left open, the device stays busy
+        try:
+            port = opener()
+        except Exception as exc:
+            log.warning("the camera is still not available (%s); next try in %.0f s", exc, self.parts.camera_retry_s)
+            self.table.link("camera", False)
+            return False
+        port.clock = self.mono
+        self.camera = port
+        self.table.link("camera", True)
+        log.info("the camera is back")
+        return True
+
     def _camera_loop(self) -> None:
         """Read a frame every `camera_interval_s`, and soon after the board feels a tile move."""
-        assert self.camera is not None
         while not self._stop.is_set():
             self._look.wait(self.parts.camera_interval_s)
             self._look.clear()
             if self._stop.is_set():
                 return
             try:
+                self.retry_camera()
+                if self.camera is None:
+                    continue
                 if self.camera.read() is not None:
                     self.refresh_picture()
                 self._camera_link()

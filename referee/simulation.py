@@ -23,6 +23,8 @@ from referee.table_rules import EveryWord
 
 log = logging.getLogger(__name__)
 
+CAMERA_RETRY_S = 30.0  # a camera missing or lost is looked for again this often
+
 SHARED_ENABLE = Path(__file__).resolve().parents[2] / "shared" / "lexicons" / "enable2k.txt"
 
 
@@ -117,17 +119,25 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
 
     notify("STATUS=loading the lexicon\nEXTEND_TIMEOUT_USEC=60000000")
     lexicon = load_lexicon(config)
-    camera = None
+    camera = opener = None
     if config.sensors.camera:
-        from referee.sensors import open_camera
+        from referee.sensors import CameraOpener
 
         notify("STATUS=opening the camera and finding the board\nEXTEND_TIMEOUT_USEC=120000000")
         calib = str(config.sensors.calibration) if config.sensors.calibration else None
-        try:
-            camera = open_camera(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray,
-                                 config.sensors.rack_area)
+        try:  # a wrong URL, calibration file or edition: refused now, waiting would not mend it
+            opener = CameraOpener(config.sensors.camera, calib, config.game.edition, config.sensors.dice_tray,
+                                  config.sensors.rack_area)
         except RefereeError as exc:
             raise ConfigError(config.source, "sensors.camera", str(exc)) from exc
+        try:
+            camera = opener()
+        except RefereeError as exc:  # unplugged, busy, the board not in view: the table can wait for it
+            if not (config.sensors.board and config.sensors.fusion in ("sensors", "both")):
+                raise ConfigError(config.source, "sensors.camera", f"{exc}; and without a camera this table cannot "
+                                  "see the board (no sensors.board to play on meanwhile)") from exc
+            log.warning("the camera is not available (%s): the table starts on the sensor board alone, shows "
+                        "camera_lost and tries the camera again every %.0f s", exc, CAMERA_RETRY_S)
     devices = None
     if config.outputs.devices != "none" and config.hardware is not None:
         from hardware.factory import build_devices
@@ -139,7 +149,7 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
             raise ConfigError(config.source, "outputs.devices", str(exc)) from exc
     return ServiceParts(config=config, lexicon=lexicon, board_url=config.sensors.board or None,
                         camera=camera, devices=devices, terminal=terminal if config.outputs.terminal_clock else None,
-                        web=config.web.enabled)
+                        web=config.web.enabled, camera_opener=opener, camera_retry_s=CAMERA_RETRY_S)
 
 
 def default_port() -> int:

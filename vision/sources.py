@@ -307,8 +307,9 @@ def _options(url: str, scheme: str, query: str) -> dict[str, Any]:
 
 
 def check_source(url: str) -> tuple[str, str, dict[str, Any]]:
-    """Check a frame source URL without opening anything: (scheme, target, options), or a FrameSourceError
-    that names the bad part and what is accepted. A URL that passes may still fail to open (no camera)."""
+    """Check a frame source URL without opening a camera: (scheme, target, options), or a FrameSourceError
+    that names the bad part and what is accepted (for `files:`, a missing file or folder). A camera URL that
+    passes may still fail to open (no camera there, or busy): that one is worth retrying."""
     scheme, sep, rest = url.partition(":")
     if not sep or scheme not in ("picamera2", "v4l2", "files", "synthetic"):
         raise FrameSourceError(f"unknown frame source {url!r}: use {ACCEPTED}")
@@ -322,6 +323,8 @@ def check_source(url: str) -> tuple[str, str, dict[str, Any]]:
             raise FrameSourceError(f"{url}: {target!r} is neither a device number nor a device path: use v4l2:N "
                                    "(/dev/videoN) or v4l2:/dev/v4l/by-id/... (`ls /dev/v4l/by-id/`)")
         return scheme, target, options
+    if scheme == "files":
+        FileSource.from_spec(rest)  # recorded frames are there or not: no use waiting for them (reads nothing)
     return scheme, rest, {}
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.sensors import CALIBRATION_FRAMES, calibrate_live, open_camera
-from vision.errors import BoardNotFoundError
+from referee.sensors import CALIBRATION_FRAMES, CameraOpener, calibrate_live, open_camera
+from vision.errors import BoardNotFoundError, CalibrationError, FrameSourceError
 
 
 class Frames:
@@ -51,11 +52,44 @@ def test_a_camera_whose_board_is_not_found_is_closed_again(monkeypatch: pytest.M
     source = Frames(["dark"] * CALIBRATION_FRAMES)
     monkeypatch.setattr(vision, "open_source", lambda url: source)
     monkeypatch.setattr(vision, "calibrate", find_board)
-
-    def no_classifier(edition: str) -> Any:
-        raise AssertionError("not reached: the board was not found")
-
-    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(no_classifier))
+    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(lambda edition: "classifier"))
     with pytest.raises(BoardNotFoundError):
         open_camera("picamera2:", None, "english")
     assert source.closed  # released: the next start can open the camera again
+
+
+def test_what_waiting_cannot_mend_is_refused_before_the_camera_is_opened(monkeypatch: pytest.MonkeyPatch,
+                                                                         tmp_path: Path) -> None:
+    import vision
+
+    def no_camera(url: str) -> Any:
+        raise AssertionError("not reached: the configuration is wrong")
+
+    monkeypatch.setattr(vision, "open_source", no_camera)
+    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(lambda edition: "classifier"))
+    with pytest.raises(FrameSourceError, match="'abc' is not a camera number"):
+        CameraOpener("picamera2:abc", None, "english")
+    with pytest.raises(CalibrationError, match="calibration file not found"):
+        CameraOpener("picamera2:", str(tmp_path / "calib.json"), "english")
+
+
+def test_the_opener_can_be_called_again_after_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision
+
+    sources = [FrameSourceError("picamera2:0: no such camera, or it is busy"), Frames(["board"])]
+
+    def open_source(url: str) -> Any:
+        item = sources.pop(0)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    monkeypatch.setattr(vision, "open_source", open_source)
+    monkeypatch.setattr(vision, "calibrate", find_board)
+    monkeypatch.setattr(vision, "BoardReader", lambda calib, classifier: ("reader", calib, classifier))
+    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(lambda edition: "classifier"))
+    opener = CameraOpener("picamera2:", None, "english")
+    with pytest.raises(FrameSourceError, match="no such camera"):
+        opener()
+    port = opener()
+    assert port.reader == ("reader", "calibration", "classifier") and port.up

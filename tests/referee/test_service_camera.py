@@ -1,0 +1,159 @@
+"""A camera missing at start or lost in play: the table runs on the sensor board with the camera_lost alert up,
+and the camera is looked for again every `camera_retry_s` on the service's (injected) clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from referee.config import ConfigError, parse_config
+from referee.sensors import CameraPort
+from referee.service import ServiceParts, TableService
+from referee.simulation import real_parts, sim_config
+from referee.table_rules import EveryWord
+from vision.errors import FrameSourceError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Still:
+    """A camera that films an empty board, or fails every read once `unplugged`."""
+
+    def __init__(self) -> None:
+        self.unplugged = False
+        self.closed = False
+
+    def read(self) -> str:
+        if self.unplugged or self.closed:
+            raise FrameSourceError("v4l2:0: the camera gave no frame")
+        return "frame"
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class EmptyBoard:
+    def read(self, frame: Any) -> Any:
+        return SimpleNamespace(occluded=False, uncertain=[], squares={})
+
+
+class FlakyOpener:
+    """A CameraOpener whose camera is missing the first `missing` times it is asked for."""
+
+    def __init__(self, missing: int) -> None:
+        self.missing = missing
+        self.calls = 0
+        self.sources: list[Still] = []
+
+    def __call__(self) -> CameraPort:
+        self.calls += 1
+        if self.calls <= self.missing:
+            raise FrameSourceError("picamera2:0: no such camera, or it is busy (Camera(s) not found)")
+        self.sources.append(Still())
+        return CameraPort(self.sources[-1], EmptyBoard())
+
+
+def _alerts(service: TableService) -> list[str]:
+    return [a["code"] for a in service.table.snapshot()["alerts"]]
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def _service(tmp_path: Path, clock: Clock, opener: FlakyOpener) -> TableService:
+    config = sim_config(state_dir=tmp_path, web=False, fusion="sensors")
+    parts = ServiceParts(config=config, lexicon=EveryWord(), board_url=None, camera=None, camera_opener=opener,
+                         camera_retry_s=30.0, camera_interval_s=3600.0, monotonic=clock)
+    return TableService(parts)
+
+
+def test_a_camera_missing_at_start_is_retried_on_the_clock_and_the_alert_cleared(tmp_path: Path,
+                                                                               clock: Clock) -> None:
+    opener = FlakyOpener(missing=2)
+    service = _service(tmp_path, clock, opener)
+    try:
+        service.start()
+        assert "camera_lost" in _alerts(service) and service.camera is None
+        clock.now += 29
+        assert not service.retry_camera() and opener.calls == 0  # not yet: 30 s between tries
+        clock.now += 1
+        assert not service.retry_camera() and opener.calls == 1  # still missing
+        assert "camera_lost" in _alerts(service)
+        clock.now += 30
+        assert not service.retry_camera() and opener.calls == 2
+        clock.now += 30
+        assert service.retry_camera() and opener.calls == 3
+        assert service.camera is not None and service.camera.clock is clock
+        assert "camera_lost" not in _alerts(service)
+        assert service.camera.read() == {} and service.camera.last_at == clock.now
+        assert not service.retry_camera() and opener.calls == 3  # a camera that works is left alone
+    finally:
+        service.close()
+    assert opener.sources[-1].closed
+
+
+def test_a_camera_lost_in_play_is_released_and_opened_again(tmp_path: Path, clock: Clock) -> None:
+    opener = FlakyOpener(missing=0)
+    service = _service(tmp_path, clock, opener)
+    service.parts.camera = service.camera = opener()
+    try:
+        service.start()
+        assert "camera_lost" not in _alerts(service)
+        first = opener.sources[0]
+        first.unplugged = True  # the USB cable comes out: the device is gone for this VideoCapture
+        for _ in range(service.camera.lost_after):
+            service.camera.read()
+        service._camera_link()
+        assert "camera_lost" in _alerts(service)
+        opener.missing = 2  # still out at the first try
+        assert not service.retry_camera() and first.closed  # released before trying again
+        assert "camera_lost" in _alerts(service)
+        clock.now += 30
+        assert service.retry_camera() and service.camera.source is opener.sources[-1]
+        assert "camera_lost" not in _alerts(service)
+    finally:
+        service.close()
+
+
+def _config(tmp_path: Path, **sensors: Any) -> Any:
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\nQI\n", encoding="utf-8")
+    return parse_config({"table": {"state_dir": str(tmp_path / "state")}, "game": {"lexicon": str(words)},
+                         "sensors": sensors, "web": {"enabled": False}}, source="table.toml")
+
+
+def test_referee_run_starts_without_a_missing_camera_when_there_is_a_board(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.sensors
+
+    opener = FlakyOpener(missing=1)
+    monkeypatch.setattr(referee.sensors, "CameraOpener", lambda *args: opener)
+    parts = real_parts(_config(tmp_path, board="/dev/ttyACM0", camera="picamera2:", fusion="both"))
+    assert parts.camera is None and parts.camera_opener is opener and opener.calls == 1
+    assert parts.camera_retry_s > 0
+
+
+def test_referee_run_refuses_at_start_with_neither_board_nor_camera(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.sensors
+
+    monkeypatch.setattr(referee.sensors, "CameraOpener", lambda *args: FlakyOpener(missing=1))
+    with pytest.raises(ConfigError, match=r"table.toml: sensors.camera: picamera2:0: no such camera.*"
+                                          r"no sensors.board to play on meanwhile"):
+        real_parts(_config(tmp_path, camera="picamera2:", fusion="camera"))
+
+
+def test_referee_run_refuses_a_bad_camera_url_at_start(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"sensors\.camera: picamera2:abc: 'abc' is not a camera number"):
+        real_parts(_config(tmp_path, board="/dev/ttyACM0", camera="picamera2:abc", fusion="both"))
