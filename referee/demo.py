@@ -303,7 +303,9 @@ class DemoDriver:
         self.result.compared += 1
         self._totals[player] = engine_total
         offset = self._offsets.get(player, 0)
-        if engine_total - offset != move.total:
+        if engine_total == move.total:
+            self._offsets[player] = 0  # back in step (a withdrawn play takes its wrongly written score with it)
+        elif engine_total - offset != move.total:
             # reported once: later lines are compared through the new offset, as `referee gcg check` does
             self._offsets[player] = engine_total - move.total
             before = f" (the engine was {offset:+d} against the record before this line)" if offset else ""

@@ -535,3 +535,16 @@ def test_a_pass_after_the_game_ended_is_the_turn_a_wrong_challenge_lost(tmp_path
     finally:
         r.close()
     assert result.mismatches == [] and result.final == [("doug", 451), ("emely", 345)]
+
+
+def test_a_wrongly_written_play_withdrawn_is_one_difference(tmp_path: Path) -> None:
+    from game.gcg import parse_gcg
+
+    record = parse_gcg("#player1 Anna Anna\n#player2 Ben Ben\n>Anna: ?AEIQUZ 8E QUIZ +44 44\n"
+                       ">Ben: AEPRSTX H8 .AP +16 16\n>Ben: AEPRSTX -- -16 0\n>Anna: AEIRST? 9F AT +8 52\n")
+    r = Running(tmp_path, fusion="sensors", clock_mode="none")
+    try:
+        result = DemoDriver(r.service, record, r.judge).run()
+    finally:
+        r.close()
+    assert result.mismatches == ["line 4 (>Ben: AEPRSTX H8 .AP +16 16): engine total 14, record 16"]
