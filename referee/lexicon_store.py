@@ -98,7 +98,8 @@ def download(url: str, expected_sha256: str, timeout: float = 60.0) -> bytes:
         with urllib.request.urlopen(url, timeout=timeout) as response:
             data: bytes = response.read(MAX_DOWNLOAD + 1)
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise LexiconError(f"download of {url} failed: {exc}") from exc
+        raise LexiconError(f"download of {url} failed: {exc}; without internet here, fetch the list on another "
+                           "machine, copy it over and run `referee lexicon install FILE --name NAME`") from exc
     if len(data) > MAX_DOWNLOAD:
         raise LexiconError(f"{url}: more than {MAX_DOWNLOAD // (1024 * 1024)} MB, not a word list")
     got = hashlib.sha256(data).hexdigest()

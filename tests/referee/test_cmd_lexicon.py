@@ -62,7 +62,8 @@ def test_checksum_mismatch_installs_nothing(server: str, tmp_path: Path, capsys:
 def test_download_errors(server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lexicon", "install", "enable", "--url", f"{server}/nope.txt", "--sha256", "0" * 64,
                  "--data-dir", str(tmp_path)]) == 1
-    assert "download of" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "download of" in err and "run `referee lexicon install FILE --name NAME`" in err
     assert main(["lexicon", "install", "enable", "--url", f"{server}/x.txt", "--data-dir", str(tmp_path)]) == 2
     assert "--url needs --sha256" in capsys.readouterr().err
 
