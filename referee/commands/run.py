@@ -93,8 +93,9 @@ async def _serve(service: Any) -> None:
             print(f"referee: watch the scoreboard at {service.web_url}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             pin = service.config.web.pin
-            print(f"referee: sensor board emulator at {service.link.emulator.path}; "
-                  f"start the game on the page{f' (PIN {pin})' if pin else ''}", flush=True)
+            waiting = service.table.snapshot()["state"] == "waiting"  # not a game resumed from the journal
+            start = f"; start the game on the page{f' (PIN {pin})' if pin else ''}" if waiting else ""
+            print(f"referee: sensor board emulator at {service.link.emulator.path}{start}", flush=True)
             if sys.stdin.isatty():
                 from referee.sim_console import start_console
 

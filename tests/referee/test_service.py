@@ -354,7 +354,7 @@ def test_the_pis_own_clock_and_challenge_buttons(running: Running) -> None:
 
 
 @pytest.mark.slow
-def test_camera_lost_blocks_the_commit_until_it_is_back(tmp_path: Path) -> None:
+def test_camera_lost_mid_game_the_coded_board_keeps_the_game_going(tmp_path: Path) -> None:
     r = Running(tmp_path, fusion="both", clock_mode="none")
     try:
         service, table, emu = r.service, r.service.table, r.service.link.emulator
@@ -366,13 +366,13 @@ def test_camera_lost_blocks_the_commit_until_it_is_back(tmp_path: Path) -> None:
         service.camera.source.fail = True  # the camera's cable comes out
         for _ in range(service.camera.lost_after):
             service.camera.read()
-        service.request_commit(0)  # the commit reads the camera once more, fails, and is refused
-        snap = wait_for("the refusal", lambda: _with_alert(table, "commit_refused"))
-        assert any(a["code"] == "camera_lost" for a in snap["alerts"]) and snap["moves"] == []
-        service.camera.source.fail = False
-        service.request_commit(0)
+        service.request_commit(0)  # the camera fails at the commit; the coded board's letters stand
         snap = wait_for("the play", lambda: (s := table.snapshot())["state"] == "challenge" and s)
-        assert snap["players"][0]["score"] == 44 and not any(a["code"] == "camera_lost" for a in snap["alerts"])
+        assert snap["players"][0]["score"] == 44
+        assert any(a["code"] == "camera_lost" for a in snap["alerts"])
+        service.camera.source.fail = False
+        service.camera.read()
+        wait_for("the camera back", lambda: not any(a["code"] == "camera_lost" for a in table.snapshot()["alerts"]))
     finally:
         r.close()
 
@@ -548,3 +548,46 @@ def test_a_wrongly_written_play_withdrawn_is_one_difference(tmp_path: Path) -> N
     finally:
         r.close()
     assert result.mismatches == ["line 4 (>Ben: AEPRSTX H8 .AP +16 16): engine total 14, record 16"]
+
+
+def test_a_resumed_game_is_not_announced_as_waiting_for_its_start(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"""
+[table]
+state_dir = "{tmp_path / 'state'}"
+[game]
+lexicon = "{words}"
+[sensors]
+board = "emulator://15x15?coded=1&buttons=2"
+[web]
+host = "127.0.0.1"
+port = {port}
+pin = "4711"
+""", encoding="utf-8")
+
+    def run_until_announced(then: Callable[[], Any]) -> str:
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            assert proc.stdout is not None
+            line = ""
+            while "sensor board emulator at" not in line:
+                line = proc.stdout.readline()
+                assert line, "the referee ended without naming its emulator"
+            then()
+            return line
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=30)
+
+    client = Client(port, "4711")
+    first = run_until_announced(lambda: client.control("start", {}))
+    assert first.rstrip().endswith("start the game on the page (PIN 4711)")
+    again = run_until_announced(lambda: None)
+    assert "start the game" not in again
