@@ -79,6 +79,9 @@ class DemoDriver:
         self.timeout_s = timeout_s
         self.stop = stop or threading.Event()  # set from another thread: the driver stops at its next wait
         self.nicks = {p.nick: i for i, p in enumerate(record.players)}
+        counts = Counter(p.nick for p in record.players)
+        self.shared = {nick for nick, n in counts.items() if n > 1}  # one nickname for two players
+        self._last_turn: int | None = None
         self.scramble = service.table.machine.setup.scramble
         self._cond = threading.Condition()
         self.table.subscribe(self._on_snapshot)
@@ -125,6 +128,8 @@ class DemoDriver:
         if not self.result.stopped and not self.result.mismatches:
             # a line the robots could not act on must not pass unnoticed: the scores must end as the record's
             for nick, player in self.nicks.items():
+                if nick in self.shared:
+                    continue
                 last = [m for m in self.record.moves if m.nick == nick]
                 if last and last[-1].total != snap["players"][player]["score"]:
                     self.result.mismatches.append(
@@ -138,9 +143,9 @@ class DemoDriver:
         moves = self.record.moves
         for i, move in enumerate(moves):
             nxt = moves[i + 1] if i + 1 < len(moves) else None
-            player = self.nicks.get(move.nick)
-            if player is None:
-                raise DemoError(f"line {move.line}: unknown player {move.nick!r}")
+            player = self._player(move)
+            if move.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE):
+                self._last_turn = player
             if move.kind is MoveKind.PLAY:
                 self.play(player, move, nxt, moves[i + 1:])
             elif move.kind is MoveKind.PASS:
@@ -158,6 +163,19 @@ class DemoDriver:
                 self.compare(player, move)  # a bonus written after the end racks (as the table's own export does)
             if self.stop.wait(self.pause_s) if self.pause_s else self.stop.is_set():
                 raise DemoStopped("stopped before the end of the record")
+
+    def _player(self, move: GCGMove) -> int:
+        """Which seat a line means; when two players share a nickname, the turn order decides (as in
+        `referee gcg check`): a line following a turn is that turn's player's, a turn the next seat's."""
+        found = [i for i, p in enumerate(self.record.players) if p.nick == move.nick]
+        if not found:
+            raise DemoError(f"line {move.line}: unknown player {move.nick!r}")
+        if len(found) == 1 or self._last_turn is None:
+            return found[0]
+        if move.kind not in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE) and self._last_turn in found:
+            return self._last_turn
+        nxt = (self._last_turn + 1) % len(self.record.players)
+        return nxt if nxt in found else found[0]
 
     def _on_turn(self, snap: Snapshot, player: int) -> bool:
         return snap["state"] == "turn" and snap["players"][player]["on_turn"]
@@ -249,6 +267,8 @@ class DemoDriver:
         """A record does not write a lost turn: a player who plays twice in a row (no phony between)
         was challenged wrongly under the double rule."""
         turns = [m for m in rest if m.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE, MoveKind.WITHDRAWN)]
+        if turns and turns[0].nick in self.shared:
+            return False  # a shared nickname cannot show a player moving twice
         return bool(turns) and turns[0].kind is not MoveKind.WITHDRAWN and self.nicks.get(turns[0].nick) == player \
             and len(self.record.players) == 2
 

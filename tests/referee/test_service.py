@@ -591,3 +591,16 @@ pin = "4711"
     assert first.rstrip().endswith("start the game on the page (PIN 4711)")
     again = run_until_announced(lambda: None)
     assert "start the game" not in again
+
+
+def test_two_players_with_one_nickname_are_told_apart_by_the_turn_order(tmp_path: Path) -> None:
+    from game.gcg import parse_gcg
+
+    record = parse_gcg("#player1 NoName Anna\n#player2 NoName Ben\n>NoName: ?AEIQUZ 8E QUIZ +44 44\n"
+                       ">NoName: AEPRSTX H8 .AP +14 14\n>NoName: AEIRST? 9F AT +9 53\n")
+    r = Running(tmp_path, fusion="sensors", clock_mode="none")
+    try:
+        result = DemoDriver(r.service, record, r.judge, timeout_s=5).run()
+    finally:
+        r.close()
+    assert result.mismatches == [] and result.final == [("Anna", 53), ("Ben", 14)]
