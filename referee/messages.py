@@ -15,6 +15,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "The camera is not sending pictures: check it. The game waits.",
         "de": "Die Kamera liefert keine Bilder: bitte prüfen. Das Spiel wartet.",
     },
+    "camera_lost_board_up": {
+        "en": "The camera is not sending pictures: check it. Play goes on; letters the sensor board cannot read "
+              "are asked.",
+        "de": "Die Kamera liefert keine Bilder: bitte prüfen. Es wird weitergespielt; Buchstaben, die das "
+              "Sensorbrett nicht lesen kann, werden abgefragt.",
+    },
     "tile_moved": {
         "en": "A tile was moved or lifted outside a turn: {squares}. Put it back.",
         "de": "Ein Stein wurde außerhalb eines Zuges bewegt oder entfernt: {squares}. Bitte zurücklegen.",

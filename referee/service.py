@@ -164,7 +164,9 @@ class TableService:
         """Fuse the newest board picture and camera reading and hand it to the table."""
         mode = self.config.sensors.fusion
         sensors = self._sensor_squares() if mode in ("sensors", "both") else None
-        camera = self.camera.last if self.camera is not None and mode in ("camera", "both") else None
+        # A lost camera's last reading is stale (it may predate the tiles now on the board): not used.
+        cam = self.camera
+        camera = cam.last if cam is not None and cam.up and mode in ("camera", "both") else None
         if mode == "camera" and camera is None:
             return
         picture: dict[str, Cell] = fuse(sensors, camera, self.config.sensors.min_confidence)
@@ -174,6 +176,9 @@ class TableService:
         from firmware_bridge import events as fe
 
         try:
+            if isinstance(ev, fe.BoardDump):
+                # The first dump after the handshake says the board is there (LinkRestored only follows a loss).
+                self.table.link("board", True)
             if isinstance(ev, fe.SquareChanged | fe.BoardDump):
                 self._last_change = self.mono()
                 self.refresh_picture()

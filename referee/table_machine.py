@@ -262,8 +262,13 @@ class TableMachine:
         return {sq: c for sq, c in self.observed.items() if sq not in committed}
 
     def _commit(self, by_time: bool = False) -> None:
-        blocking = [a for a in self.alerts() if a.level == "error" and a.code not in (
-            "illegal_play", "commit_refused", "time_up", "max_overtime")]
+        # A lost camera blocks the commit only when it is the table's one sensor (with nothing to see, a
+        # play would read as a pass). With the sensor board up, the board still says where the new tiles
+        # are: a coded board reads their letters, and a letter nobody read is asked, never guessed.
+        passable = {"illegal_play", "commit_refused", "time_up", "max_overtime"}
+        if self.links.get("board") is True:
+            passable.add("camera_lost")
+        blocking = [a for a in self.alerts() if a.level == "error" and a.code not in passable]
         if blocking:
             self._notice("error", "commit_refused", text("commit_refused", self.lang, why=blocking[0].text))
             return

@@ -39,7 +39,8 @@ def alerts(m: TableMachine) -> list[Alert]:
     if m.links.get("board") is False:
         out.append(Alert("error", "board_lost", text("board_lost", m.lang)))
     if m.links.get("camera") is False:
-        out.append(Alert("error", "camera_lost", text("camera_lost", m.lang)))
+        board_up = m.links.get("board") is True  # then the commit goes on without the camera (TableMachine._commit)
+        out.append(Alert("error", "camera_lost", text("camera_lost_board_up" if board_up else "camera_lost", m.lang)))
     if m.links.get("board") is not False:
         committed = m.committed
         still_there = m.takeback | m.removal | (m.last.scrambled if m.last else set())

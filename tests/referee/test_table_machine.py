@@ -231,6 +231,42 @@ def test_unplugged_board_blocks_the_commit_until_replugged() -> None:
     assert "board_lost" not in _codes(snap) and snap["players"][0]["score"] == 44
 
 
+def test_a_lost_camera_does_not_stop_a_table_whose_board_is_up() -> None:
+    # A coded board reads the letters itself: the play scores as usual, with the alert still shown.
+    t = _table()
+    t.link("camera", False)
+    t.place_word("8E QUIZ")
+    snap = t.press()
+    assert "camera_lost" in _codes(snap) and snap["players"][0]["score"] == 44
+
+
+def test_a_lost_camera_on_a_presence_board_asks_the_letters() -> None:
+    # A presence-only board knows where the new tiles are but not their letters: they are asked.
+    t = _table()
+    t.link("camera", False)
+    for sq in ("E8", "F8", "G8", "H8"):
+        t.place_doubtful(sq, "occupied, letter unknown (no camera)")
+    snap = t.press()
+    assert snap["state"] == "blank" and snap["pending"]["letters"] == ["E8", "F8", "G8", "H8"]
+    assert snap["moves"] == []
+    for sq, ch in (("E8", "Q"), ("F8", "U"), ("G8", "I"), ("H8", "Z")):
+        snap = t.control("correct", {"square": sq, "letter": ch})
+    assert snap["players"][0]["score"] == 44
+
+
+def test_a_lost_camera_blocks_the_commit_when_it_is_the_only_sensor() -> None:
+    # Without a sensor board the camera is the table's only eyes: a commit now would read as a pass.
+    t = _table()
+    t.place_word("8E QUIZ")
+    t.machine.links.pop("board")  # a camera-only table: no sensor board ever reported its link
+    t.link("camera", False)
+    snap = t.press()
+    assert "camera_lost" in _codes(snap) and "board_lost" not in _codes(snap)
+    assert snap["moves"] == [] and snap["state"] == "turn"
+    t.link("camera", True)
+    assert t.press()["players"][0]["score"] == 44
+
+
 def test_a_misread_letter_of_the_last_play_is_corrected_and_rescored() -> None:
     t = _table()
     t.place_word("8E QUIZ")
