@@ -6,6 +6,8 @@ logic. Each message takes named arguments; squares come already formatted (`H8, 
 
 from __future__ import annotations
 
+import re
+
 _TEXT: dict[str, dict[str, str]] = {
     "board_lost": {
         "en": "The sensor board is not answering: check its cable. The game waits.",
@@ -102,6 +104,36 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Spielende: bitte die Reststeine von {players} eingeben.",
     },
 }
+
+
+# The rules engine words its reasons in English, each "SQUARES: reason"; the table shows them in its language.
+_RULE_REASONS_DE: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{en}$"), de) for en, de in [
+    (r"no tiles were placed", "es wurden keine Steine gelegt"),
+    (r"say which letter the blank stands for", "für welchen Buchstaben steht der Blanko?"),
+    (r"'(.+)' is not a letter", r"»\1« ist kein Buchstabe"),
+    (r"the (\w+) tile set has no letter (.+)", r"der Steinsatz »\1« hat keinen Buchstaben \2"),
+    (r"off the board \(the board is (\d+x\d+)\)", r"außerhalb des Bretts (das Brett hat \1 Felder)"),
+    (r"two tiles placed on one square", "zwei Steine auf einem Feld"),
+    (r"already holds (.+)", r"dort liegt schon \1"),
+    (r"tiles are not in one line", "die Steine liegen nicht in einer Reihe"),
+    (r"there is a gap at (.+)", r"bei \1 ist eine Lücke"),
+    (r"the first play must cover the start square (.+)", r"der erste Zug muss das Startfeld \1 bedecken"),
+    (r"the first word needs at least (\d+) letters", r"das erste Wort braucht mindestens \1 Buchstaben"),
+    (r"the play does not touch any tile on the board", "der Zug berührt keinen Stein auf dem Brett"),
+    (r"a single tile forms no word", "ein einzelner Stein bildet kein Wort"),
+]]
+
+
+def rule_reason(reason: str, language: str = "en") -> str:
+    """An engine's reason (`G7, H9: tiles are not in one line`) in `language`; one it does not know stays
+    as it is, in English."""
+    if language != "de":
+        return reason
+    where, sep, what = reason.rpartition(": ")
+    for pattern, german in _RULE_REASONS_DE:
+        if pattern.match(what):
+            return f"{where}{sep}{pattern.sub(german, what)}"
+    return reason
 
 
 def text(key: str, language: str = "en", **args: object) -> str:

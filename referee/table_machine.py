@@ -49,7 +49,7 @@ from game.tiles import Tile, rack_counter
 from referee import table_view
 from referee.board_picture import Cell, picture_from_json, squares_text
 from referee.journal import Event
-from referee.messages import text
+from referee.messages import rule_reason, text
 from referee.table_api import ControlError
 from referee.table_rules import TableRules, check_letter
 from referee.table_setup import TableSetup
@@ -323,16 +323,17 @@ class TableMachine:
         try:
             scored = self.game.play(placements, p)
         except (NotInLexiconError, IllegalPlayError, IllegalTurnError, NotationError) as exc:
+            why = rule_reason(str(exc), self.lang)  # the engine's reason, in the table's language
             if self.timed_out:
                 # Scramble: time is up and what lies on the mat is no word: the turn is lost [SCRAMBLE 4],
                 # and the dice come off the mat.
                 self.pending, self.pending_blank = {}, set()
-                self._notice("error", "illegal_play", text("illegal_play", self.lang, why=str(exc)), sorted(placed))
+                self._notice("error", "illegal_play", text("illegal_play", self.lang, why=why), sorted(placed))
                 self.game.time_up(p)  # type: ignore[attr-defined]
                 self._start_takeback(set(placed), same_mover=False)
                 return
             if not isinstance(exc, NotInLexiconError):
-                self._back_to_mover(Alert("error", "illegal_play", text("illegal_play", self.lang, why=str(exc)),
+                self._back_to_mover(Alert("error", "illegal_play", text("illegal_play", self.lang, why=why),
                                           sorted(placed)))
                 return
             # Void: a phony is refused outright; the mover takes it back and plays again.

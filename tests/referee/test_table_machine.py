@@ -156,6 +156,16 @@ def test_void_names_the_phony_once_in_the_tables_language(language: str, said: s
     assert said in [a["text"] for a in snap["alerts"] if a["code"] == "not_in_lexicon"]
 
 
+def test_a_german_table_says_why_a_play_is_refused_in_german() -> None:
+    t = _table(language="de")
+    t.place("G7", "A")
+    t.place("H9", "B")
+    snap = t.press()
+    said = [a["text"] for a in snap["alerts"] if a["code"] == "illegal_play"]
+    assert said == ["Kein gültiger Zug: G7, H9: die Steine liegen nicht in einer Reihe. "
+                    "Steine korrigieren und die Uhr erneut drücken."]
+
+
 def test_auto_challenge_takes_a_phony_off_and_the_turn_is_lost() -> None:
     t = _table(challenge="auto")
     t.place_word("8G ZQ")
