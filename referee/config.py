@@ -33,6 +33,7 @@ GAME_KINDS = ("standard", "scramble", "scramble-advanced")
 EDITIONS = ("english", "german")
 LANGUAGES = ("en", "de")
 CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
+END_RACK_RULES = ("each-way", "double")  # game.rules.EndRackRule: [ONYX][PC] 1x each way, [NASPA] 2x to the player out
 CLOCK_MODES = ("none", "turn", "tournament")
 FUSION_MODES = ("sensors", "camera", "both")
 DEVICE_BACKENDS = ("none", "mock", "real")
@@ -54,6 +55,7 @@ class GameSection:
     challenge: str = "double"
     challenge_window_s: float = 15.0
     scramble_target: int = 200
+    end_racks: str = ""  # "" = the rule set's own (NASPA: double; Hasbro manuals and German manual: each-way)
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "challenge": _choice(*CHALLENGE_RULES),
         "challenge_window_s": _number(0, 600),
         "scramble_target": _number(50, 2000, integer=True),
+        "end_racks": _choice(*END_RACK_RULES),
     }),
     "clocks": (ClockSection, {
         "mode": _choice(*CLOCK_MODES),
@@ -299,6 +302,9 @@ def _check_whole(c: Config) -> None:
     if c.game.kind != "standard" and c.clocks.mode == "tournament":
         raise ConfigError(src, "clocks.mode", "Scramble uses its 60-second turn timer, not tournament clocks; "
                                               "use \"turn\" or \"none\"")
+    if c.game.end_racks and c.game.kind != "standard":
+        raise ConfigError(src, "game.end_racks", "Scramble has no racks left at the end (the first to "
+                                                 "scramble_target wins); leave it out")
     if c.sensors.fusion in ("sensors", "both") and not c.sensors.board:
         raise ConfigError(src, "sensors.board", f"fusion = {c.sensors.fusion!r} needs the board's URL "
                                                 "(e.g. \"/dev/ttyACM0\")")

@@ -9,13 +9,12 @@ readable and lets the engine's API move without touching it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from game.errors import DataError
 from game.game import Game, WordList
-from game.rules import ChallengeRule, RuleSet, classic_english, german, naspa
+from game.rules import ChallengeRule, EndRackRule, RuleSet, classic_english, german, naspa
 from referee.table_setup import TableSetup
 
 
@@ -42,14 +41,18 @@ class WordSet:
         return cls(line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
-def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200) -> RuleSet:
+def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200, *,
+              end_racks: str = "") -> RuleSet:
     """The engine's rule set for a table: NASPA for a two-player English game (what tournament
     players and GCG records expect), the Hasbro manuals for three or four, the German manual in
     German; Scramble (basic or advanced) on its 9x9 mat with the dice of the edition.
 
     `challenge` is the configured rule. "auto" (the PC manual's auto challenge: a phony is taken
     back and the turn is lost) is played as "single" by the engine while the table challenges every
-    phony itself at once; "void" (a phony is refused, the mover plays again) is the engine's VOID."""
+    phony itself at once; "void" (a phony is refused, the mover plays again) is the engine's VOID.
+
+    `end_racks` ("each-way" or "double", the engine's `EndRackRule`) overrides the rule set's own rack
+    rule at the end; "" keeps it."""
     if kind == "standard":
         if edition == "german":
             base: RuleSet = german()
@@ -61,7 +64,10 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
         base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced",
                               target=target)
     rule = ChallengeRule.SINGLE if challenge == "auto" else ChallengeRule(challenge)
-    return replace(base, challenge=rule)
+    options: dict[str, object] = {"challenge": rule}
+    if end_racks:
+        options["end_racks"] = EndRackRule(end_racks)
+    return base.with_options(**options)
 
 
 class TableRules:
@@ -128,4 +134,4 @@ class EveryWord:
 def table_rules(setup: TableSetup, lexicon: WordList) -> TableRules:
     """The rules of a table set up as `setup`, judging words with `lexicon`."""
     return TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge,
-                                setup.scramble_target), lexicon)
+                                setup.scramble_target, end_racks=setup.end_racks), lexicon)

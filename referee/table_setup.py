@@ -30,6 +30,7 @@ class TableSetup:
     turn_seconds: float = 180.0
     scramble_target: int = 200
     lexicon: str = ""  # the configured lexicon (an installed name or a path), for replays of the journal
+    end_racks: str = ""  # "each-way" or "double"; "" the rule set's own (journals before the option have none)
 
     @property
     def scramble(self) -> bool:
@@ -53,6 +54,7 @@ class TableSetup:
             turn_seconds=60.0 if c.game.kind != "standard" else c.clocks.turn_seconds,
             scramble_target=c.game.scramble_target,
             lexicon=c.game.lexicon,
+            end_racks=c.game.end_racks,
         )
 
     def to_dict(self) -> dict[str, Any]:

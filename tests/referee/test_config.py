@@ -138,3 +138,26 @@ def test_paths_may_start_at_the_home_folder(monkeypatch: pytest.MonkeyPatch, tmp
     c = parse_config({"table": {"state_dir": "~/referee"}, "sensors": {"board": "/dev/ttyACM0"},
                       "web": {"enabled": False}})
     assert c.table.state_dir == tmp_path / "referee"
+
+
+# --- rule options of the engine offered in the file ------------------------------------------------------
+
+def _game(**keys: object) -> Config:
+    return parse_config({"game": keys, "web": {"enabled": False}, "sensors": {"board": "emulator://"}})
+
+
+def test_end_racks_defaults_to_the_rule_sets_own_and_takes_each_way_or_double() -> None:
+    assert _game().game.end_racks == ""
+    assert _game(end_racks="double").game.end_racks == "double"
+    assert _game(edition="german", end_racks="each-way").game.end_racks == "each-way"
+
+
+@pytest.mark.parametrize(("keys", "key", "reason"), [
+    ({"end_racks": "2x"}, "game.end_racks", "must be one of 'each-way', 'double'"),
+    ({"end_racks": True}, "game.end_racks", "must be one of"),
+    ({"kind": "scramble", "end_racks": "double"}, "game.end_racks", "Scramble has no racks"),
+])
+def test_bad_rule_options_name_the_key_and_reason(keys: dict[str, object], key: str, reason: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        _game(**keys)
+    assert exc.value.key == key and reason in exc.value.reason

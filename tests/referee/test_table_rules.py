@@ -1,0 +1,75 @@
+"""The rule options a configuration sets, through `TableSetup` into the engine's rule set, and played on
+the simulated table (the real machine and engine): each option is seen to change the game, and a game
+resumed from the journal keeps the rules it started with."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from game.rules import EndRackRule
+from game.tiles import TileSet
+from referee.config import parse_config
+from referee.journal import Journal
+from referee.live_table import LiveTable
+from referee.sim_table import SimulatedTable, default_setup
+from referee.table_machine import TableMachine
+from referee.table_rules import EveryWord, TableRules, table_rules
+from referee.table_setup import TableSetup
+
+
+def _setup(**game: object) -> TableSetup:
+    return TableSetup.from_config(parse_config({"game": game, "web": {"enabled": False},
+                                                "sensors": {"board": "emulator://"}}))
+
+
+# --- end racks -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "rule"), [
+    ({}, EndRackRule.DOUBLE_TO_OUT),  # English, two players: NASPA
+    ({"players": ["A", "B", "C"]}, EndRackRule.EACH_WAY),  # Hasbro manuals
+    ({"edition": "german"}, EndRackRule.EACH_WAY),  # German manual
+    ({"edition": "german", "end_racks": "double"}, EndRackRule.DOUBLE_TO_OUT),  # German tournaments
+    ({"end_racks": "each-way"}, EndRackRule.EACH_WAY),
+])
+def test_end_racks_from_the_configuration(game: dict[str, object], rule: EndRackRule) -> None:
+    assert table_rules(_setup(**game), EveryWord()).ruleset.end_racks is rule
+
+
+def _tiny_bag(setup: TableSetup) -> SimulatedTable:
+    """The table's own rules for `setup`, with a bag of 16 A's worth 1 each, so a game goes out in three plays."""
+    t = SimulatedTable(setup, words=None)
+    ruleset = replace(table_rules(setup, EveryWord()).ruleset, tiles=TileSet("tiny", "de", {"A": 16}, {"A": 1}))
+    t.machine = TableMachine(setup, TableRules(ruleset, EveryWord()))
+    t.control("start", {})
+    return t
+
+
+def _go_out(t: SimulatedTable) -> dict:
+    t.play("8H AA")
+    t.play("I7 A.")
+    return t.play("9G AAAAAAA")  # Anna goes out; Ben keeps 6 A's (6 points)
+
+
+def test_german_table_with_double_end_racks_gives_twice_the_rack_to_the_player_out() -> None:
+    base = default_setup(edition="german", challenge_window_ms=0)
+    each_way = _go_out(_tiny_bag(base))
+    assert [(m["player"], m["score"]) for m in each_way["moves"] if m["kind"] == "end"] == [(1, -6), (0, 6)]
+    double = _go_out(_tiny_bag(replace(base, end_racks="double")))
+    assert double["state"] == "ended"
+    assert [(m["player"], m["score"]) for m in double["moves"] if m["kind"] == "end"] == [(0, 12)]
+    assert double["players"][0]["score"] == each_way["players"][0]["score"] + 6
+    assert double["players"][1]["score"] == each_way["players"][1]["score"] + 6
+
+
+def test_a_resumed_game_keeps_its_rule_options_though_the_file_changed(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "games.sqlite3")
+    setup = replace(_setup(edition="german", end_racks="double"), table="T")
+    t = SimulatedTable(setup, journal=journal)
+    t.control("start", {})
+    edited = _setup(edition="german")  # the file now says nothing: each-way; the game in play keeps double
+    resumed = LiveTable.resume(journal, lambda s: table_rules(s, EveryWord()))
+    assert resumed is not None and resumed.machine.setup == setup != edited
+    assert resumed.machine.rules.ruleset.end_racks is EndRackRule.DOUBLE_TO_OUT
