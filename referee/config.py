@@ -56,6 +56,7 @@ class GameSection:
     challenge_window_s: float = 15.0
     scramble_target: int = 200
     end_racks: str = ""  # "" = the rule set's own (NASPA: double; Hasbro manuals and German manual: each-way)
+    challenge_bonus_per_word: bool = False  # five-/ten-point: the bonus per word wrongly challenged [WESPA A.i]
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "challenge_window_s": _number(0, 600),
         "scramble_target": _number(50, 2000, integer=True),
         "end_racks": _choice(*END_RACK_RULES),
+        "challenge_bonus_per_word": _boolean,
     }),
     "clocks": (ClockSection, {
         "mode": _choice(*CLOCK_MODES),
@@ -305,6 +307,10 @@ def _check_whole(c: Config) -> None:
     if c.game.end_racks and c.game.kind != "standard":
         raise ConfigError(src, "game.end_racks", "Scramble has no racks left at the end (the first to "
                                                  "scramble_target wins); leave it out")
+    if c.game.challenge_bonus_per_word and c.game.challenge not in ("five-point", "ten-point"):
+        raise ConfigError(src, "game.challenge_bonus_per_word",
+                          "only the \"five-point\" and \"ten-point\" challenge rules give a bonus, "
+                          f"not {c.game.challenge!r}")
     if c.sensors.fusion in ("sensors", "both") and not c.sensors.board:
         raise ConfigError(src, "sensors.board", f"fusion = {c.sensors.fusion!r} needs the board's URL "
                                                 "(e.g. \"/dev/ttyACM0\")")

@@ -97,7 +97,8 @@ class TableControl(Protocol):
     - `blank` {"square": "H8", "letter": "E"}: the letter a blank tile stands for
     - `exchange` {"count": 3}: the mover exchanges this many tiles
     - `pass` {}: the mover passes
-    - `challenge` {"player": 1}: that player challenges the last play
+    - `challenge` {"player": 1}: that player challenges the last play; {"player": 1, "words": 2}: naming
+      how many of its words (1 when left out), for the bonus per word wrongly challenged [WESPA A.i]
     - `accept` {}: close the challenge window, the play stands
     - `racks` {"player": 0, "tiles": "AEQ"}: the tiles left on a rack at the end
     - `correct` {"square": "H8", "letter": "E"}: a misread letter corrected; the score is recomputed
@@ -116,7 +117,8 @@ PENDING_KEYS: dict[str, str] = {
     "letters": "squares whose letter the sensors could not read for sure (action `correct`)",
     "remove": "squares whose tiles must come off: a phony taken back, or Scramble's scrambled dice",
     "racks": "seats whose tiles left at the end are still to be entered (action `racks`)",
-    "challenge": "{player, remaining_ms}: the last play, open to challenge for that long",
+    "challenge": "{player, remaining_ms, words}: the last play, open to challenge for that long; words: how "
+                 "many words it formed (the most a challenge can name)",
     "roll": "Scramble: the number of dice to roll now (action `roll` {\"letters\": \"AEQ...\"}, or the tray)",
     "rolled": "Scramble: the letters rolled this turn",
 }

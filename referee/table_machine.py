@@ -552,7 +552,13 @@ class TableMachine:
         last = self.last
         if player == last.player:
             raise ControlError(f"{self.setup.players[player]} cannot challenge their own play")
-        result = self.game.challenge(player, valid=self._journaled_verdict)
+        # How many of the play's words the challenger names: under the per-word bonus [WESPA A.i] a good
+        # play earns the 5 or 10 points for each of them. One when not said (the challenge button).
+        words = params.get("words", 1)
+        if isinstance(words, bool) or not isinstance(words, int) or not 1 <= words <= max(1, len(last.words)):
+            raise ControlError(f"challenge: words is how many of the play's {len(last.words)} words are "
+                               f"challenged, 1 to {max(1, len(last.words))}, not {words!r}")
+        result = self.game.challenge(player, valid=self._journaled_verdict, words=words)
         self.last_verdict = result.valid
         if not result.valid:
             self._notice("error", "not_in_lexicon", text(

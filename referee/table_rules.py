@@ -42,7 +42,7 @@ class WordSet:
 
 
 def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200, *,
-              end_racks: str = "") -> RuleSet:
+              end_racks: str = "", challenge_bonus_per_word: bool = False) -> RuleSet:
     """The engine's rule set for a table: NASPA for a two-player English game (what tournament
     players and GCG records expect), the Hasbro manuals for three or four, the German manual in
     German; Scramble (basic or advanced) on its 9x9 mat with the dice of the edition.
@@ -52,7 +52,8 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
     phony itself at once; "void" (a phony is refused, the mover plays again) is the engine's VOID.
 
     `end_racks` ("each-way" or "double", the engine's `EndRackRule`) overrides the rule set's own rack
-    rule at the end; "" keeps it."""
+    rule at the end; "" keeps it. `challenge_bonus_per_word`: the five- or ten-point bonus is owed for each
+    word wrongly challenged [WESPA A.i], not once per challenge."""
     if kind == "standard":
         if edition == "german":
             base: RuleSet = german()
@@ -64,7 +65,7 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
         base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced",
                               target=target)
     rule = ChallengeRule.SINGLE if challenge == "auto" else ChallengeRule(challenge)
-    options: dict[str, object] = {"challenge": rule}
+    options: dict[str, object] = {"challenge": rule, "challenge_bonus_per_word": challenge_bonus_per_word}
     if end_racks:
         options["end_racks"] = EndRackRule(end_racks)
     return base.with_options(**options)
@@ -134,4 +135,5 @@ class EveryWord:
 def table_rules(setup: TableSetup, lexicon: WordList) -> TableRules:
     """The rules of a table set up as `setup`, judging words with `lexicon`."""
     return TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge,
-                                setup.scramble_target, end_racks=setup.end_racks), lexicon)
+                                setup.scramble_target, end_racks=setup.end_racks,
+                                challenge_bonus_per_word=setup.challenge_bonus_per_word), lexicon)

@@ -31,6 +31,7 @@ class TableSetup:
     scramble_target: int = 200
     lexicon: str = ""  # the configured lexicon (an installed name or a path), for replays of the journal
     end_racks: str = ""  # "each-way" or "double"; "" the rule set's own (journals before the option have none)
+    challenge_bonus_per_word: bool = False  # five-/ten-point: the bonus for each word wrongly challenged
 
     @property
     def scramble(self) -> bool:
@@ -55,6 +56,7 @@ class TableSetup:
             scramble_target=c.game.scramble_target,
             lexicon=c.game.lexicon,
             end_racks=c.game.end_racks,
+            challenge_bonus_per_word=c.game.challenge_bonus_per_word,
         )
 
     def to_dict(self) -> dict[str, Any]:

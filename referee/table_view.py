@@ -136,7 +136,8 @@ def snapshot(m: TableMachine) -> dict[str, Any]:
         pending["racks"] = list(m.racks_needed)
     if m.state == "challenge" and m.last is not None and m.last.deadline_ms is not None:
         pending["challenge"] = {"player": m.last.player,
-                                "remaining_ms": max(0, m.last.deadline_ms - m.time.ms)}
+                                "remaining_ms": max(0, m.last.deadline_ms - m.time.ms),
+                                "words": len(m.last.words)}
     if m.state == "roll":
         pending["roll"] = game.dice.to_draw()  # type: ignore[attr-defined]  # how many dice to roll
     if setup.scramble and m.state in ("turn", "blank"):

@@ -26,6 +26,7 @@ class InvalidInput(ControlError):
 _SQUARE = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")
 MAX_RACK = 7
 MAX_ROLL = 7  # a Scramble player rolls up to seven dice
+MAX_WORDS = MAX_RACK + 1  # a play of seven tiles forms its main word and at most seven crosswords
 
 
 def board_size(snapshot: Snapshot) -> tuple[int, int]:
@@ -113,6 +114,20 @@ def _roll(params: Mapping[str, Any], snapshot: Snapshot) -> str:
     return letters
 
 
+def _challenge(params: Mapping[str, Any], snapshot: Snapshot) -> dict[str, Any]:
+    """`player`, and optionally `words`: how many of the play's words are challenged (the bonus per word wrongly
+    challenged [WESPA A.i]), 1 to the number the play formed when the table says it (`pending.challenge.words`)."""
+    clean: dict[str, Any] = {"player": _player(params, snapshot)}
+    if "words" in params:
+        pending = snapshot.get("pending") or {}
+        window = pending.get("challenge") if isinstance(pending, Mapping) else None
+        formed = window.get("words") if isinstance(window, Mapping) else None
+        most = formed if isinstance(formed, int) and not isinstance(formed, bool) and 1 <= formed <= MAX_WORDS \
+            else MAX_WORDS
+        clean["words"] = _int(params, "words", 1, most, "the number of words challenged")
+    return clean
+
+
 Parser = Callable[[Mapping[str, Any], Snapshot], dict[str, Any]]
 
 # One parser per action: the documented actions of `TableControl.control` and the service's `EXTRA_ACTIONS`
@@ -126,11 +141,15 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
     "blank": (("square", "letter"), lambda p, s: {"square": _square(p, s), "letter": _letter(p)}),
     "correct": (("square", "letter"), lambda p, s: {"square": _square(p, s), "letter": _letter(p)}),
     "exchange": (("count",), lambda p, s: {"count": _int(p, "count", 1, MAX_RACK, "the number of tiles")}),
-    "challenge": (("player",), lambda p, s: {"player": _player(p, s)}),
+    "challenge": (("player", "words"), _challenge),  # words: optional
     "racks": (("player", "tiles"), lambda p, s: {"player": _player(p, s), "tiles": _tiles(p)}),
     "roll": (("letters",), lambda p, s: {"letters": _roll(p, s)}),
     "new_game": ((), lambda p, s: {}),
 }
+
+
+# Parameters an action may leave out (every other parameter it names is required).
+OPTIONAL: dict[str, tuple[str, ...]] = {"challenge": ("words",)}
 
 
 def parse_control(action: str, params: Any, snapshot: Snapshot) -> dict[str, Any]:

@@ -161,3 +161,13 @@ def test_bad_rule_options_name_the_key_and_reason(keys: dict[str, object], key: 
     with pytest.raises(ConfigError) as exc:
         _game(**keys)
     assert exc.value.key == key and reason in exc.value.reason
+
+
+def test_challenge_bonus_per_word_needs_a_points_rule() -> None:
+    assert _game().game.challenge_bonus_per_word is False
+    assert _game(challenge="ten-point", challenge_bonus_per_word=True).game.challenge_bonus_per_word is True
+    with pytest.raises(ConfigError, match=r"game\.challenge_bonus_per_word: only the \"five-point\" and "
+                                          r"\"ten-point\" challenge rules give a bonus, not 'double'"):
+        _game(challenge_bonus_per_word=True)
+    with pytest.raises(ConfigError, match=r"game\.challenge_bonus_per_word: must be true or false, not 'yes'"):
+        _game(challenge="five-point", challenge_bonus_per_word="yes")

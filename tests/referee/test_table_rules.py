@@ -73,3 +73,40 @@ def test_a_resumed_game_keeps_its_rule_options_though_the_file_changed(tmp_path:
     resumed = LiveTable.resume(journal, lambda s: table_rules(s, EveryWord()))
     assert resumed is not None and resumed.machine.setup == setup != edited
     assert resumed.machine.rules.ruleset.end_racks is EndRackRule.DOUBLE_TO_OUT
+
+
+# --- the challenge bonus per word ------------------------------------------------------------------------
+
+WORDS = ["QUIZ", "QI", "ZA", "AS", "IS", "ZAS"]
+
+
+def _challenged(words: int | None, **game: object) -> dict:
+    t = SimulatedTable(replace(_setup(**game), players=("Anna", "Ben")), words=WORDS)
+    t.control("start", {})
+    t.play("8E QUIZ")  # 44 (see test_table_machine)
+    t.control("accept", {})
+    t.play("9H AS")  # Ben: AS on H9-I9 forms ZA down (10 + 1) and AS (1 + S 1 on I9, a double letter): 11 + 3 = 14
+    return t.control("challenge", {"player": 0} if words is None else {"player": 0, "words": words})
+
+
+def test_a_two_word_challenge_gives_ten_points_under_five_point_per_word() -> None:
+    snap = _challenged(2, challenge="five-point", challenge_bonus_per_word=True)
+    assert snap["moves"][-1]["kind"] == "challenge" and snap["moves"][-1]["score"] == 10
+    assert snap["players"][1]["score"] == 14 + 10
+
+
+def test_per_challenge_the_bonus_is_paid_once_and_one_word_is_the_default() -> None:
+    assert _challenged(2, challenge="five-point")["players"][1]["score"] == 14 + 5
+    assert _challenged(None, challenge="ten-point", challenge_bonus_per_word=True)["players"][1]["score"] == 14 + 10
+
+
+def test_a_challenge_cannot_name_more_words_than_the_play_formed() -> None:
+    from referee.table_api import ControlError
+
+    t = SimulatedTable(_setup(challenge="five-point", challenge_bonus_per_word=True), words=WORDS)
+    t.control("start", {})
+    snap = t.play("8E QUIZ")
+    assert snap["pending"]["challenge"]["words"] == 1
+    with pytest.raises(ControlError, match="words is how many of the play's 1 words are challenged, 1 to 1, not 2"):
+        t.control("challenge", {"player": 1, "words": 2})
+    assert t.snapshot()["state"] == "challenge"  # refused: nothing changed

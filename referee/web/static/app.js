@@ -14,6 +14,7 @@
       square: "Square", letter: "Letter", set: "Set", correct_title: "Correct a misread letter",
       correct: "Correct", exchange_title: "Exchange", count: "Tiles", exchange: "Exchange",
       challenge_title: "Challenge the last play", challenger: "Challenger", challenge: "Challenge",
+      challenged_words: "Words challenged",
       racks_title: "Tiles left on a rack at the end", tiles: "Tiles", enter: "Enter",
       roll_title: "Dice rolled (if the tray or camera cannot read them)", roll_done: "Dice rolled",
       new_game: "New game",
@@ -61,6 +62,7 @@
       correct_title: "Falsch gelesenen Buchstaben korrigieren", correct: "Korrigieren",
       exchange_title: "Tauschen", count: "Steine", exchange: "Tauschen",
       challenge_title: "Letzten Zug anzweifeln", challenger: "Wer zweifelt", challenge: "Anzweifeln",
+      challenged_words: "Angezweifelte Wörter",
       racks_title: "Reststeine auf einer Bank am Ende", tiles: "Steine", enter: "Eintragen",
       roll_title: "Gewürfelt (falls Schale oder Kamera sie nicht lesen)", roll_done: "Gewürfelt",
       new_game: "Neue Partie",
@@ -484,6 +486,7 @@
     const out = {};
     for (const el of form.elements) {
       if (!el.name) continue;
+      if (el.dataset.optional !== undefined && el.value === "") continue; // left out: the table's default
       out[el.name] = el.type === "number" || el.tagName === "SELECT" ? Number(el.value) : el.value;
     }
     return out;

@@ -188,7 +188,13 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, t
     form.locator("button[type=submit]").click()
     expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do challenge",
                                                          timeout=WITHIN)
-    assert table.controls[-1] == ("challenge", {"player": 1})
+    assert table.controls[-1] == ("challenge", {"player": 1})  # words left empty: not sent, the table takes 1
+    form.locator("[name=words]").fill("2")
+    form.locator("button[type=submit]").click()
+    form.locator("button[type=submit]").click()
+    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do challenge",
+                                                         timeout=WITHIN)
+    assert table.controls[-1] == ("challenge", {"player": 1, "words": 2})
     form = page.locator("#form-racks")
     form.locator("[name=tiles]").fill("ae q")
     form.locator("button[type=submit]").click()

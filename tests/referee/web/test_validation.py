@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.web.validation import ACTIONS, InvalidInput, parse_control
+from referee.web.validation import ACTIONS, MAX_WORDS, OPTIONAL, InvalidInput, parse_control
 
 SNAPSHOT: Any = {"board": ["." * 15] * 15, "players": [{"name": "A"}, {"name": "B"}]}
 SCRAMBLE: Any = {"board": ["." * 9] * 9, "players": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}
@@ -21,7 +21,8 @@ json_values = st.recursive(
 
 
 @given(action=st.sampled_from(sorted(ACTIONS)),
-       params=st.dictionaries(st.sampled_from(["square", "letter", "count", "player", "tiles", "letters", "x"]),
+       params=st.dictionaries(st.sampled_from(["square", "letter", "count", "player", "tiles", "letters", "words",
+                                               "x"]),
                               json_values, max_size=4) | json_values)
 def test_any_input_is_cleaned_or_refused_with_a_named_field(action: str, params: Any) -> None:
     try:
@@ -29,7 +30,10 @@ def test_any_input_is_cleaned_or_refused_with_a_named_field(action: str, params:
     except InvalidInput as exc:
         assert str(exc) and (exc.field == "" or str(exc).startswith(f"{exc.field}: "))
         return
-    assert set(clean) == set(ACTIONS[action][0])
+    fields = set(ACTIONS[action][0])
+    assert fields - set(OPTIONAL.get(action, ())) <= set(clean) <= fields
+    if "words" in clean:
+        assert 1 <= clean["words"] <= MAX_WORDS
     if "letter" in clean:
         assert len(clean["letter"]) == 1 and clean["letter"].isupper()
     if "square" in clean:
@@ -100,3 +104,15 @@ def test_a_roll_takes_only_its_letters_and_a_new_game_nothing() -> None:
     assert parse_control("new_game", {}, SNAPSHOT) == {}
     with pytest.raises(InvalidInput, match=r"^same_players: new_game takes no parameter .* \(its parameters: none\)"):
         parse_control("new_game", {"same_players": True}, SNAPSHOT)
+
+
+def test_a_challenge_may_name_how_many_words_it_challenges() -> None:
+    assert parse_control("challenge", {"player": 1}, SNAPSHOT) == {"player": 1}  # words left out: the table's 1
+    assert parse_control("challenge", {"player": 1, "words": "2"}, SNAPSHOT) == {"player": 1, "words": 2}
+    window: Any = {**SNAPSHOT, "pending": {"challenge": {"player": 0, "remaining_ms": 9000, "words": 3}}}
+    assert parse_control("challenge", {"player": 1, "words": 3}, window) == {"player": 1, "words": 3}
+    with pytest.raises(InvalidInput, match="words: 4 is out of range: the number of words challenged is 1 to 3"):
+        parse_control("challenge", {"player": 1, "words": 4}, window)
+    for bad in (0, -1, True, "two", 1.5, None):
+        with pytest.raises(InvalidInput, match=r"^words: "):
+            parse_control("challenge", {"player": 1, "words": bad}, SNAPSHOT)
