@@ -476,11 +476,28 @@ class Game:
             self.events.append(Event(EventKind.TIME_PENALTY, player, -points, self.scores[player], "(time)"))
         limit = self.rules.overtime_loss_minutes
         if limit is not None and seconds_over > limit * 60 and self.lost_on_time is None:
-            self.lost_on_time = player
-            self.over = True
-            self.end_reason = f"{self.players[player]} lost on time, more than {limit} minutes over"
-            self._pending = None
+            self._lost_on_time(player, f"more than {limit:g} minutes over")
         return points
+
+    def lose_on_time(self, player: int) -> None:
+        """The clocks say `player` lost on time (a game clock set to end the game at its maximum overtime,
+        `game.clock.ClockConfig.on_max_overtime = "lose"`, which stops the clock exactly at the limit):
+        the game ends now, the last play stands, no racks are counted, and the player cannot win. The time
+        penalties are handed in as usual (`apply_time_penalty`)."""
+        if not 0 <= player < len(self.players):
+            raise PlayerError(f"there is no player {player}")
+        if self.lost_on_time is not None:
+            raise GameOverError(f"{self.players[self.lost_on_time]} has already lost on time")
+        self.actions.append({"action": "lose_on_time", "player": player})
+        limit = self.rules.overtime_loss_minutes
+        self._lost_on_time(player, "the overtime limit reached" if limit is None else f"{limit:g} minutes over")
+
+    def _lost_on_time(self, player: int, why: str) -> None:
+        self.lost_on_time = player
+        self.over = True
+        self.end_reason = f"{self.players[player]} lost on time, {why}"
+        self._pending = None
+        self.awaiting_racks = False
 
     def finish_with_racks(self, racks: Mapping[int, str]) -> None:
         """Enter the unplayed tiles at the end of a game whose racks were not known (all at once: nothing
@@ -667,6 +684,8 @@ class Game:
             self.pass_turn(player)
         elif kind == "challenge":
             self.challenge(int(action["player"]), action["valid"], int(action.get("words", 1)))
+        elif kind == "lose_on_time":
+            self.lose_on_time(int(action["player"]))
         elif kind == "time_penalty":
             self.apply_time_penalty(int(action["player"]), float(action["seconds_over"]))
         elif kind == "set_rack":

@@ -83,7 +83,7 @@ class RuleSet:
     scoreless: ScorelessLimit = SCORELESS_PC
     end_racks: EndRackRule = EndRackRule.EACH_WAY
     time_penalty_points: int = 10  # per started minute over [NASPA]
-    overtime_loss_minutes: int | None = None  # Woogles: more than this many minutes over loses the game
+    overtime_loss_minutes: float | None = None  # Woogles: more than this many minutes over loses the game
     min_players: int = 2
     max_players: int = 4
     tie_break_before_racks: bool = True  # [PC]: a tie goes to the higher score before unplayed tiles

@@ -35,6 +35,7 @@ LANGUAGES = ("en", "de")
 CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
 END_RACK_RULES = ("each-way", "double")  # game.rules.EndRackRule: [ONYX][PC] 1x each way, [NASPA] 2x to the player out
 CLOCK_MODES = ("none", "turn", "tournament")
+MAX_OVERTIME_ACTIONS = ("flag", "lose")  # game.clock.ClockConfig.on_max_overtime: [NASPA] the director decides; Woogles
 FUSION_MODES = ("sensors", "camera", "both")
 DEVICE_BACKENDS = ("none", "mock", "real")
 
@@ -65,6 +66,7 @@ class ClockSection:
     minutes_per_player: float = 25.0
     overtime_penalty_points: int = 10
     overtime_limit_minutes: float = 10.0
+    on_max_overtime: str = "flag"  # "flag": the director is called [NASPA]; "lose": the game ends, lost on time
     increment_seconds: float = 0.0
     turn_seconds: float = 180.0
 
@@ -227,6 +229,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "minutes_per_player": _number(1, 600),
         "overtime_penalty_points": _number(0, 100, integer=True),
         "overtime_limit_minutes": _number(0, 600),
+        "on_max_overtime": _choice(*MAX_OVERTIME_ACTIONS),
         "increment_seconds": _number(0, 600),
         "turn_seconds": _number(10, 3600),
     }),
@@ -311,6 +314,9 @@ def _check_whole(c: Config) -> None:
         raise ConfigError(src, "game.challenge_bonus_per_word",
                           "only the \"five-point\" and \"ten-point\" challenge rules give a bonus, "
                           f"not {c.game.challenge!r}")
+    if c.clocks.on_max_overtime == "lose" and c.clocks.mode != "tournament":
+        raise ConfigError(src, "clocks.on_max_overtime", "losing on time needs the tournament clocks "
+                                                         "(clocks.mode = \"tournament\")")
     if c.sensors.fusion in ("sensors", "both") and not c.sensors.board:
         raise ConfigError(src, "sensors.board", f"fusion = {c.sensors.fusion!r} needs the board's URL "
                                                 "(e.g. \"/dev/ttyACM0\")")

@@ -87,6 +87,10 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "{player} is past the overtime limit: call the director.",
         "de": "{player} hat die Überzeitgrenze überschritten: bitte die Turnierleitung rufen.",
     },
+    "lost_on_time": {
+        "en": "{player} passed the overtime limit and loses on time: the game is over.",
+        "de": "{player} hat die Überzeitgrenze überschritten und verliert auf Zeit: die Partie ist zu Ende.",
+    },
     "turn_timer": {
         "en": "The turn timer ran out.",
         "de": "Die Zugzeit ist abgelaufen.",

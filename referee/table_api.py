@@ -37,6 +37,7 @@ class PlayerView(TypedDict):
     on_turn: bool
     clock: ClockView | None  # None when the table plays without game clocks
     rack_count: int | None  # tiles on the rack when known (simulated table), else None
+    lost_on_time: bool  # the game ended with this player past the overtime limit (clocks set to "lose")
 
 
 class MoveView(TypedDict):
@@ -131,7 +132,9 @@ ALERT_CODES: dict[str, str] = {
     "commit_refused": "a clock press not taken, and why", "not_in_lexicon": "a phony: take it off",
     "take_back": "tiles to take off", "remove_dice": "Scramble: dice to take off the mat",
     "challenge_good": "a challenged play stands", "time_up": "a player's time ran out",
-    "max_overtime": "a player passed the overtime limit", "turn_timer": "the turn timer ran out",
+    "max_overtime": "a player passed the overtime limit",
+    "lost_on_time": "a player passed the overtime limit and lost: the game is over",
+    "turn_timer": "the turn timer ran out",
     "racks_needed": "racks to enter at the end", "journal_failed": "the game cannot be saved",
 }
 

@@ -123,7 +123,8 @@ class TableMachine:
             self.clock = GameClock(ClockConfig(
                 players=self.n, budget_s=setup.minutes_per_player * 60.0,
                 max_overtime_s=setup.overtime_limit_minutes * 60.0, increment_s=setup.increment_seconds,
-                penalty_points_per_minute=setup.overtime_penalty_points), self.time)
+                penalty_points_per_minute=setup.overtime_penalty_points,
+                on_max_overtime="lose" if setup.on_max_overtime == "lose" else "flag"), self.time)
         if setup.scramble:
             seconds = float(getattr(rules.ruleset, "turn_seconds", 60.0))  # the Scramble rules' own timer
             self.timer = TurnTimer(TurnTimerConfig.scramble(seconds), self.time)
@@ -243,6 +244,9 @@ class TableMachine:
                 name = self.setup.players[tev.player]
                 if tev.kind == "time_up":
                     self._notice("info", "time_up", text("time_up", self.lang, player=name))
+                elif tev.kind == "max_overtime" and self.clock.loser == tev.player:
+                    self._notice("error", "lost_on_time", text("lost_on_time", self.lang, player=name))
+                    self._lose_on_time(tev.player)
                 elif tev.kind == "max_overtime":
                     self._notice("error", "max_overtime", text("max_overtime", self.lang, player=name))
         if self.timer is not None:
@@ -425,6 +429,19 @@ class TableMachine:
             self.state = "racks"
             return
         self._finish()
+
+    def _lose_on_time(self, player: int) -> None:
+        """The tournament clocks (set to "lose") stopped `player` at the overtime limit: the game ends at once.
+        A play in its challenge window stands; a play still being read, tiles to take back, dice to remove and
+        the racks are no longer asked for; the time penalties are taken as at any end."""
+        self.game.lose_on_time(player)
+        self.pending, self.pending_blank = {}, set()
+        self.takeback, self.removal = set(), set()
+        self.racks_needed = []
+        if self.last is not None:
+            self.last.deadline_ms = None
+        self.paused_from = None
+        self._end()
 
     def _out_player(self) -> int | None:
         last = self.last

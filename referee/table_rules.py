@@ -42,7 +42,8 @@ class WordSet:
 
 
 def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200, *,
-              end_racks: str = "", challenge_bonus_per_word: bool = False) -> RuleSet:
+              end_racks: str = "", challenge_bonus_per_word: bool = False,
+              overtime_loss_minutes: float | None = None) -> RuleSet:
     """The engine's rule set for a table: NASPA for a two-player English game (what tournament
     players and GCG records expect), the Hasbro manuals for three or four, the German manual in
     German; Scramble (basic or advanced) on its 9x9 mat with the dice of the edition.
@@ -53,7 +54,8 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
 
     `end_racks` ("each-way" or "double", the engine's `EndRackRule`) overrides the rule set's own rack
     rule at the end; "" keeps it. `challenge_bonus_per_word`: the five- or ten-point bonus is owed for each
-    word wrongly challenged [WESPA A.i], not once per challenge."""
+    word wrongly challenged [WESPA A.i], not once per challenge. `overtime_loss_minutes`: the game is lost on
+    time this far over (the tournament clocks set to "lose"); None: overtime only costs points."""
     if kind == "standard":
         if edition == "german":
             base: RuleSet = german()
@@ -65,7 +67,8 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
         base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced",
                               target=target)
     rule = ChallengeRule.SINGLE if challenge == "auto" else ChallengeRule(challenge)
-    options: dict[str, object] = {"challenge": rule, "challenge_bonus_per_word": challenge_bonus_per_word}
+    options: dict[str, object] = {"challenge": rule, "challenge_bonus_per_word": challenge_bonus_per_word,
+                                  "overtime_loss_minutes": overtime_loss_minutes}
     if end_racks:
         options["end_racks"] = EndRackRule(end_racks)
     return base.with_options(**options)
@@ -136,4 +139,6 @@ def table_rules(setup: TableSetup, lexicon: WordList) -> TableRules:
     """The rules of a table set up as `setup`, judging words with `lexicon`."""
     return TableRules(rules_for(setup.kind, setup.edition, len(setup.players), setup.challenge,
                                 setup.scramble_target, end_racks=setup.end_racks,
-                                challenge_bonus_per_word=setup.challenge_bonus_per_word), lexicon)
+                                challenge_bonus_per_word=setup.challenge_bonus_per_word,
+                                overtime_loss_minutes=setup.overtime_limit_minutes if setup.clock_mode == "tournament"
+                                and setup.on_max_overtime == "lose" else None), lexicon)

@@ -26,6 +26,7 @@ class TableSetup:
     minutes_per_player: float = 25.0
     overtime_penalty_points: int = 10
     overtime_limit_minutes: float = 10.0
+    on_max_overtime: str = "flag"  # "flag" (the director is called) or "lose" (the game ends, lost on time)
     increment_seconds: float = 0.0
     turn_seconds: float = 180.0
     scramble_target: int = 200
@@ -51,6 +52,7 @@ class TableSetup:
             minutes_per_player=c.clocks.minutes_per_player,
             overtime_penalty_points=c.clocks.overtime_penalty_points,
             overtime_limit_minutes=c.clocks.overtime_limit_minutes,
+            on_max_overtime=c.clocks.on_max_overtime,
             increment_seconds=c.clocks.increment_seconds,
             turn_seconds=60.0 if c.game.kind != "standard" else c.clocks.turn_seconds,
             scramble_target=c.game.scramble_target,

@@ -120,7 +120,7 @@ def snapshot(m: TableMachine) -> dict[str, Any]:
             clock = {"remaining_ms": m.clock.remaining_ms(i), "running": running}
         players.append({"name": name, "score": game.scores[i],
                         "on_turn": i == m.on_turn and m.state not in ("waiting", "ended", "racks"),
-                        "clock": clock, "rack_count": game.rack_sizes[i]})
+                        "clock": clock, "rack_count": game.rack_sizes[i], "lost_on_time": game.lost_on_time == i})
     timer = None
     if m.timer is not None:
         timer = {"remaining_ms": math.floor(m.timer.remaining() * 1000),

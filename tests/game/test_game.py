@@ -316,6 +316,24 @@ def test_losing_on_time_under_the_woogles_rule() -> None:
     assert not plain.over
 
 
+def test_the_clock_ends_the_game_as_lost_on_time_at_its_limit() -> None:
+    # The clock stops a loser exactly at the limit: 600 s over is not "more than" 10 minutes, so the table
+    # says so itself; the penalties come after, as usual, and the journal replays both.
+    game = Game(EN.with_options(overtime_loss_minutes=10), ["ann", "bob"])
+    game.scores = [300, 200]
+    game.lose_on_time(0)
+    assert game.over and game.end_reason == "ann lost on time, 10 minutes over"
+    assert game.apply_time_penalty(0, 600) == 100 and game.apply_time_penalty(1, 0) == 0
+    assert game.winners() == [1] and game.lost_on_time == 0
+    with pytest.raises(GameOverError, match="ann has already lost on time"):
+        game.lose_on_time(1)
+    with pytest.raises(GameOverError):
+        game.pass_turn()
+    again = Game.replay(game.rules, game.to_dict())
+    assert again.lost_on_time == 0 and again.over and again.end_reason == game.end_reason
+    assert again.winners() == [1]
+
+
 def test_forced_play_can_be_withdrawn_and_is_written_as_gcg() -> None:
     game = Game(EN, ["ann", "bob"])
     game.force_play(pl("A1=Q A2=I"), 7)  # off the start square: a director's ruling

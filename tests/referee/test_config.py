@@ -171,3 +171,15 @@ def test_challenge_bonus_per_word_needs_a_points_rule() -> None:
         _game(challenge_bonus_per_word=True)
     with pytest.raises(ConfigError, match=r"game\.challenge_bonus_per_word: must be true or false, not 'yes'"):
         _game(challenge="five-point", challenge_bonus_per_word="yes")
+
+
+def test_losing_on_time_is_offered_with_the_tournament_clocks() -> None:
+    base = {"web": {"enabled": False}, "sensors": {"board": "emulator://"}}
+    assert parse_config(base).clocks.on_max_overtime == "flag"
+    c = parse_config({**base, "clocks": {"mode": "tournament", "on_max_overtime": "lose",
+                                         "overtime_limit_minutes": 5}})
+    assert (c.clocks.on_max_overtime, c.clocks.overtime_limit_minutes) == ("lose", 5.0)
+    with pytest.raises(ConfigError, match=r"clocks\.on_max_overtime: must be one of 'flag', 'lose', not 'forfeit'"):
+        parse_config({**base, "clocks": {"mode": "tournament", "on_max_overtime": "forfeit"}})
+    with pytest.raises(ConfigError, match=r"clocks\.on_max_overtime: losing on time needs the tournament clocks"):
+        parse_config({**base, "clocks": {"mode": "turn", "on_max_overtime": "lose"}})

@@ -110,3 +110,60 @@ def test_a_challenge_cannot_name_more_words_than_the_play_formed() -> None:
     with pytest.raises(ControlError, match="words is how many of the play's 1 words are challenged, 1 to 1, not 2"):
         t.control("challenge", {"player": 1, "words": 2})
     assert t.snapshot()["state"] == "challenge"  # refused: nothing changed
+
+
+# --- losing on time --------------------------------------------------------------------------------------
+
+def _clocked(on_max_overtime: str) -> SimulatedTable:
+    setup = default_setup(minutes_per_player=1.0, overtime_limit_minutes=2.0, on_max_overtime=on_max_overtime)
+    t = SimulatedTable(setup, words=WORDS)
+    t.control("start", {})
+    t.play("8E QUIZ")  # Anna 44 in no time
+    t.control("accept", {})
+    return t
+
+
+def test_a_game_lost_on_time_ends_at_the_limit_and_the_loser_cannot_win() -> None:
+    t = _clocked("lose")
+    assert t.machine.rules.ruleset.overtime_loss_minutes == 2.0
+    t.play("9H AS")  # Ben 14
+    t.control("accept", {})
+    snap = t.advance(60 + 120 - 1)  # Anna thinks: 1:59 over, still playing
+    assert snap["state"] == "turn" and snap["players"][0]["clock"]["remaining_ms"] == -119_000
+    snap = t.advance(30)  # the clock stops her at 2:00 over: the game is over
+    assert snap["state"] == "ended" and "lost_on_time" in [a["code"] for a in snap["alerts"]]
+    assert snap["players"][0]["clock"] == {"remaining_ms": -120_000, "running": False}
+    assert [p["lost_on_time"] for p in snap["players"]] == [True, False]
+    # 2 started minutes over: 20 points off Anna, who still leads (44 - 20 = 24 > 14) but lost on time
+    assert snap["moves"][-1]["notation"] == "(time)" and snap["moves"][-1]["score"] == -20
+    assert [p["score"] for p in snap["players"]] == [24, 14]
+    assert t.machine.game.winners() == [1]
+    assert "lost on time, 2 minutes over" in t.machine.game.end_reason
+    t.place("A1", "Q")
+    assert t.press(0)["state"] == "ended"  # nothing more is played
+
+
+def test_flag_calls_the_director_and_the_game_goes_on() -> None:
+    t = _clocked("flag")
+    assert t.machine.rules.ruleset.overtime_loss_minutes is None
+    t.play("9H AS")
+    t.control("accept", {})
+    snap = t.advance(60 + 120 + 30)
+    assert snap["state"] == "turn" and "max_overtime" in [a["code"] for a in snap["alerts"]]
+    assert snap["players"][0]["clock"]["running"] and not snap["players"][0]["lost_on_time"]
+
+
+def test_a_game_lost_on_time_is_lost_again_when_resumed_from_the_journal(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "games.sqlite3")
+    setup = default_setup(minutes_per_player=1.0, overtime_limit_minutes=0.5, on_max_overtime="lose")
+    t = SimulatedTable(setup, words=WORDS, journal=journal)
+    t.control("start", {})
+    t.place("H8", "Q")  # Anna lays a tile and thinks too long; the tile is not scored
+    t.advance(60 + 31)
+    assert t.snapshot()["state"] == "ended"
+    row = journal.game(t.game_id)
+    assert row is not None and row.ended_utc is not None and row.setup["on_max_overtime"] == "lose"
+    again = TableMachine(TableSetup.from_dict(row.setup), table_rules(TableSetup.from_dict(row.setup), EveryWord()))
+    for ev in journal.events(t.game_id):
+        again.apply(ev)
+    assert again.state == "ended" and again.game.lost_on_time == 0 and again.game.scores == [-10, 0]

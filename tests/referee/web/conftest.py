@@ -71,6 +71,7 @@ class FakeTable:
         self.names = list(players)
         self.scores = [0] * len(players)
         self.racks = [7] * len(players)
+        self.lost_on_time: int | None = None
         self.remaining = [minutes * 60.0] * len(players)
         self.on_turn = 0
         self.started_at: float | None = None
@@ -227,7 +228,7 @@ class FakeTable:
             players.append({"name": name, "score": self.scores[i], "on_turn": i == self.on_turn and
                             self.state not in ("waiting", "ended"),
                             "clock": {"remaining_ms": round(left * 1000), "running": running},
-                            "rack_count": self.racks[i]})
+                            "rack_count": self.racks[i], "lost_on_time": i == self.lost_on_time})
         return {
             "version": 1, "table": "Table 1", "game": "standard",
             "edition": "german" if self.language == "de" else "english", "language": self.language,

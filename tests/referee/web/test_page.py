@@ -263,6 +263,12 @@ def test_the_end_of_the_game_shows_who_won(page: Any, table: Any, live_server: A
     table.publish()
     expect()(page.locator("#player-1 .meta")).to_contain_text("shares the win", timeout=WITHIN)
     expect()(page.locator("#player-0 .meta")).to_contain_text("shares the win")
+    table.lost_on_time = 0  # Anna ran past the overtime limit (clocks set to "lose"): Ben wins on the same score
+    table.publish()
+    expect()(page.locator("#player-0 .meta")).to_contain_text("lost on time", timeout=WITHIN)
+    expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
+    expect()(page.locator("#player-1")).to_have_class(re.compile(r"\bwinner\b"))
+    expect()(page.locator("#player-1 .meta")).to_contain_text("wins")
 
 
 def test_a_table_that_refuses_a_new_game_is_heard(page: Any, table: Any, live_server: Any, ui: Any) -> None:
