@@ -102,7 +102,7 @@ class Outputs:
         buzzer = d.buzzer
         if buzzer is not None:
             for code, pattern in (("time_up", TIME_UP_PATTERN), ("turn_timer", TIME_UP_PATTERN),
-                                  ("max_overtime", FLAG_PATTERN)):
+                                  ("max_overtime", FLAG_PATTERN), ("lost_on_time", FLAG_PATTERN)):
                 if code in codes and code not in self._alerts_seen:
                     d.guarded("buzzer", partial(buzzer.play, pattern, now))
             self._alerts_seen = codes

@@ -51,6 +51,28 @@ def test_ring_shows_the_clocks_then_blinks_red_while_a_tile_is_out_of_place() ->
     out.close()
 
 
+def test_buzzer_sounds_the_long_tone_when_a_player_loses_on_time() -> None:
+    from hardware.frames import FLAG_PATTERN
+
+    setup = default_setup(minutes_per_player=1.0, overtime_limit_minutes=1.0, on_max_overtime="lose")
+    table = SimulatedTable(setup, words=["QUIZ"])
+    clock = table.manual_clock
+    devices = _devices(clock)
+    out = Outputs(table, devices, clock)
+    table.control("start", {})
+    buzzer = devices.buzzer  # type: ignore[attr-defined]
+    plays: list[object] = []
+    original = buzzer.play
+    buzzer.play = lambda pattern, now: (plays.append(pattern), original(pattern, now))
+    table.advance(61)
+    out.refresh()
+    table.advance(60)
+    out.refresh()
+    out.refresh()
+    assert table.snapshot()["state"] == "ended" and plays[1:] == [FLAG_PATTERN]
+    out.close()
+
+
 def test_buzzer_sounds_once_when_a_clock_runs_out() -> None:
     table = SimulatedTable(default_setup(minutes_per_player=1.0), words=["QUIZ"])
     clock = table.manual_clock
