@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,8 @@ class GameSection:
     scramble_target: int = 200
     end_racks: str = ""  # "" = the rule set's own (NASPA: double; Hasbro manuals and German manual: each-way)
     challenge_bonus_per_word: bool = False  # five-/ten-point: the bonus per word wrongly challenged [WESPA A.i]
+    dice: str = ""  # Scramble: a shipped dice set's name or a dice file's path; "" the edition's shipped set
+    dice_set: Any = None  # game.scramble_dice.DiceSet read from `dice` at start (not a key of the file)
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "scramble_target": _number(50, 2000, integer=True),
         "end_racks": _choice(*END_RACK_RULES),
         "challenge_bonus_per_word": _boolean,
+        "dice": _string(nonempty=True, max_len=1000),
     }),
     "clocks": (ClockSection, {
         "mode": _choice(*CLOCK_MODES),
@@ -280,7 +283,46 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
         sections[name] = cls(**kwargs)
     config = Config(source=source, **sections)
     _check_whole(config)
+    if config.game.dice:
+        config = replace(config, game=replace(config.game, dice_set=_dice_set(config)))
     return config
+
+
+_EDITION_LANGUAGE = {"english": "en", "german": "de"}
+
+
+def _dice_set(c: Config) -> Any:
+    """The dice of `game.dice`: a shipped set by name, else a dice file (`referee dice teach` writes one), read
+    and checked now, so a wrong file stops the referee at start, not at the first roll."""
+    from game.errors import RefereeError
+    from game.scramble_dice import DiceSet, dice_set_names, load_dice_set
+
+    value = c.game.dice
+    if c.game.kind == "standard":
+        raise ConfigError(c.source, "game.dice", "dice are for Scramble (game.kind = \"scramble\" or "
+                                                 "\"scramble-advanced\"); leave it out for the standard game")
+    try:
+        if value in dice_set_names():
+            dice = load_dice_set(value)
+        else:
+            path = Path(value).expanduser()
+            try:
+                raw = path.read_bytes()
+            except OSError as exc:
+                raise ConfigError(c.source, "game.dice", f"cannot read the dice file {str(path)!r} "
+                                                         f"({exc.strerror or exc}); give a dice set file (written "
+                                                         f"by `referee dice teach`) or a shipped set: "
+                                                         f"{', '.join(dice_set_names())}") from None
+            dice = DiceSet.from_json(raw, str(path))
+    except RefereeError as exc:
+        if isinstance(exc, ConfigError):
+            raise
+        raise ConfigError(c.source, "game.dice", str(exc)) from None
+    wanted = _EDITION_LANGUAGE.get(c.game.edition, "")
+    if dice.language != wanted:
+        raise ConfigError(c.source, "game.dice", f"the dice set {dice.name!r} is for language {dice.language!r}, but "
+                                                 f"game.edition = {c.game.edition!r} plays in {wanted!r}")
+    return dice
 
 
 def _hardware(value: Any, source: str) -> Any:

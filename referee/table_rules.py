@@ -15,6 +15,7 @@ from typing import Any
 from game.errors import DataError
 from game.game import Game, WordList
 from game.rules import ChallengeRule, EndRackRule, RuleSet, classic_english, german, naspa
+from game.scramble_dice import DiceSet
 from referee.table_setup import TableSetup
 
 
@@ -43,7 +44,7 @@ class WordSet:
 
 def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200, *,
               end_racks: str = "", challenge_bonus_per_word: bool = False,
-              overtime_loss_minutes: float | None = None) -> RuleSet:
+              overtime_loss_minutes: float | None = None, dice: DiceSet | None = None) -> RuleSet:
     """The engine's rule set for a table: NASPA for a two-player English game (what tournament
     players and GCG records expect), the Hasbro manuals for three or four, the German manual in
     German; Scramble (basic or advanced) on its 9x9 mat with the dice of the edition.
@@ -55,7 +56,8 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
     `end_racks` ("each-way" or "double", the engine's `EndRackRule`) overrides the rule set's own rack
     rule at the end; "" keeps it. `challenge_bonus_per_word`: the five- or ten-point bonus is owed for each
     word wrongly challenged [WESPA A.i], not once per challenge. `overtime_loss_minutes`: the game is lost on
-    time this far over (the tournament clocks set to "lose"); None: overtime only costs points."""
+    time this far over (the tournament clocks set to "lose"); None: overtime only costs points. `dice`:
+    Scramble's dice (a shipped set or one taught with `referee dice teach`); None: the edition's shipped set."""
     if kind == "standard":
         if edition == "german":
             base: RuleSet = german()
@@ -64,8 +66,8 @@ def rules_for(kind: str, edition: str, players: int, challenge: str, target: int
     else:
         from game.scramble import scramble_rules
 
-        base = scramble_rules("german" if edition == "german" else "english", advanced=kind == "scramble-advanced",
-                              target=target)
+        shipped = "german" if edition == "german" else "english"
+        base = scramble_rules(dice or shipped, advanced=kind == "scramble-advanced", target=target)
     rule = ChallengeRule.SINGLE if challenge == "auto" else ChallengeRule(challenge)
     options: dict[str, object] = {"challenge": rule, "challenge_bonus_per_word": challenge_bonus_per_word,
                                   "overtime_loss_minutes": overtime_loss_minutes}
@@ -141,4 +143,6 @@ def table_rules(setup: TableSetup, lexicon: WordList) -> TableRules:
                                 setup.scramble_target, end_racks=setup.end_racks,
                                 challenge_bonus_per_word=setup.challenge_bonus_per_word,
                                 overtime_loss_minutes=setup.overtime_limit_minutes if setup.clock_mode == "tournament"
-                                and setup.on_max_overtime == "lose" else None), lexicon)
+                                and setup.on_max_overtime == "lose" else None,
+                                dice=DiceSet.from_json(setup.dice_set, f"the game's dice ({setup.dice or 'journaled'})")
+                                if setup.dice_set else None), lexicon)

@@ -33,6 +33,10 @@ class TableSetup:
     lexicon: str = ""  # the configured lexicon (an installed name or a path), for replays of the journal
     end_racks: str = ""  # "each-way" or "double"; "" the rule set's own (journals before the option have none)
     challenge_bonus_per_word: bool = False  # five-/ten-point: the bonus for each word wrongly challenged
+    dice: str = ""  # Scramble: the configured dice (a shipped set's name or a file's path), for people to read
+    # Scramble: the faces themselves (the dice file's JSON), so a resumed game rolls the dice it started with
+    # even if the file was edited or removed; "" the edition's shipped set
+    dice_set: str = ""
 
     @property
     def scramble(self) -> bool:
@@ -59,6 +63,8 @@ class TableSetup:
             lexicon=c.game.lexicon,
             end_racks=c.game.end_racks,
             challenge_bonus_per_word=c.game.challenge_bonus_per_word,
+            dice=c.game.dice,
+            dice_set=c.game.dice_set.to_json() if c.game.dice_set is not None else "",
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -183,3 +183,47 @@ def test_losing_on_time_is_offered_with_the_tournament_clocks() -> None:
         parse_config({**base, "clocks": {"mode": "tournament", "on_max_overtime": "forfeit"}})
     with pytest.raises(ConfigError, match=r"clocks\.on_max_overtime: losing on time needs the tournament clocks"):
         parse_config({**base, "clocks": {"mode": "turn", "on_max_overtime": "lose"}})
+
+
+def _taught(tmp_path: Path, language: str = "en") -> Path:
+    from game.scramble_dice import load_dice_set
+
+    shipped = load_dice_set("english" if language == "en" else "german")
+    path = tmp_path / "mine.json"
+    path.write_text(shipped.to_json().replace('"name": "' + shipped.name + '"', '"name": "mine"'), encoding="utf-8")
+    return path
+
+
+def test_scramble_dice_by_name_or_from_a_taught_file(tmp_path: Path) -> None:
+    assert _game(kind="scramble").game.dice_set is None  # the edition's shipped set
+    assert _game(kind="scramble", dice="german", edition="german").game.dice_set.name == "german"
+    c = _game(kind="scramble-advanced", dice=str(_taught(tmp_path)))
+    assert c.game.dice == str(tmp_path / "mine.json") and c.game.dice_set.name == "mine"
+
+
+@pytest.mark.parametrize(("keys", "reason"), [
+    ({"dice": "english"}, "dice are for Scramble"),
+    ({"kind": "scramble", "dice": ""}, "must not be empty"),
+    ({"kind": "scramble", "dice": 7}, "must be a string"),
+    ({"kind": "scramble", "dice": "/nowhere/mine.json"},
+     "cannot read the dice file '/nowhere/mine.json' (No such file or directory); give a dice set file"),
+    ({"kind": "scramble", "dice": "german"}, "the dice set 'german' is for language 'de', but game.edition = "
+                                            "'english' plays in 'en'"),
+])
+def test_bad_dice_name_the_key_and_reason(keys: dict[str, object], reason: str) -> None:
+    with pytest.raises(ConfigError) as exc:
+        _game(**keys)
+    assert exc.value.key == "game.dice" and reason in exc.value.reason
+
+
+def test_a_broken_dice_file_is_refused_at_start_naming_the_file_and_the_die(tmp_path: Path) -> None:
+    path = _taught(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace('["Q", 10]', '["Q", 10], ["Q", 10]', 1),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as exc:
+        load_config(_write(tmp_path, MINIMAL.replace("[game]", f"[game]\nkind = 'scramble'\ndice = '{path}'")))
+    assert exc.value.key == "game.dice" and str(tmp_path / "table.toml") in str(exc.value)
+    assert f"{path}: die " in exc.value.reason and "a die has 6 faces, not 7" in exc.value.reason
+    path.write_text("{}", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"game\.dice: .*mine\.json: not a dice set file"):
+        _game(kind="scramble", dice=str(path))

@@ -167,3 +167,41 @@ def test_a_game_lost_on_time_is_lost_again_when_resumed_from_the_journal(tmp_pat
     for ev in journal.events(t.game_id):
         again.apply(ev)
     assert again.state == "ended" and again.game.lost_on_time == 0 and again.game.scores == [-10, 0]
+
+
+# --- Scramble with taught dice ---------------------------------------------------------------------------
+
+def _dice_file(path: Path, o_value: int) -> Path:
+    """The shipped English dice, taught as 'mine' with O worth `o_value` on every die that shows it."""
+    from game.scramble_dice import DiceSet, Die, Face, load_dice_set
+
+    shipped = load_dice_set("english")
+    dice = tuple(Die(tuple(Face("O", o_value) if f.letter == "O" else f for f in die.faces)) for die in shipped.dice)
+    path.write_text(DiceSet("mine", "en", dice).to_json(), encoding="utf-8")
+    return path
+
+
+def test_a_scramble_table_rolls_the_taught_dice_of_its_file(tmp_path: Path) -> None:
+    setup = replace(_setup(kind="scramble", dice=str(_dice_file(tmp_path / "mine.json", 3))), clock_mode="none")
+    assert setup.dice == str(tmp_path / "mine.json") and '"name": "mine"' in setup.dice_set
+    t = SimulatedTable(setup, words=["OAT"])
+    t.control("start", {})
+    assert t.machine.game.dice_set.name == "mine"  # type: ignore[attr-defined]
+    t.roll("OATZEEE")
+    # 5D OAT on the centre double word square: O 3 (taught; the shipped dice say 1) + A 1 + T 1 = 5, doubled: 10
+    assert t.play("5D OAT")["moves"][-1]["score"] == 10
+
+
+def test_a_resumed_scramble_game_keeps_its_dice_though_the_file_changed(tmp_path: Path) -> None:
+    path = _dice_file(tmp_path / "mine.json", 3)
+    setup = replace(_setup(kind="scramble", dice=str(path)), clock_mode="none", table="T")
+    journal = Journal(tmp_path / "games.sqlite3")
+    t = SimulatedTable(setup, words=["OAT"], journal=journal)
+    t.control("start", {})
+    t.roll("OATZEEE")
+    _dice_file(path, 2)  # someone re-teaches the dice while the game is on
+    resumed = LiveTable.resume(journal, lambda s: table_rules(s, EveryWord()))
+    assert resumed is not None and resumed.machine.game.dice_set.value("O") == 3  # type: ignore[attr-defined]
+    path.unlink()  # or removes the file: the journal holds the faces
+    resumed = LiveTable.resume(journal, lambda s: table_rules(s, EveryWord()))
+    assert resumed is not None and resumed.machine.game.dice_set.value("O") == 3  # type: ignore[attr-defined]
