@@ -7,6 +7,7 @@ logic. Each message takes named arguments; squares come already formatted (`H8, 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _TEXT: dict[str, dict[str, str]] = {
     "board_lost": {
@@ -110,8 +111,19 @@ _TEXT: dict[str, dict[str, str]] = {
 }
 
 
+def _unseen_de(match: re.Match[str]) -> str:
+    """'only 1 Q, no Z' (the engine's tiles short of the unseen ones) in German."""
+    parts = []
+    for part in match.group(1).split(", "):
+        only = re.fullmatch(r"only (\d+) (.+)", part)
+        parts.append(f"nur noch {only.group(1)} {only.group(2)}" if only else f"kein {part.removeprefix('no ')}")
+    return f"{', '.join(parts)} ungesehen"
+
+
 # The rules engine words its reasons in English, each "SQUARES: reason"; the table shows them in its language.
-_RULE_REASONS_DE: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{en}$"), de) for en, de in [
+_German = str | Callable[[re.Match[str]], str]  # a replacement, or a function of the match
+_RULE_REASONS_DE: list[tuple[re.Pattern[str], _German]] = [(re.compile(f"^{en}$"), de) for en, de in list[
+    tuple[str, _German]]([
     (r"no tiles were placed", "es wurden keine Steine gelegt"),
     (r"say which letter the blank stands for", "für welchen Buchstaben steht der Blanko?"),
     (r"'(.+)' is not a letter", r"»\1« ist kein Buchstabe"),
@@ -125,7 +137,11 @@ _RULE_REASONS_DE: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{en}$"), d
     (r"the first word needs at least (\d+) letters", r"das erste Wort braucht mindestens \1 Buchstaben"),
     (r"the play does not touch any tile on the board", "der Zug berührt keinen Stein auf dem Brett"),
     (r"a single tile forms no word", "ein einzelner Stein bildet kein Wort"),
-]]
+    # the rack and the unseen tiles ("8E QUIZ: Q not on the rack AEIRST", "8E QQ: only 1 Q left unseen")
+    (r"(.+) not on the rack (.*)", r"\1 nicht auf dem Bänkchen \2"),
+    (r"(\d+) tiles played, but (.+) holds only (\d+)", r"\1 Steine gelegt, aber \2 hat nur \3"),
+    (r"((?:only \d+ \S+|no \S+)(?:, (?:only \d+ \S+|no \S+))*) left unseen", _unseen_de),
+])]
 
 
 def rule_reason(reason: str, language: str = "en") -> str:

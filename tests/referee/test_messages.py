@@ -57,3 +57,43 @@ def test_the_engines_reasons_are_shown_in_german_squares_kept() -> None:
 
 def test_a_reason_without_a_translation_stays_as_it_is() -> None:
     assert messages.rule_reason("H8: something new", "de") == "H8: something new"
+
+
+def _rack_reasons_from_the_engine() -> list[str]:
+    """The engine's own reasons a play's tiles are not on the rack, or not among the unseen tiles."""
+    from game.errors import IllegalPlayError
+    from game.game import Game
+    from game.play import Placement
+    from game.rules import naspa
+    from game.squares import Square
+    from game.tiles import Tile
+
+    def at(square: str, letter: str) -> Placement:
+        return Placement(Square.from_str(square), Tile(letter))
+
+    reasons = []
+    known = Game(naspa(), ["ann", "bob"], seed=7)
+    rack = known.rack(0) or ""
+    missing = next(ch for ch in "QZXJKV" if ch not in rack)
+    unknown = Game(naspa(), ["ann", "bob"])
+    tries = [(known, [at("H8", missing), at("I8", missing)]),
+             (unknown, [at("H8", "Z"), at("I8", "Z")]),
+             (unknown, [at("G8", "Q"), at("H8", "Z"), at("I8", "Q"), at("J8", "Z")]),
+             (unknown, [at(f"{c}8", "A") for c in "BCDEFGHI"])]
+    for game, placements in tries:
+        with pytest.raises(IllegalPlayError) as exc:
+            game.play(placements)
+        reasons.append(str(exc.value))
+    return reasons
+
+
+def test_the_engines_rack_and_unseen_reasons_are_shown_in_german_the_play_kept() -> None:
+    reasons = _rack_reasons_from_the_engine()
+    german = [messages.rule_reason(r, "de") for r in reasons]
+    assert german[1] == "8H ZZ: nur noch 1 Z ungesehen"
+    assert german[2] == "8G QZQZ: nur noch 1 Q, nur noch 1 Z ungesehen"
+    assert german[3] == "8B AAAAAAAA: 8 Steine gelegt, aber ann hat nur 7"
+    assert " nicht auf dem Bänkchen " in german[0]
+    for en, de in zip(reasons, german, strict=True):
+        assert de != en, f"no German for {en!r}"
+        assert de.split(": ")[0] == en.split(": ")[0]  # the play is kept

@@ -166,6 +166,20 @@ def test_a_german_table_says_why_a_play_is_refused_in_german() -> None:
                     "Steine korrigieren und die Uhr erneut drücken."]
 
 
+def test_a_german_table_says_in_german_that_the_tiles_are_not_among_the_unseen_ones() -> None:
+    t = _table(language="de")
+    t.place("H8", "Q")
+    t.place("I8", "Q")
+    snap = t.press()
+    said = [a["text"] for a in snap["alerts"] if a["code"] == "illegal_play"]
+    assert said == ["Kein gültiger Zug: 8H QQ: nur noch 1 Q ungesehen. "
+                    "Steine korrigieren und die Uhr erneut drücken."]
+    t = _table(language="de")
+    t.place_word("8B AAAAAAAA")
+    said = [a["text"] for a in t.press()["alerts"] if a["code"] == "illegal_play"]
+    assert len(said) == 1 and "8 Steine gelegt, aber" in said[0] and "hat nur 7" in said[0]
+
+
 def test_auto_challenge_takes_a_phony_off_and_the_turn_is_lost() -> None:
     t = _table(challenge="auto")
     t.place_word("8G ZQ")
