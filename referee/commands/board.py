@@ -40,6 +40,8 @@ def register(sub: Any) -> None:
     mon.add_argument("url", help="/dev/ttyACM0, a pty path, emulator://15x15?coded=1, loop://")
     mon.add_argument("--count", type=int, default=0, help="stop after N events (not counting heartbeats, hellos)")
     mon.add_argument("--timeout", type=float, default=0.0, help="stop after this many seconds (default: never)")
+    mon.add_argument("--connect-timeout", type=float, default=10.0,
+                     help="give up, exit 1, when the board has not answered within this many seconds (default 10)")
     mon.add_argument("--heartbeats", action="store_true", help="print heartbeats too")
     mon.add_argument("--no-grid", action="store_true", help="do not redraw the board after changes")
     mon.add_argument("--debounce-ms", type=int, default=None, help="set the board's debounce time")
@@ -154,7 +156,7 @@ def handle_emulate(args: argparse.Namespace) -> int:
 
 def handle_monitor(args: argparse.Namespace) -> int:
     from firmware_bridge.errors import BoardLinkError
-    from firmware_bridge.events import BoardDump, Heartbeat, Hello, SquareChanged
+    from firmware_bridge.events import BoardDump, Heartbeat, Hello, LinkLost, SquareChanged
     from firmware_bridge.link import BoardLink
 
     try:
@@ -165,21 +167,32 @@ def handle_monitor(args: argparse.Namespace) -> int:
     link.start()
     counted = 0
     start = time.monotonic()
+    reached = False  # the board has answered (a Hello); until then the wait is bounded by --connect-timeout
+    why = "no answer"
     try:
         print(f"monitoring {args.url} (Ctrl-C to stop)")
         sys.stdout.flush()
         while True:
-            left = args.timeout - (time.monotonic() - start) if args.timeout else 1.0
+            elapsed = time.monotonic() - start
+            left = args.timeout - elapsed if args.timeout else 1.0
+            if not reached:
+                left = min(left, args.connect_timeout - elapsed)
             if left <= 0:
                 break
             event = link.get(timeout=min(left, 1.0))
             if event is None:
+                continue
+            if isinstance(event, LinkLost) and not reached:  # not the board's doing: not counted
+                why = event.reason
+                print(event)
+                sys.stdout.flush()
                 continue
             if isinstance(event, Heartbeat):
                 if args.heartbeats:
                     print(f"heartbeat: up {event.uptime_ms} ms, {event.scans_per_s} scans/s")
                 continue
             if isinstance(event, Hello):  # informative, and sent twice at a handshake: not counted
+                reached = True
                 kind = "coded tiles" if event.coded else "presence only"
                 print(f"board: {event.width}x{event.height}, {kind}, protocol v{event.version}")
                 continue
@@ -199,4 +212,9 @@ def handle_monitor(args: argparse.Namespace) -> int:
         link.stop()
         stats = {k: v for k, v in link.stats.items() if v}
         print("link counters: " + (", ".join(f"{k}={v}" for k, v in sorted(stats.items())) or "none"))
+    if not reached:
+        waited = min(args.connect_timeout, args.timeout) if args.timeout else args.connect_timeout
+        print(f"referee board monitor: the board at {args.url} could not be reached within {waited:g} s ({why})",
+              file=sys.stderr)
+        return 1
     return 0

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,16 @@ def test_emulate_in_its_own_process_serves_a_link_across_processes() -> None:
             proc.wait()
         proc.stdin.close()
         proc.stdout.close()
+
+
+def test_monitor_fails_naming_the_url_when_the_board_cannot_be_reached(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = str(tmp_path / "ttyACM9")  # no such device: it never opens
+    assert main(["board", "monitor", url, "--connect-timeout", "0.2", "--count", "1"]) == 1
+    captured = capsys.readouterr()
+    assert f"the board at {url} could not be reached within 0.2 s" in captured.err
+    assert "cannot open the port" in captured.err  # and why
+    # --timeout shorter than the wait for the board: still not reached, still a failure
+    assert main(["board", "monitor", url, "--timeout", "0.1"]) == 1
+    assert f"the board at {url} could not be reached within 0.1 s" in capsys.readouterr().err
