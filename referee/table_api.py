@@ -56,6 +56,14 @@ class AlertView(TypedDict):
     squares: list[str]
 
 
+class ResultView(TypedDict):
+    winners: list[int]  # indices into players: one, or several sharing the win
+    # how the engine decided: "score" (the highest final score), "tie_break" (tied final scores, decided by the
+    # score before the unplayed tiles [PC]), "shared" (a tie the rules leave shared), "lost_on_time" (a player
+    # passed the overtime limit and lost: the others are ranked by score)
+    reason: Literal["score", "tie_break", "shared", "lost_on_time"]
+
+
 class Snapshot(TypedDict):
     version: int  # schema version, 1
     table: str  # the table's name from the configuration
@@ -75,6 +83,8 @@ class Snapshot(TypedDict):
     bag: int  # tiles left in the bag (dice left in the cup in Scramble)
     alerts: list[AlertView]
     pending: dict[str, Any]  # what the table waits for from people: {"blanks": [squares]}, {"racks": [players]}, ...
+    # the engine's verdict once the game has ended (state "ended"), else None; a view shows it, never computes it
+    result: ResultView | None
     seq: int  # increases by one with every snapshot the table publishes
 
 

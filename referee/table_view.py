@@ -109,6 +109,25 @@ def score_sheet(m: TableMachine) -> list[dict[str, Any]]:
                     "words": list(ev.words), "score": ev.delta, "total": ev.total})
     return out
 
+def result(m: TableMachine) -> dict[str, Any] | None:
+    """The engine's verdict once the game is over (`ResultView` of referee/table_api.py); None before, and while
+    the racks at the end are still to be entered."""
+    game = m.game
+    if m.state != "ended" or not game.over or game.awaiting_racks:
+        return None
+    winners = game.winners()
+    alive = [i for i in range(len(game.players)) if i != game.lost_on_time]
+    tied = [i for i in alive if game.scores[i] == max(game.scores[j] for j in alive)]
+    if game.lost_on_time is not None:
+        reason = "lost_on_time"
+    elif len(winners) > 1:
+        reason = "shared"
+    elif len(tied) > 1:
+        reason = "tie_break"
+    else:
+        reason = "score"
+    return {"winners": winners, "reason": reason}
+
 def snapshot(m: TableMachine) -> dict[str, Any]:
     """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
     setup, game = m.setup, m.game
@@ -162,4 +181,5 @@ def snapshot(m: TableMachine) -> dict[str, Any]:
         "bag": game.bag_count,
         "alerts": [a.view() for a in alerts(m)],
         "pending": pending,
+        "result": result(m),
     }

@@ -323,6 +323,24 @@ def test_scoreless_turns_end_the_game_with_racks_and_time_penalties() -> None:
     assert snap["players"][0]["score"] == 37 and snap["players"][1]["score"] == -46
 
 
+def test_a_tie_is_decided_by_the_engine_on_the_score_before_the_racks_and_shown_in_the_snapshot() -> None:
+    t = _table()
+    t.play("8H QI")  # Q 10 + I 1 on the double-word start square: 22
+    t.advance(15)
+    snap = t.play("I7 A.")  # AI down: 2, A on a double letter: 3
+    assert [p["score"] for p in snap["players"]] == [22, 3] and snap["result"] is None
+    t.advance(15)
+    for _ in range(6):  # six scoreless turns in a row end a two-player NASPA game
+        t.press()
+    assert t.snapshot()["result"] is None  # not before the racks are in
+    t.control("racks", {"player": 0, "tiles": "JXKAEIO"})  # 8 + 8 + 5 + 4 = 25
+    snap = t.control("racks", {"player": 1, "tiles": "?AEEEEE"})  # 0 + 6 = 6
+    assert snap["state"] == "ended"
+    assert [p["score"] for p in snap["players"]] == [22 - 25, 3 - 6]  # a tie at -3
+    # Anna had more before the unplayed tiles were counted: she wins the tie [PC]
+    assert snap["result"] == {"winners": [0], "reason": "tie_break"}
+
+
 def test_pause_stops_the_clocks() -> None:
     t = _table()
     t.advance(10)

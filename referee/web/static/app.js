@@ -21,6 +21,7 @@
       roll_letters: (n) => n ? `Letters of the ${n} ${n === 1 ? "die" : "dice"}, ? for a blank face`
         : "Letters, ? for a blank face",
       on_turn: "to play", tiles_on_rack: "tiles", winner: "wins", tie: "shares the win", no_moves: "No moves yet",
+      tie_break: "wins on the score before the racks",
       lost_on_time: "lost on time",
       pending_blanks: (sq) => `Blank on ${sq}: which letter does it stand for?`,
       pending_racks: (names) => `Enter the tiles left on the rack of ${names}.`,
@@ -70,6 +71,7 @@
       roll_letters: (n) => n ? `Buchstaben ${n === 1 ? "des Würfels" : `der ${n} Würfel`}, ? für eine Jokerseite`
         : "Buchstaben, ? für eine Jokerseite",
       on_turn: "am Zug", tiles_on_rack: "Steine", winner: "gewinnt", tie: "teilt den Sieg", no_moves: "Noch keine Züge",
+      tie_break: "gewinnt nach den Punkten vor den Reststeinen",
       lost_on_time: "verliert auf Zeit",
       pending_blanks: (sq) => `Joker auf ${sq}: für welchen Buchstaben steht er?`,
       pending_racks: (names) => `Reststeine von ${names} eintragen.`,
@@ -203,13 +205,12 @@
       }));
     }
     const ended = s.state === "ended";
-    // A player who lost on time cannot win, whatever the score.
-    const alive = s.players.filter((p) => !p.lost_on_time);
-    const best = Math.max(...alive.map((p) => p.score));
-    const winners = alive.filter((p) => p.score === best).length;
+    // Who won is the engine's verdict (tie-break, a loss on time), never worked out here from the scores.
+    const result = s.result || null;
+    const winners = result ? result.winners : [];
     s.players.forEach((p, i) => {
       const card = box.children[i];
-      const wins = ended && !p.lost_on_time && p.score === best;
+      const wins = winners.includes(i);
       card.classList.toggle("on-turn", p.on_turn);
       card.classList.toggle("winner", wins);
       $(".name", card).textContent = p.name;
@@ -222,7 +223,7 @@
         clockEl.hidden = true;
       }
       const meta = [];
-      if (wins) meta.push(t(winners > 1 ? "tie" : "winner"));
+      if (wins) meta.push(t(winners.length > 1 ? "tie" : result.reason === "tie_break" ? "tie_break" : "winner"));
       if (ended && p.lost_on_time) meta.push(t("lost_on_time"));
       if (p.on_turn) meta.push(t("on_turn"));
       if (p.rack_count !== null && p.rack_count !== undefined) meta.push(`${p.rack_count} ${t("tiles_on_rack")}`);

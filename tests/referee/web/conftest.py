@@ -72,6 +72,7 @@ class FakeTable:
         self.scores = [0] * len(players)
         self.racks = [7] * len(players)
         self.lost_on_time: int | None = None
+        self.result: dict[str, Any] | None = None  # the engine's verdict, set by a test once the game has ended
         self.remaining = [minutes * 60.0] * len(players)
         self.on_turn = 0
         self.started_at: float | None = None
@@ -235,7 +236,8 @@ class FakeTable:
             "state": self.state, "board": ["".join(row) for row in self.board], "premiums": list(PREMIUMS),
             "last_play": list(self.last_play), "players": players, "turn_timer": copy.deepcopy(self.turn_timer),
             "moves": copy.deepcopy(self.moves), "unseen": self.unseen, "bag": self.bag,
-            "alerts": copy.deepcopy(self.alerts), "pending": copy.deepcopy(self.pending), "seq": self.seq,
+            "alerts": copy.deepcopy(self.alerts), "pending": copy.deepcopy(self.pending),
+            "result": copy.deepcopy(self.result), "seq": self.seq,
         }
 
 

@@ -254,16 +254,25 @@ def test_the_end_of_the_game_shows_who_won(page: Any, table: Any, live_server: A
     table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
     table.play("G9=Z", "G9 Z.", ["ZI"], 21)
     table.state = "ended"
+    table.result = {"winners": [0], "reason": "score"}  # the engine's verdict: the page shows it as it is
     table.publish()
     expect()(page.locator("#state")).to_have_text("game over", timeout=WITHIN)
     expect()(page.locator("#player-0")).to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0 .meta")).to_contain_text("wins")
     expect()(page.locator("#player-1")).not_to_have_class(re.compile(r"\bwinner\b"))
     table.scores[1] = 22  # a tie: both share the win
+    table.result = {"winners": [0, 1], "reason": "shared"}
     table.publish()
     expect()(page.locator("#player-1 .meta")).to_contain_text("shares the win", timeout=WITHIN)
     expect()(page.locator("#player-0 .meta")).to_contain_text("shares the win")
+    table.result = {"winners": [1], "reason": "tie_break"}  # the same tie, decided on the score before the racks
+    table.publish()
+    expect()(page.locator("#player-1 .meta")).to_contain_text("wins on the score before the racks", timeout=WITHIN)
+    expect()(page.locator("#player-1")).to_have_class(re.compile(r"\bwinner\b"))
+    expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
+    expect()(page.locator("#player-0 .meta")).not_to_contain_text("win")
     table.lost_on_time = 0  # Anna ran past the overtime limit (clocks set to "lose"): Ben wins on the same score
+    table.result = {"winners": [1], "reason": "lost_on_time"}
     table.publish()
     expect()(page.locator("#player-0 .meta")).to_contain_text("lost on time", timeout=WITHIN)
     expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
