@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -46,24 +47,13 @@ def test_run_needs_a_lexicon_for_a_real_table(tmp_path: Path) -> None:
 
 
 @pytest.mark.pty
-def test_run_tells_systemd_it_is_ready_and_pings_the_watchdog(tmp_path: Path) -> None:
+def test_run_tells_systemd_it_is_ready_and_pings_the_watchdog(
+        tmp_path: Path, emulated_table_file: Callable[[str], Path]) -> None:
     """What `Type=notify` and `WatchdogSec=` rely on: READY=1 once the table is up, then WATCHDOG=1."""
     import os
     import signal
 
-    words = tmp_path / "words.txt"
-    words.write_text("QUIZ\n", encoding="utf-8")
-    cfg = tmp_path / "table.toml"
-    cfg.write_text(f"""
-[table]
-state_dir = "{tmp_path / 'state'}"
-[game]
-lexicon = "{words}"
-[sensors]
-board = "emulator://15x15?coded=1&buttons=2"
-[web]
-enabled = false
-""", encoding="utf-8")
+    cfg = emulated_table_file("enabled = false")
     sock_path = str(tmp_path / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(sock_path)
@@ -131,25 +121,11 @@ def test_sim_options_with_a_configuration_are_refused_not_ignored(tmp_path: Path
 
 
 @pytest.mark.pty
-def test_run_with_an_emulated_board_in_the_file_says_where_it_is(tmp_path: Path) -> None:
+def test_run_with_an_emulated_board_in_the_file_says_where_it_is(emulated_table_file: Callable[[str], Path]) -> None:
     import os
     import signal
 
-    words = tmp_path / "words.txt"
-    words.write_text("QUIZ\n", encoding="utf-8")
-    cfg = tmp_path / "table.toml"
-    cfg.write_text(f"""
-[table]
-state_dir = "{tmp_path / 'state'}"
-[game]
-lexicon = "{words}"
-[sensors]
-board = "emulator://15x15?coded=1&buttons=2"
-[web]
-host = "127.0.0.1"
-port = {_free_port()}
-pin = "123456"
-""", encoding="utf-8")
+    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {_free_port()}\npin = "123456"')
     proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

@@ -550,25 +550,12 @@ def test_a_wrongly_written_play_withdrawn_is_one_difference(tmp_path: Path) -> N
     assert result.mismatches == ["line 4 (>Ben: AEPRSTX H8 .AP +16 16): engine total 14, record 16"]
 
 
-def test_a_resumed_game_is_not_announced_as_waiting_for_its_start(tmp_path: Path) -> None:
-    words = tmp_path / "words.txt"
-    words.write_text("QUIZ\n", encoding="utf-8")
+def test_a_resumed_game_is_not_announced_as_waiting_for_its_start(
+        emulated_table_file: Callable[[str], Path]) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cfg = tmp_path / "table.toml"
-    cfg.write_text(f"""
-[table]
-state_dir = "{tmp_path / 'state'}"
-[game]
-lexicon = "{words}"
-[sensors]
-board = "emulator://15x15?coded=1&buttons=2"
-[web]
-host = "127.0.0.1"
-port = {port}
-pin = "4711"
-""", encoding="utf-8")
+    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {port}\npin = "4711"')
 
     def run_until_announced(then: Callable[[], Any]) -> str:
         proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
