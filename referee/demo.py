@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from game.errors import RefereeError
 from game.gcg import GCGMove, GCGRecord, MoveKind, parse_gcg
 from game.play import Play
-from referee.table_api import Snapshot
+from referee.table.api import Snapshot
 
 
 class DemoError(RefereeError, ValueError):

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TextIO
 
-from referee.live_table import LiveTable
+from referee.table.live import LiveTable
 
 log = logging.getLogger(__name__)
 

@@ -30,17 +30,17 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from game.errors import RefereeError
-from referee.board_picture import Cell
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
-from referee.live_table import LiveTable
 from referee.outputs import Outputs
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
-from referee.table_api import ControlError
-from referee.table_rules import TableRules, table_rules
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError
+from referee.table.live import LiveTable
+from referee.table.picture import Cell
+from referee.table.rules import TableRules, table_rules
+from referee.table.setup import TableSetup
 
 log = logging.getLogger(__name__)
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from game.squares import Position
-from referee.board_picture import Cell
 from referee.journal import Journal
-from referee.live_table import LiveTable, TableClock
-from referee.table_api import Snapshot
-from referee.table_machine import TableMachine
-from referee.table_rules import EveryWord, WordSet, table_rules
-from referee.table_setup import TableSetup
+from referee.table.api import Snapshot
+from referee.table.live import LiveTable, TableClock
+from referee.table.machine import TableMachine
+from referee.table.picture import Cell
+from referee.table.rules import EveryWord, WordSet, table_rules
+from referee.table.setup import TableSetup
 
 
 class ManualClock:

@@ -1,6 +1,6 @@
 """What a table machine shows: its alerts, its board, its score sheet and its snapshot.
 
-Kept apart from the state machine (referee/table_machine.py) so that the machine reads as the rules
+Kept apart from the state machine (referee/table/machine.py) so that the machine reads as the rules
 of the table and this module as the picture of it; both are pure.
 """
 
@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from game.events import EventKind
 from game.squares import Square
-from referee.board_picture import squares_text
-from referee.messages import text
+from referee.table.messages import text
+from referee.table.picture import squares_text
 
 if TYPE_CHECKING:
-    from referee.table_machine import Alert, TableMachine
+    from referee.table.machine import Alert, TableMachine
 
 _MOVE_KINDS = {
     EventKind.PLAY: "play",
@@ -33,7 +33,7 @@ _NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE
 
 def alerts(m: TableMachine) -> list[Alert]:
     """What is wrong at the table now: derived from the picture and the links, plus notices."""
-    from referee.table_machine import Alert
+    from referee.table.machine import Alert
 
     out: list[Alert] = []
     if m.links.get("board") is False:
@@ -110,7 +110,7 @@ def score_sheet(m: TableMachine) -> list[dict[str, Any]]:
     return out
 
 def result(m: TableMachine) -> dict[str, Any] | None:
-    """The engine's verdict once the game is over (`ResultView` of referee/table_api.py); None before, and while
+    """The engine's verdict once the game is over (`ResultView` of referee/table/api.py); None before, and while
     the racks at the end are still to be entered."""
     game = m.game
     if m.state != "ended" or not game.over or game.awaiting_racks:
@@ -129,7 +129,7 @@ def result(m: TableMachine) -> dict[str, Any] | None:
     return {"winners": winners, "reason": reason}
 
 def snapshot(m: TableMachine) -> dict[str, Any]:
-    """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
+    """The `Snapshot` of referee/table/api.py, without `seq` (the live table numbers them)."""
     setup, game = m.setup, m.game
     players = []
     for i, name in enumerate(setup.players):

@@ -1,6 +1,6 @@
 """The live table: the state machine plus the journal, a clock, a lock and the views' listeners.
 
-`LiveTable` implements `TableView` and `TableControl` (referee/table_api.py). Everything that
+`LiveTable` implements `TableView` and `TableControl` (referee/table/api.py). Everything that
 changes the game goes through `_submit`, which
 
 1. stamps the event with the table time (`TableClock`: runs only while the service runs),
@@ -22,12 +22,12 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-from referee.board_picture import Picture, picture_to_json
 from referee.journal import Event, Journal, JournalError
-from referee.table_api import ControlError, Listener, Snapshot
-from referee.table_machine import TableMachine
-from referee.table_rules import TableRules
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError, Listener, Snapshot
+from referee.table.machine import TableMachine
+from referee.table.picture import Picture, picture_to_json
+from referee.table.rules import TableRules
+from referee.table.setup import TableSetup
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ class LiveTable:
 
     def gcg(self) -> str:
         """The game as a GCG record (offered as a download by the page)."""
-        from referee.records import game_gcg
+        from referee.table.records import game_gcg
 
         with self._lock:
             return game_gcg(self.machine)

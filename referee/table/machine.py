@@ -46,13 +46,13 @@ from game.game import Game
 from game.play import Placement
 from game.squares import Square
 from game.tiles import Tile, rack_counter
-from referee import table_view
-from referee.board_picture import Cell, picture_from_json, squares_text
 from referee.journal import Event
-from referee.messages import rule_reason, text
-from referee.table_api import ControlError
-from referee.table_rules import TableRules, check_letter
-from referee.table_setup import TableSetup
+from referee.table import view as table_view
+from referee.table.api import ControlError
+from referee.table.messages import rule_reason, text
+from referee.table.picture import Cell, picture_from_json, squares_text
+from referee.table.rules import TableRules, check_letter
+from referee.table.setup import TableSetup
 
 
 class TableTime:
@@ -665,7 +665,7 @@ class TableMachine:
         self.notices = [a for a in self.notices if a.code != code]
         self.notices.append(Alert(level, code, message, squares or []))
 
-    # --- reading (referee/table_view.py builds the views) ------------------------------------------
+    # --- reading (referee/table/view.py builds the views) ------------------------------------------
 
     def alerts(self) -> list[Alert]:
         """What is wrong at the table now: derived from the picture and the links, plus notices."""
@@ -678,5 +678,5 @@ class TableMachine:
         return table_view.score_sheet(self)
 
     def snapshot(self) -> dict[str, Any]:
-        """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
+        """The `Snapshot` of referee/table/api.py, without `seq` (the live table numbers them)."""
         return table_view.snapshot(self)
