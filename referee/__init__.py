@@ -15,8 +15,11 @@ Public API (what the views, the commands and the tests use)::
 - `referee.table.live.LiveTable`: the table players use (machine + journal + listeners + table time);
   `LiveTable.new_game(setup, rules, journal=...)`, `LiveTable.resume(journal, rules_for_setup)`; inputs
   `board_seen(picture)`, `link(source, up)`, `press_clock(player)`, `roll(letters)`, `poll()`.
-- `referee.table.machine.TableMachine`: the pure state machine (waiting, turn, blank, challenge,
-  takeback, removal, roll, paused, racks, ended); events in, snapshots out.
+- `referee.table.machine.TableMachine`: the pure state machine (`referee.table.state.TableState`: waiting,
+  turn, blank, challenge, takeback, removal, roll, paused, racks, ended; `TRANSITIONS`: state x event ->
+  handler); events in, snapshots out.
+- `LiveTable.reading()`: the one way to read a running table from outside `referee.table` (a read-only
+  `referee.table.reading.TableReading`, under the table's lock).
 - `referee.config`: `load_config(path) -> Config` (one TOML file; `ConfigError` names file, key, reason).
 - `referee.journal.Journal`: SQLite (WAL) of games and their events; `referee games list|export`.
 - `referee.fusion.fuse(sensors, camera, min_confidence)`: one board picture from the sensor board and the

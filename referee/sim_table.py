@@ -26,6 +26,7 @@ from referee.table.machine import TableMachine
 from referee.table.picture import Cell
 from referee.table.rules import EveryWord, WordSet, table_rules
 from referee.table.setup import TableSetup
+from referee.table.state import TableState
 
 
 class ManualClock:
@@ -114,7 +115,7 @@ class SimulatedTable(LiveTable):
         self.place_word(move)
         snap = self.press()
         for i, ch in enumerate(word):
-            if ch.islower() and self.machine.state == "blank":
+            if ch.islower() and self.machine.state is TableState.BLANK:
                 snap = self.control("blank", {"square": str(pos.start.step(pos.direction, i)), "letter": ch})
         return snap
 
