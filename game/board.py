@@ -39,7 +39,7 @@ class Board:
 
     def __getitem__(self, square: Square) -> Tile | None:
         if not self.contains(square):
-            raise OffBoardError(f"{square}: off the board", reason="square", square=str(square))
+            raise OffBoardError(f"{square}: off the board", form="square", square=str(square))
         return self.cells[square.row * self.width + square.col]
 
     def get(self, square: Square) -> Tile | None:
@@ -71,7 +71,7 @@ class Board:
         for square in squares:
             tile = self[square]
             if tile is None:
-                raise OffBoardError(f"{square}: no tile to take back", reason="take_back", square=str(square))
+                raise OffBoardError(f"{square}: no tile to take back", form="take_back", square=str(square))
             self.cells[square.row * self.width + square.col] = None
             self._count -= 1
             taken.append(tile)

@@ -20,24 +20,24 @@ class RefereeError(Exception):
 
     Besides its English message, an error carries what a translation needs, so that the service can
     say it in the players' language without reading the English text: `code` names the kind (one per
-    class, stable: other programs and the translations key on it), `reason` which of the class's
-    messages it is (a class with one message has the reason ""), and `fields` the values the message
-    names (squares, words, letters, counts). `forms` declares, per reason, the names of the fields a
+    class, stable: other programs and the translations key on it), `form` which of the class's
+    messages it is (a class with one message has the form ""), and `fields` the values the message
+    names (squares, words, letters, counts). `forms` declares, per form, the names of the fields a
     raise site must give; a test holds every raise site and every translation to it.
     """
 
     code: ClassVar[str] = "referee_error"
     forms: ClassVar[Mapping[str, tuple[str, ...]]] = {"": ()}
 
-    def __init__(self, message: str = "", /, *, reason: str = "", **fields: object) -> None:
+    def __init__(self, message: str = "", /, *, form: str = "", **fields: object) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.form = form
         self.fields: Mapping[str, object] = MappingProxyType(dict(fields))
 
     @property
-    def key(self) -> str:
-        """`code` and `reason` in one word (`not_on_rack.played`), the key of the error's translations."""
-        return f"{self.code}.{self.reason}" if self.reason else self.code
+    def message_key(self) -> str:
+        """`code` and `form` in one word (`not_on_rack.played`), the key of the error's translations."""
+        return f"{self.code}.{self.form}" if self.form else self.code
 
 
 # --- data and notation -------------------------------------------------------------------
@@ -250,9 +250,9 @@ class NotInLexiconError(IllegalPlayError):
         "one": ("words",),
     }
 
-    def __init__(self, message: str = "", words: tuple[str, ...] = (), /, *, reason: str = "",
+    def __init__(self, message: str = "", words: tuple[str, ...] = (), /, *, form: str = "",
                  **fields: object) -> None:
-        super().__init__(message, reason=reason, **fields)
+        super().__init__(message, form=form, **fields)
         self.words = words
 
 

@@ -143,7 +143,7 @@ def parse_move_line(line: str, number: int) -> GCGMove:
     body = line[1:]
     nick, sep, rest = body.partition(":")
     if not sep or not nick.strip():
-        raise GCGError(f"line {number}: a move line needs '>nick:' ({line.strip()!r})", reason="move_nick", line=number,
+        raise GCGError(f"line {number}: a move line needs '>nick:' ({line.strip()!r})", form="move_nick", line=number,
                        text=line.strip())
     tokens = rest.split()
     # score and total: the last pair of numbers with nothing but words after them
@@ -153,7 +153,7 @@ def parse_move_line(line: str, number: int) -> GCGMove:
             at = i
             break
     if at is None or at == 0:
-        raise GCGError(f"line {number}: no score and total found in {line.strip()!r}", reason="no_score", line=number,
+        raise GCGError(f"line {number}: no score and total found in {line.strip()!r}", form="no_score", line=number,
                        text=line.strip())
     head = tokens[:at]
     score, total = int(tokens[at]), int(tokens[at + 1])
@@ -168,18 +168,18 @@ def parse_move_line(line: str, number: int) -> GCGMove:
     elif len(head) == 1:
         move_tokens = head
     else:
-        raise GCGError(f"line {number}: cannot tell rack and move apart in {line.strip()!r}", reason="rack_move",
+        raise GCGError(f"line {number}: cannot tell rack and move apart in {line.strip()!r}", form="rack_move",
                        line=number, text=line.strip())
     if len(move_tokens) == 2:
         if not _is_position(move_tokens[0]):
             raise GCGError(f"line {number}: {move_tokens[0]!r} is not a position (like 8D or D8)",
-                           reason="not_position",
+                           form="not_position",
                            line=number, token=move_tokens[0])
         kind = MoveKind.PLAY
     else:
         found = _classify(move_tokens[0])
         if found is None:
-            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a move", reason="not_move", line=number,
+            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a move", form="not_move", line=number,
                            token=move_tokens[0])
         kind = found
     return GCGMove(number, line.rstrip("\r\n"), nick.strip(), rack, kind, " ".join(move_tokens), score, total, extra)
@@ -205,7 +205,7 @@ def parse_gcg(text: str) -> GCGRecord:
             if m:
                 nick, _, name = value.partition(" ")
                 if not nick:
-                    raise GCGError(f"line {number}: #{key} needs a nickname", reason="player_nick", line=number,
+                    raise GCGError(f"line {number}: #{key} needs a nickname", form="player_nick", line=number,
                                    key=key)
                 players[int(m.group(1))] = GCGPlayer(int(m.group(1)), nick, name.strip() or nick)
             elif key == "note":

@@ -121,7 +121,7 @@ class Lexicon:
                 continue
             words.add(word)
         if not words:
-            raise LexiconError(f"{name or 'word list'}: no words found ({report.summary()})", reason="no_words",
+            raise LexiconError(f"{name or 'word list'}: no words found ({report.summary()})", form="no_words",
                                name=name or "word list", words=report.words, lines=report.lines,
                                encoding=report.encoding, duplicates=report.duplicates, comments=report.comments,
                                rejected=report.rejected)
@@ -139,8 +139,8 @@ class Lexicon:
         header, _, body = data.partition(b"\n")
         if not header.startswith(COMPILED_MAGIC.encode()):
             raise LexiconError("not a compiled lexicon (recompile it with `referee lexicon install`)",
-                               reason="not_compiled")
+                               form="not_compiled")
         name = header[len(COMPILED_MAGIC):].decode("utf-8", "replace").strip()
         if not body:
-            raise LexiconError(f"compiled lexicon {name!r} is empty", reason="compiled_empty", name=name)
+            raise LexiconError(f"compiled lexicon {name!r} is empty", form="compiled_empty", name=name)
         return cls(body.decode("utf-8").split("\n"), name)

@@ -156,7 +156,7 @@ def rules_from_dict(raw: Mapping[str, Any]) -> RuleSet:
     known = {f.name for f in fields(RuleSet)}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise DataError(f"rule set: unknown options {', '.join(unknown)}", reason="rules_options",
+        raise DataError(f"rule set: unknown options {', '.join(unknown)}", form="rules_options",
                         options=", ".join(unknown))
     try:
         values: dict[str, Any] = dict(raw)
@@ -171,5 +171,5 @@ def rules_from_dict(raw: Mapping[str, Any]) -> RuleSet:
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DataError(f"rule set: {exc!r} in {dict(raw)}", reason="rules_value", detail=repr(exc),
+        raise DataError(f"rule set: {exc!r} in {dict(raw)}", form="rules_value", detail=repr(exc),
                         raw=str(dict(raw))) from exc

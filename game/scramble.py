@@ -61,13 +61,13 @@ class ScrambleRules(RuleSet):
 
     def __post_init__(self) -> None:
         if self.dice is None:
-            raise DataError(f"rule set {self.name!r}: Scramble needs a dice set", reason="no_dice", name=self.name)
+            raise DataError(f"rule set {self.name!r}: Scramble needs a dice set", form="no_dice", name=self.name)
         if self.target <= 0:
             raise DataError(f"rule set {self.name!r}: the winning score must be positive, not {self.target}",
-                            reason="target", name=self.name, target=self.target)
+                            form="target", name=self.name, target=self.target)
         if self.turn_seconds <= 0:
             raise DataError(f"rule set {self.name!r}: the turn time must be positive, not {self.turn_seconds}",
-                            reason="turn_seconds", name=self.name, seconds=self.turn_seconds)
+                            form="turn_seconds", name=self.name, seconds=self.turn_seconds)
         # The scorer reads values from `tiles`: they must be the dice's (a dice set swapped in with
         # `with_options(dice=...)` alone would leave the old values).
         wrong = sorted(
@@ -77,7 +77,7 @@ class ScrambleRules(RuleSet):
             raise DataError(
                 f"rule set {self.name!r}: the tile values of {', '.join(wrong)} differ from the dice "
                 f"{self.dice.name!r}; build the rules with scramble_rules(dice)",
-                reason="dice_values", name=self.name, letters=", ".join(wrong), dice=self.dice.name,
+                form="dice_values", name=self.name, letters=", ".join(wrong), dice=self.dice.name,
             )
 
     @property
@@ -114,7 +114,7 @@ def scramble_rules_from_dict(raw: Mapping[str, Any]) -> ScrambleRules:
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DataError(f"Scramble rule set: {exc!r}", reason="scramble_rules", detail=repr(exc)) from exc
+        raise DataError(f"Scramble rule set: {exc!r}", form="scramble_rules", detail=repr(exc)) from exc
     standard = {f.name: getattr(base, f.name) for f in fields(RuleSet)}
     standard.update(layout=layout, tiles=dice.tile_set(ALPHABETS.get(dice.language, "")))
     return ScrambleRules(**standard, dice=dice, **extra)
@@ -166,7 +166,7 @@ class ScrambleGame(Game):
         """`seed` seeds the simulated rolls (`roll()`); without it, faces come from `read_roll` or `set_rack`."""
         if not isinstance(rules, ScrambleRules):
             raise DataError(f"rule set {rules.name!r} is not a Scramble rule set (use game.scramble.scramble_rules)",
-                            reason="not_scramble", name=rules.name)
+                            form="not_scramble", name=rules.name)
         self.dice = Dice()
         self.rolled = False  # whether the player to move has this turn's dice
         self.holder = 0  # who holds the dice in hand
@@ -231,7 +231,7 @@ class ScrambleGame(Game):
         if self.rolled:
             if wanted != Counter(d.face.letter for d in self.dice.hand):
                 raise RollError(f"rack {rack}: the dice in hand show {self.dice.rack or 'nothing'}",
-                                reason="rack_not_hand" if self.dice.rack else "rack_empty_hand", rack=rack,
+                                form="rack_not_hand" if self.dice.rack else "rack_empty_hand", rack=rack,
                                 hand=self.dice.rack)
             self.actions.append({"action": "set_rack", "player": player, "rack": rack})
             self.holder = player
@@ -243,7 +243,7 @@ class ScrambleGame(Game):
         if missing:
             have = "".join(sorted(missing.elements()))
             raise NotOnRackError(f"rack {rack}: the dice passed on ({self.dice.rack}) include {have}, not in the rack",
-                                 reason="passed_dice", rack=rack, passed=self.dice.rack, tiles=have)
+                                 form="passed_dice", rack=rack, passed=self.dice.rack, tiles=have)
         fresh = [Face(letter, self.dice_set.value(letter)) for letter in sorted((wanted - passed).elements())]
         self.dice = self.dice.read(self.dice_set, fresh)
         self.actions.append({"action": "set_rack", "player": player, "rack": rack})
@@ -260,7 +260,7 @@ class ScrambleGame(Game):
         if self.over:
             self._actor(None)  # raises GameOverError with the reason
         if self.rolled:
-            raise RollOrderError(f"{self.players[self.to_move]} has already rolled this turn", reason="rolled_twice",
+            raise RollOrderError(f"{self.players[self.to_move]} has already rolled this turn", form="rolled_twice",
                                  player=self.players[self.to_move])
         self._close_pending()
 
@@ -285,7 +285,7 @@ class ScrambleGame(Game):
         """
         if not self.rolled and not self.over:
             if self.strict_turns:
-                raise RollOrderError(f"{self.players[self.to_move]} has not rolled the dice yet", reason="not_rolled",
+                raise RollOrderError(f"{self.players[self.to_move]} has not rolled the dice yet", form="not_rolled",
                                      player=self.players[self.to_move])
             placed = Play.from_str(placements).placements(self.board) if isinstance(placements, str) else placements
             placed = tuple(placed)
@@ -309,7 +309,7 @@ class ScrambleGame(Game):
         self.pass_turn(player)
 
     def exchange(self, tiles: str | int, player: int | None = None) -> None:
-        raise ExchangeNotAllowedError("Scramble has no exchange: every turn rolls new dice", reason="scramble")
+        raise ExchangeNotAllowedError("Scramble has no exchange: every turn rolls new dice", form="scramble")
 
     def draw_count(self, player: int, played: int) -> int:
         """No drawing after a play: the next player rolls at the start of the turn."""

@@ -41,10 +41,10 @@ class Tile:
         """`A` is a lettered tile, `a` a blank played as A. `?` (undesignated) is refused: on the
         board a blank always stands for a letter."""
         if len(text) != 1 or not text.isalpha():
-            raise NotationError(f"{text!r} is not a tile: write one letter, lowercase for a blank", reason="tile",
+            raise NotationError(f"{text!r} is not a tile: write one letter, lowercase for a blank", form="tile",
                                 text=text)
         if text == "ß":
-            raise NotationError("ß has no tile: play S and S", reason="eszett")
+            raise NotationError("ß has no tile: play S and S", form="eszett")
         return cls(text.upper(), blank=text.islower())
 
     def __str__(self) -> str:
@@ -65,7 +65,7 @@ def rack_counter(rack: str | Iterable[str]) -> Counter[str]:
         elif ch.isalpha():
             out[ch] += 1
         else:
-            raise NotationError(f"{ch!r} in rack {''.join(rack)!r} is not a tile", reason="rack_char", char=ch,
+            raise NotationError(f"{ch!r} in rack {''.join(rack)!r} is not a tile", form="rack_char", char=ch,
                                 rack="".join(rack))
     return out
 
@@ -121,16 +121,16 @@ class TileSet:
             for letter, (count, value) in tiles.items():
                 if not isinstance(count, int) or not isinstance(value, int) or count < 0 or value < 0:
                     raise DataError(f"{source}: tile {letter!r} needs a [count, value] of non-negative integers",
-                                    reason="tile_entry", source=source, letter=letter)
+                                    form="tile_entry", source=source, letter=letter)
                 if letter != BLANK and (len(letter) != 1 or not letter.isupper()):
-                    raise DataError(f"{source}: {letter!r} is not an uppercase letter or '?'", reason="tile_letter",
+                    raise DataError(f"{source}: {letter!r} is not an uppercase letter or '?'", form="tile_letter",
                                     source=source, letter=letter)
                 counts[letter] = count
                 values[letter] = value
         except DataError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"{source}: not a tile set file ({exc})", reason="tile_file", source=source,
+            raise DataError(f"{source}: not a tile set file ({exc})", form="tile_file", source=source,
                             detail=str(exc)) from exc
         return cls(name, language, counts, values)
 
@@ -141,7 +141,7 @@ def load_tile_set(name: str) -> TileSet:
     try:
         text = resources.files("game").joinpath("data", "tiles", f"{name}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError) as exc:
-        raise DataError(f"no tile set named {name!r} (have: {', '.join(tile_set_names())})", reason="no_tile_set",
+        raise DataError(f"no tile set named {name!r} (have: {', '.join(tile_set_names())})", form="no_tile_set",
                         name=name, known=", ".join(tile_set_names())) from exc
     return TileSet.from_json(text, f"tiles/{name}.json")
 

@@ -76,7 +76,7 @@ class Countdown:
 
     def __init__(self, seconds: float, clock: Monotonic) -> None:
         if not math.isfinite(seconds):
-            raise ClockError(f"a countdown needs a finite number of seconds, not {seconds!r}", reason="countdown",
+            raise ClockError(f"a countdown needs a finite number of seconds, not {seconds!r}", form="countdown",
                              value=seconds)
         self._clock = clock
         self._left = float(seconds)
@@ -136,7 +136,7 @@ class TurnTimerConfig:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.seconds) and self.seconds > 0):
             raise ClockError(f"turn timer: the time per turn must be positive seconds, not {self.seconds!r}",
-                             reason="turn_seconds", value=self.seconds)
+                             form="turn_seconds", value=self.seconds)
 
     @classmethod
     def standard(cls, seconds: float = 180.0) -> TurnTimerConfig:
@@ -200,7 +200,7 @@ class TurnTimer:
 
     def pause(self) -> None:
         if self._state != "running":
-            raise ClockError(f"the turn timer cannot pause: it is {self._state}", reason="timer_cannot_pause",
+            raise ClockError(f"the turn timer cannot pause: it is {self._state}", form="timer_cannot_pause",
                              state=self._state)
         self._countdown.stop()
         self._state = "paused"
@@ -208,7 +208,7 @@ class TurnTimer:
     def resume(self) -> None:
         if self._state != "paused":
             raise ClockError(f"the turn timer cannot resume: it is {self._state}, not paused",
-                             reason="timer_cannot_resume",
+                             form="timer_cannot_resume",
                              state=self._state)
         self._countdown.start()
         self._state = "running"
@@ -258,7 +258,7 @@ class TurnTimer:
         timer = cls(config, clock)
         state = data.get("state")
         if state not in ("idle", "running", "paused", "expired"):
-            raise ClockError(f"saved turn timer: unknown state {state!r}", reason="saved_timer_state", value=state)
+            raise ClockError(f"saved turn timer: unknown state {state!r}", form="saved_timer_state", value=state)
         timer._countdown.reset(_number(data, "remaining_s"))
         timer._announced = _bool(data, "announced")
         timer._state = state
@@ -275,20 +275,20 @@ class TurnTimer:
 
 def _expect_kind(data: Mapping[str, Any], kind: str) -> None:
     if not isinstance(data, Mapping):
-        raise ClockError(f"saved {kind}: expected a mapping, got {type(data).__name__}", reason="saved_not_mapping",
+        raise ClockError(f"saved {kind}: expected a mapping, got {type(data).__name__}", form="saved_not_mapping",
                          kind=kind, type=type(data).__name__)
     if data.get("kind") != kind:
-        raise ClockError(f"saved {kind}: the record is a {data.get('kind')!r}, not a {kind!r}", reason="saved_kind",
+        raise ClockError(f"saved {kind}: the record is a {data.get('kind')!r}, not a {kind!r}", form="saved_kind",
                          kind=kind, found=data.get("kind"))
     if data.get("version") != 1:
         raise ClockError(f"saved {kind}: unsupported version {data.get('version')!r} (this build reads version 1)",
-                         reason="saved_version", kind=kind, version=data.get("version"))
+                         form="saved_version", kind=kind, version=data.get("version"))
 
 
 def _mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key)
     if not isinstance(value, Mapping):
-        raise ClockError(f"saved clock: field {key!r} must be a mapping, got {value!r}", reason="saved_field_mapping",
+        raise ClockError(f"saved clock: field {key!r} must be a mapping, got {value!r}", form="saved_field_mapping",
                          key=key, value=value)
     return value
 
@@ -297,7 +297,7 @@ def _number(data: Mapping[str, Any], key: str) -> float:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise ClockError(f"saved clock: field {key!r} must be a finite number, got {value!r}",
-                         reason="saved_field_number",
+                         form="saved_field_number",
                          key=key, value=value)
     return float(value)
 
@@ -305,6 +305,6 @@ def _number(data: Mapping[str, Any], key: str) -> float:
 def _bool(data: Mapping[str, Any], key: str) -> bool:
     value = data.get(key)
     if not isinstance(value, bool):
-        raise ClockError(f"saved clock: field {key!r} must be true or false, got {value!r}", reason="saved_field_bool",
+        raise ClockError(f"saved clock: field {key!r} must be true or false, got {value!r}", form="saved_field_bool",
                          key=key, value=value)
     return value

@@ -107,16 +107,16 @@ def validate(
         if not tile.letter.isalpha():
             if tile.blank or tile.letter == "?":
                 raise BlankWithoutLetterError(f"{sq}: say which letter the blank stands for", square=str(sq))
-            raise UnknownLetterError(f"{sq}: {tile.letter!r} is not a letter", reason="not_letter", square=str(sq),
+            raise UnknownLetterError(f"{sq}: {tile.letter!r} is not a letter", form="not_letter", square=str(sq),
                                      letter=tile.letter)
         if not tiles_set.has_letter(tile.letter):
             raise UnknownLetterError(f"{sq}: the {tiles_set.name} tile set has no letter {tile.letter}",
-                                     reason="not_in_set",
+                                     form="not_in_set",
                                      square=str(sq), tile_set=tiles_set.name, letter=tile.letter)
     off = [p.square for p in placed if not (0 <= p.square.row < height and 0 <= p.square.col < width)]
     if off:
         raise OffBoardError(f"{', '.join(map(str, off))}: off the board (the board is {width}x{height})",
-                            reason="squares", squares=", ".join(map(str, off)), width=width, height=height)
+                            form="squares", squares=", ".join(map(str, off)), width=width, height=height)
     new: dict[int, Tile] = {}
     for p in placed:
         idx = p.square.row * width + p.square.col
@@ -164,7 +164,7 @@ def validate(
         if len(placed) < rules.first_play_min_tiles:
             raise FirstPlayTooShortError(
                 f"{_span([first, last])}: the first word needs at least {rules.first_play_min_tiles} letters",
-                reason="min_letters", span=_span([first, last]), count=rules.first_play_min_tiles,
+                form="min_letters", span=_span([first, last]), count=rules.first_play_min_tiles,
             )
 
     words: list[Word] = []
@@ -179,7 +179,7 @@ def validate(
         raise NotConnectedError(f"{_span([first, last])}: the play does not touch any tile on the board",
                                  span=_span([first, last]))
     if not words:
-        raise FirstPlayTooShortError(f"{_span([first, last])}: a single tile forms no word", reason="single_tile",
+        raise FirstPlayTooShortError(f"{_span([first, last])}: a single tile forms no word", form="single_tile",
                                      span=_span([first, last]))
     return CheckedPlay(placed, direction, tuple(words))
 

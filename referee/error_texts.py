@@ -708,12 +708,12 @@ def render_error(err: RefereeError, lang: str) -> str:
     An error whose kind has no text here (raised outside the engine), or whose fields do not fit its
     text, is shown with its own English message rather than not at all.
     """
-    entry = TEXTS.get(err.key)
+    entry = TEXTS.get(err.message_key)
     if entry is None:
         return str(err)
     template = entry.get(lang, entry["en"])
     values: dict[str, object] = dict(err.fields)
-    derived = DERIVED.get(err.key)
+    derived = DERIVED.get(err.message_key)
     if derived is not None:
         values.update(derived[1](err.fields, lang))
     cause = err.__cause__

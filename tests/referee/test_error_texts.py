@@ -91,7 +91,7 @@ def _raise_sites() -> Iterator[tuple[str, int, str, list[str], set[str]]]:
             reasons = [""]
             names: set[str] = set()
             for kw in node.exc.keywords:
-                if kw.arg == "reason":
+                if kw.arg == "form":
                     reasons = [c.value for c in ast.walk(kw.value)
                                if isinstance(c, ast.Constant) and isinstance(c.value, str)]
                 elif kw.arg is not None:
@@ -183,16 +183,16 @@ SAMPLES = list(_sample_errors())
 
 
 def test_the_samples_cover_many_kinds() -> None:
-    assert len({e.key for e in SAMPLES}) >= 20
+    assert len({e.message_key for e in SAMPLES}) >= 20
 
 
-@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.key)
+@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.message_key)
 def test_english_renders_the_engine_text_word_for_word(err: RefereeError) -> None:
-    assert err.key in TEXTS
+    assert err.message_key in TEXTS
     assert render_error(err, "en") == str(err)
 
 
-@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.key)
+@pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.message_key)
 def test_german_is_rendered_from_the_fields(err: RefereeError) -> None:
     german_text = render_error(err, "de")
     assert german_text != str(err)
@@ -232,7 +232,7 @@ def test_nested_engine_error_is_rendered_in_german_too() -> None:
         try:
             raise inner
         except RefereeError as exc:
-            raise GameOverError(f"cannot score the racks at the end: {exc}", reason="end_racks",
+            raise GameOverError(f"cannot score the racks at the end: {exc}", form="end_racks",
                                 detail=str(exc)) from exc
     except GameOverError as outer:
         assert render_error(outer, "en") == str(outer)
