@@ -38,7 +38,7 @@ def test_a_table_name_with_a_line_break_is_refused() -> None:
 
 @pytest.mark.parametrize("second", ["Anna", "anna", " Anna ", "ANNA"])
 def test_two_players_with_one_name_are_refused(second: str) -> None:
-    with pytest.raises(ConfigError, match="players 1 and 3 are both called .*could not tell them apart"):
+    with pytest.raises(ConfigError, match=r"players 1 and 3 are both called .*could not tell them apart"):
         _config(["Anna", "Ben", second])
 
 
@@ -53,7 +53,7 @@ def test_the_exact_attack_writes_no_move_lines() -> None:
     record = parse_gcg(text)
     assert record.moves == []
     assert not any(line.startswith(">") for line in text.splitlines())
-    assert [p.name for p in record.players][0] == " ".join(ATTACK.split())
+    assert record.players[0].name == " ".join(ATTACK.split())
 
 
 def test_a_journaled_game_under_such_names_exports_clean(tmp_path: Path) -> None:
