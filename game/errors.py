@@ -334,13 +334,19 @@ class PlayerError(IllegalTurnError):
 
 
 class LexiconError(RefereeError, ValueError):
-    """A word list that cannot be used (empty, undecodable, wrong compiled format)."""
+    """A word list that cannot be used (empty, undecodable, not a word list at all, wrong compiled format)."""
 
     code = "lexicon"
     forms: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "binary": ("name",),
         "compiled_empty": ("name",),
+        "damaged": ("name", "kind", "detail"),
         "no_words": ("name", "words", "lines", "encoding", "duplicates", "comments", "rejected"),
+        "not_a_list": ("name", "kind", "what"),
         "not_compiled": (),
+        "rejects": ("name", "rejected", "content", "share", "summary"),
+        "too_big": ("name", "limit"),
+        "too_few": ("name", "words", "min_words", "summary"),
     }
 
 

@@ -616,6 +616,31 @@ TEXTS: dict[str, Template] = {
         "de": "Spieluhr: unbekannte Einstellung(en) {names}",
     },
     # --- lexicons, records, variants ---------------------------------------------------------
+    "lexicon.binary": {
+        "en": "{name}: a binary file, not a plain word list",
+        "de": "{name}: eine Binärdatei, keine einfache Wortliste",
+    },
+    "lexicon.damaged": {
+        "en": "{name}: a damaged {kind} file ({detail})",
+        "de": "{name}: eine beschädigte {kind}-Datei ({detail})",
+    },
+    "lexicon.not_a_list": {
+        "en": "{name}: {what}",
+        "de": "{name}: {what}",
+    },
+    "lexicon.rejects": {
+        "en": "{name}: {rejected} of {content} lines ({share:.0%}) are not words; this does not look like a word list "
+              "({summary})",
+        "de": "{name}: {rejected} von {content} Zeilen ({share:.0%}) sind keine Wörter; das ist keine Wortliste",
+    },
+    "lexicon.too_big": {
+        "en": "{name}: unpacks to more than {limit} MB: not a word list",
+        "de": "{name}: entpackt mehr als {limit} MB: keine Wortliste",
+    },
+    "lexicon.too_few": {
+        "en": "{name}: only {words} words, a lexicon has at least {min_words} ({summary})",
+        "de": "{name}: nur {words} Wörter, ein Wörterbuch hat mindestens {min_words}",
+    },
     "lexicon.compiled_empty": {
         "en": "compiled lexicon {name!r} is empty",
         "de": "das übersetzte Wörterbuch {name!r} ist leer",
@@ -690,9 +715,31 @@ def _german_state(fields: Mapping[str, object], lang: str) -> dict[str, object]:
     return {}
 
 
+# What a file given as a word list is instead, in German (English: the engine's own words).
+_NOT_A_LIST_DE = {
+    "zip": "ein ZIP-Archiv: bitte entpacken und die Wortliste darin angeben",
+    "pdf": "ein PDF-Dokument, keine einfache Wortliste",
+    "png": "ein PNG-Bild, keine Wortliste",
+    "jpeg": "ein JPEG-Bild, keine Wortliste",
+    "elf": "ein Programm (ELF), keine Wortliste",
+    "sqlite": "eine SQLite-Datenbank, keine Wortliste",
+    "7z": "ein 7-Zip-Archiv: bitte entpacken und die Wortliste darin angeben",
+    "rar": "ein RAR-Archiv: bitte entpacken und die Wortliste darin angeben",
+    "compiled": "ein schon übersetztes Wörterbuch: bitte die Wortliste installieren, aus der es entstand",
+}
+
+
+def _not_a_list(fields: Mapping[str, object], lang: str) -> dict[str, object]:
+    kind = fields.get("kind")
+    if lang == "de" and isinstance(kind, str) and kind in _NOT_A_LIST_DE:
+        return {"what": _NOT_A_LIST_DE[kind]}
+    return {}
+
+
 # Values a template names that are worked out from the fields, per key: (names given, how).
 DERIVED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, object], str], dict[str, object]]]] = {
     "not_in_bag.play": (("left",), _unseen_left),
+    "lexicon.not_a_list": ((), _not_a_list),
     **{key: ((), _german_state) for key in TEXTS if key.startswith("clock.") and "{state}" in TEXTS[key]["en"]},
 }
 
