@@ -31,16 +31,17 @@ def test_gzipped_enable_loads_whole(shared_dir: Path) -> None:
 
 
 def test_a_damaged_compressed_list_is_refused() -> None:
-    with pytest.raises(LexiconError, match="words.gz: a damaged gzip file"):
+    with pytest.raises(LexiconError, match=r"words\.gz: a damaged gzip file"):
         Lexicon.from_word_list(gzip.compress(WORDS * 100)[:40], "words.gz")
 
 
 @pytest.mark.parametrize(("head", "what"), [
     (b"\x89PNG\r\n\x1a\n", "a PNG image"), (b"PK\x03\x04", "a ZIP archive"), (b"%PDF-1.7", "a PDF document"),
-    (b"REFEREE-LEXICON 1 enable\nCAT", "a lexicon this program already compiled"), (b"\x00\x01\x02abc", "a binary file"),
+    (b"REFEREE-LEXICON 1 enable\nCAT", "a lexicon this program already compiled"),
+    (b"\x00\x01\x02abc", "a binary file"),
 ])
 def test_binary_files_are_named_not_read(head: bytes, what: str) -> None:
-    with pytest.raises(LexiconError, match=f"list.bin: {what}"):
+    with pytest.raises(LexiconError, match=f"list\\.bin: {what}"):
         Lexicon.from_word_list(head + b"\nword\n" * 50, "list.bin")
 
 
@@ -52,7 +53,7 @@ def test_a_list_of_mostly_junk_is_refused_with_its_figures() -> None:
 
 
 def test_too_few_words_are_refused_when_asked() -> None:
-    with pytest.raises(LexiconError, match="tiny.txt: only 4 words, a lexicon has at least 1000"):
+    with pytest.raises(LexiconError, match=r"tiny\.txt: only 4 words, a lexicon has at least 1000"):
         Lexicon.from_word_list(WORDS, "tiny.txt", min_words=1000)
     assert len(Lexicon.from_word_list(WORDS, "tiny.txt")[0]) == 4  # the default takes a test's small list
 
