@@ -362,6 +362,7 @@ class GCGError(RefereeError, ValueError):
         "not_position": ("line", "token"),
         "player_nick": ("line", "key"),
         "rack_move": ("line", "text"),
+        "utf16": ("why", "at"),
     }
 
 

@@ -93,11 +93,18 @@ class GCGRecord:
 def decode_gcg(data: bytes) -> tuple[str, str]:
     """Bytes to text and the encoding used.
 
+    A byte-order mark decides first: UTF-8, or UTF-16 (little or big endian).
     Valid UTF-8 is taken as UTF-8 whatever the pragma says (a wrong pragma is common); otherwise the
     declared encoding when Python knows it, else ISO-8859-1 (which decodes anything).
     """
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # as Windows editors save "Unicode"
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as exc:
+            raise GCGError(f"a UTF-16 file that does not decode ({exc.reason} at byte {exc.start})",
+                           form="utf16", why=exc.reason, at=exc.start) from exc
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:

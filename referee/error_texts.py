@@ -683,6 +683,10 @@ TEXTS: dict[str, Template] = {
         "en": "line {line}: cannot tell rack and move apart in {text!r}",
         "de": "Zeile {line}: Bänkchen und Zug lassen sich in {text!r} nicht trennen",
     },
+    "gcg.utf16": {
+        "en": "a UTF-16 file that does not decode ({why} at byte {at})",
+        "de": "eine UTF-16-Datei, die sich nicht lesen lässt ({why} bei Byte {at})",
+    },
     "unknown_variant": {
         "en": "unknown variant {name!r} (known: {known})",
         "de": "unbekannte Variante {name!r} (bekannt: {known})",
