@@ -110,3 +110,25 @@ def test_full_real_games_rewritten_by_the_engine(
 def test_figure_lines_matching_a_full_game(tmp_path: Path) -> None:
     lines, matching = count_matching(_rewritten(builtin_record()))
     assert lines == matching > 0
+
+
+def test_a_journaled_game_to_its_end_with_exchange_passes_and_racks(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Six scoreless turns end the game; the racks entered at the end are written as lost, twice."""
+    journal = Journal(tmp_path / "games.sqlite3")
+    table = SimulatedTable(default_setup(), words=["QUIZ"], journal=journal)
+    table.control("start", {})
+    table.play("8E QUIZ")
+    table.control("accept", {})
+    table.control("exchange", {"count": 7})
+    for _ in range(5):
+        table.control("pass", {})
+    table.control("racks", {"player": 0, "tiles": "AEINRST"})
+    table.control("racks", {"player": 1, "tiles": "DEELOOU"})
+    assert table.game_id is not None
+    text = export_gcg(journal, table.game_id)
+    journal.close()
+    lines = [line for line in text.splitlines() if line.startswith(">")]
+    assert lines[1] == ">Ben:  -7 +0 0" and lines[2] == ">Anna:  - +0 44"
+    assert lines[-2:] == [">Anna: AEINRST (AEINRST) -7 37", ">Ben: DEELOOU (DEELOOU) -8 -8"]
+    _assert_strict_and_clean(text, tmp_path, capsys)
