@@ -11,7 +11,6 @@ line`) so that the scoreboard, a log and a tournament director all read the same
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import ClassVar
 
 
@@ -32,7 +31,7 @@ class RefereeError(Exception):
     def __init__(self, message: str = "", /, *, form: str = "", **fields: object) -> None:
         super().__init__(message)
         self.form = form
-        self.fields: Mapping[str, object] = MappingProxyType(dict(fields))
+        self.fields: Mapping[str, object] = fields  # a Mapping to readers; a plain dict so errors pickle
 
     @property
     def message_key(self) -> str:

@@ -237,3 +237,12 @@ def test_nested_engine_error_is_rendered_in_german_too() -> None:
     except GameOverError as outer:
         assert render_error(outer, "en") == str(outer)
         assert render_error(outer, "de").endswith(render_error(inner, "de"))
+
+
+def test_errors_pickle_and_copy_with_their_fields() -> None:
+    import copy
+    import pickle
+
+    err = next(e for e in SAMPLES if e.fields)
+    for clone in (pickle.loads(pickle.dumps(err)), copy.deepcopy(err)):
+        assert str(clone) == str(err) and clone.message_key == err.message_key and clone.fields == err.fields
