@@ -2,10 +2,11 @@
 Macondo's reader (gcgio/gcg.go, which Woogles uses) matches them, anchored to the whole line.
 
 Macondo searches each line with these patterns unanchored and refuses a file with a line that none
-matches; this checker is stricter: a line must be one pattern, start to end. One deliberate
-allowance, written down here: the rack field may be empty (written as two spaces, as Macondo's own
-writer leaves it) on a pass and an exchange of unknown tiles, because a table with real tiles cannot
-know a rack it never saw.
+matches; this checker is stricter: a line must be one pattern, start to end. Two deliberate
+allowances, written down here and in docs/gcg.md: the rack field may be empty (written as two spaces,
+as Macondo's own writer leaves it) on a pass and an exchange of unknown tiles, because a table with
+real tiles cannot know a rack it never saw (Macondo wants a rack there); and `#variant`, which the
+project's reader uses for Scramble (a game no other reader plays), is a pragma here.
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ EVENT_PATTERNS: dict[str, re.Pattern[str]] = {
 PRAGMA_PATTERNS = [
     re.compile(r"#character-encoding UTF-8"),
     re.compile(r"#player(?P<number>[1-4]) (?P<nick>[^\s:]+) (?P<name>\S.*)"),
-    re.compile(r"#(title|description|lexicon|variant|tile-distribution|board-layout|note|incomplete|id)( \S.*)?"),
+    # Macondo's pragmas (gcgio: title, description, id, note, lexicon, game-type, tile-set, game-board,
+    # board-layout, tile-distribution, incomplete, continuation), and the project's #variant
+    re.compile(r"#(title|description|id|note|lexicon|game-type|tile-set|game-board|board-layout|"
+               r"tile-distribution|incomplete|variant)( \S.*)?"),
+    re.compile(r"#- .*"),
     re.compile(rf"#rack[1-4] {LETTERS}"),
 ]
 
