@@ -28,8 +28,8 @@ class RefereeError(Exception):
     code: ClassVar[str] = "referee_error"
     forms: ClassVar[Mapping[str, tuple[str, ...]]] = {"": ()}
 
-    def __init__(self, message: str = "", /, *, form: str = "", **fields: object) -> None:
-        super().__init__(message)
+    def __init__(self, *args: object, form: str = "", **fields: object) -> None:
+        super().__init__(*args)  # the message (any arguments an Exception takes, as before)
         self.form = form
         self.fields: Mapping[str, object] = fields  # a Mapping to readers; a plain dict so errors pickle
 
