@@ -138,6 +138,27 @@ def _string(*, nonempty: bool = False, max_len: int = 200) -> Check:
     return check
 
 
+def _unprintable(text: str) -> str | None:
+    """The first character of `text` that is not printable (a line break, a tab, a control character),
+    written so a reader sees it (`'\\n'`), or None when every character prints."""
+    return next((repr(ch) for ch in text if not ch.isprintable()), None)
+
+
+def _one_line_name(*, max_len: int) -> Check:
+    """A name shown on the page and written into game records: one line of printable text. A line
+    break in a name would start a line of its own in an exported record (a fake move or pragma)."""
+    def check(v: Any) -> str:
+        if not isinstance(v, str) or not v.strip():
+            raise ValueError(f"must be a non-empty name in quotes, not {v!r}")
+        bad = _unprintable(v)
+        if bad is not None:
+            raise ValueError(f"must be one line of printable text; {v!r} holds {bad}")
+        if len(v) > max_len:
+            raise ValueError(f"must be at most {max_len} characters long")
+        return v.strip()
+    return check
+
+
 def _number(lo: float, hi: float, *, integer: bool = False) -> Check:
     def check(v: Any) -> float | int:
         if isinstance(v, bool) or not isinstance(v, int | float) or (integer and not isinstance(v, int)):
@@ -175,8 +196,16 @@ def _players(v: Any) -> tuple[str, ...]:
     for i, name in enumerate(v):
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"player {i + 1} must be a non-empty name in quotes, not {name!r}")
+        bad = _unprintable(name)
+        if bad is not None:
+            raise ValueError(f"player {i + 1}'s name must be one line of printable text; {name!r} holds {bad}")
         if len(name) > 40:
             raise ValueError(f"player {i + 1}'s name is longer than 40 characters")
+        same = [j + 1 for j, other in enumerate(names) if " ".join(other.split()).casefold()
+                == " ".join(name.split()).casefold()]
+        if same:
+            raise ValueError(f"players {same[0]} and {i + 1} are both called {name.strip()!r}: the score sheet "
+                             f"and the game record could not tell them apart; give each player a name of their own")
         names.append(name.strip())
     return tuple(names)
 
@@ -211,7 +240,7 @@ def _table_pin(v: Any) -> str:
 
 _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "table": (TableSection, {
-        "name": _string(nonempty=True, max_len=60),
+        "name": _one_line_name(max_len=60),
         "language": _choice(*LANGUAGES),
         "state_dir": _path,
     }),
