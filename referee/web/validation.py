@@ -19,7 +19,7 @@ class InvalidInput(ControlError):
     """A control action's parameters are malformed; `field` names the parameter at fault."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
+        super().__init__("invalid_input", detail=f"{field}: {message}" if field else message)
         self.field = field
 
 
