@@ -28,6 +28,7 @@ from game.errors import RefereeError
 from game.gcg import GCGMove, GCGRecord, MoveKind, parse_gcg
 from game.play import Play
 from referee.table.api import Snapshot
+from referee.table.live import LiveTable
 from referee.table.state import TableState
 
 
@@ -71,7 +72,7 @@ class DemoDriver:
                  pause_s: float = 0.0, out: TextIO | None = None, timeout_s: float = 20.0,
                  stop: threading.Event | None = None) -> None:
         self.service = service
-        self.table = service.table
+        self.table: LiveTable = service.table
         self.emu = service.link.emulator
         self.record = record
         self.judge = judge
