@@ -39,7 +39,7 @@ from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
-from referee.table.picture import Cell
+from referee.table.picture import Picture
 from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
@@ -175,7 +175,7 @@ class TableService:
         camera = cam.last if cam is not None and cam.up and mode in ("camera", "both") else None
         if mode == "camera" and camera is None:
             return
-        picture: dict[str, Cell] = fuse(sensors, camera, self.config.sensors.min_confidence)
+        picture: Picture = fuse(sensors, camera, self.config.sensors.min_confidence)
         self.table.board_seen(picture)
 
     def _on_board_event(self, ev: Any) -> None:
