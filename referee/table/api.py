@@ -133,7 +133,8 @@ class TableControl(Protocol):
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot: ...
 
 
-# --- Added by the table service (issue 8): what its snapshots and controls hold beyond the above -------
+# --- What the table service's snapshots and controls hold beyond the base contract above (kept apart so a view
+# --- built on the base contract alone still works) ---------------------------------------------------------
 
 PENDING_KEYS: dict[str, str] = {
     "blanks": "squares whose blank tile waits for its letter (action `blank`)",
