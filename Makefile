@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
-#   make test   ruff, mypy --strict game/, and the whole pytest suite
+#   make test   ruff, mypy --strict game/ and referee/, and the whole pytest suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -52,8 +52,11 @@ run: $(VENV)/.installed-run system-deps-run
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
+# referee/ is checked on its own code: the packages it imports (vision, hardware, firmware_bridge) are typed
+# and checked by their own runs, so their errors are not reported twice here (--follow-imports=silent).
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy --strict game/
+	$(BIN)/mypy --strict --follow-imports=silent referee/
 
 pytest: $(VENV)/.installed-test system-deps
 	$(BIN)/pytest

@@ -110,7 +110,7 @@ class Config:
     sensors: SensorSection = field(default_factory=SensorSection)
     outputs: OutputSection = field(default_factory=OutputSection)
     web: WebSection = field(default_factory=WebSection)
-    hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (issue 6's schema), or None
+    hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (its schema is hardware's), or None
 
 
 # --- value checkers: each returns the converted value or raises ValueError with the reason ---------------

@@ -27,7 +27,9 @@ from typing import Any, TextIO
 from game.errors import RefereeError
 from game.gcg import GCGMove, GCGRecord, MoveKind, parse_gcg
 from game.play import Play
+from game.squares import Square
 from referee.table.api import Snapshot
+from referee.table.live import LiveTable
 from referee.table.state import TableState
 
 
@@ -71,7 +73,7 @@ class DemoDriver:
                  pause_s: float = 0.0, out: TextIO | None = None, timeout_s: float = 20.0,
                  stop: threading.Event | None = None) -> None:
         self.service = service
-        self.table = service.table
+        self.table: LiveTable = service.table
         self.emu = service.link.emulator
         self.record = record
         self.judge = judge
@@ -342,9 +344,8 @@ _SHEET_KIND = {MoveKind.PLAY: "play", MoveKind.PASS: "pass", MoveKind.EXCHANGE: 
 
 
 def _at(snap: Snapshot, square: str) -> str:
-    col = ord(square[0].upper()) - ord("A")
-    row = int(square[1:]) - 1
-    return snap["board"][row][col]
+    sq = Square.from_str(square)
+    return snap["board"][sq.row][sq.col]
 
 
 def load_record(path: str | None) -> GCGRecord:

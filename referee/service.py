@@ -27,21 +27,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from game.errors import RefereeError
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
 from referee.outputs import Outputs
+from referee.ports import Lexicon
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
-from referee.table.picture import Cell
+from referee.table.picture import Picture
 from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
+
+if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.simulation)
+    from hardware.factory import TableDevices
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +58,10 @@ class ServiceParts:
     simulated table fill it with emulators and fakes."""
 
     config: Config
-    lexicon: Any
+    lexicon: Lexicon
     board_url: str | None = None
     camera: CameraPort | None = None
-    devices: Any | None = None
+    devices: TableDevices | None = None
     terminal: TextIO | None = None
     web: bool = True
     camera_interval_s: float = 1.0
@@ -113,6 +117,7 @@ class TableService:
         self._camera_retry_at = float("-inf")
         self.web_url = ""
         self.ready = threading.Event()
+        self._closed = False
 
     # --- start-up ---------------------------------------------------------------------------------
 
@@ -170,7 +175,7 @@ class TableService:
         camera = cam.last if cam is not None and cam.up and mode in ("camera", "both") else None
         if mode == "camera" and camera is None:
             return
-        picture: dict[str, Cell] = fuse(sensors, camera, self.config.sensors.min_confidence)
+        picture: Picture = fuse(sensors, camera, self.config.sensors.min_confidence)
         self.table.board_seen(picture)
 
     def _on_board_event(self, ev: Any) -> None:
@@ -415,7 +420,18 @@ class TableService:
         where = f"; page {self.web_url}" if self.web_url else ""
         return f"game {self.table.game_id} {snap['state']}: {players}{where}"
 
+    def __enter__(self) -> TableService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        """Stop the threads, the sensors and the outputs, record table time, release the journal and the state
+        directory. Safe to call again (a `with` block and a signal handler may both close the service)."""
+        if self._closed:
+            return
+        self._closed = True
         self._stop.set()
         self._look.set()
         self._presses.put(None)

@@ -4,7 +4,7 @@
   opened by the service exactly as it opens `/dev/ttyACM0` (a coded-tile board: it reads letters);
 - the camera: `MirrorCamera`, rendering the emulated board with `vision.synth` (perspective, light, blur)
   and read by the real `vision.BoardReader`; its letters are fused with the board's;
-- the buttons, LED ring and buzzer: issue 6's drivers on gpiozero's MockFactory;
+- the buttons, LED ring and buzzer: the real drivers of `hardware/` on gpiozero's MockFactory;
 - the clocks drawn in the terminal.
 """
 

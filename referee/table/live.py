@@ -138,18 +138,18 @@ class LiveTable:
         """The actions of `TableControl`, plus `new_game` {}: once a game has ended, the next one at this
         table (same players and settings, a new journal entry); the director then starts it."""
         if not isinstance(action, str) or not isinstance(params, Mapping):
-            raise ControlError("an action is a name and an object of parameters")
+            raise ControlError("action_shape")
         if action == "new_game":
             return self._new_game(params)
         return self._submit("control", {"action": action, "params": dict(params)}, trial=True)
 
     def _new_game(self, params: Mapping[str, Any]) -> Snapshot:
         if params:
-            raise ControlError(f"new_game takes no parameters, not {', '.join(params)}")
+            raise ControlError("new_game_params", names=", ".join(params))
         with self._lock:
             old = self.machine
             if old.state is not TableState.ENDED:
-                raise ControlError(f"a new game starts once this one has ended (the table is {old.state})")
+                raise ControlError("new_game_not_ended", state=old.state)
             machine = TableMachine(old.setup, old.rules)
             machine.time.ms = old.time.ms
             if self.journal is not None:
@@ -266,7 +266,7 @@ class LiveTable:
                     log.error("%s; %s event not taken", exc, kind)
                     self.journal_error = str(exc)
                     self._publish()
-                    raise ControlError(f"the table cannot write its journal, so nothing was changed: {exc}") from None
+                    raise ControlError("journal_failed", error=exc) from None
                 self.journal_error = ""
             if trial:
                 self.machine = candidate

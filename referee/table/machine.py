@@ -52,7 +52,7 @@ from game.tiles import Tile, rack_counter
 from referee.journal import Event
 from referee.table import view as table_view
 from referee.table.api import ControlError
-from referee.table.messages import rule_reason, text
+from referee.table.messages import engine_error_text, text
 from referee.table.picture import Cell, picture_from_json, squares_text
 from referee.table.rules import TableRules, check_letter
 from referee.table.setup import TableSetup
@@ -113,7 +113,7 @@ class TableMachine:
         except ControlError:
             raise
         except RefereeError as exc:
-            raise ControlError(str(exc)) from None
+            raise ControlError("engine", error=exc) from None
         self._poll()
 
     def _dispatch(self, kind: str, data: dict[str, Any]) -> None:
@@ -123,17 +123,16 @@ class TableMachine:
             action = str(data.get("action", ""))
             params = data.get("params") or {}
             if not isinstance(params, dict):
-                raise ControlError("the parameters of an action must be an object")
+                raise ControlError("params_shape")
             if action not in REFUSALS:
-                raise ControlError(f"unknown action {action!r}; the actions are start, pause, resume, blank, "
-                                   "exchange, pass, challenge, accept, racks, correct, roll")
+                raise ControlError("unknown_action", action=action)
             # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
             self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
             kind, data = action, params
         elif kind == "roll":  # Scramble: the faces rolled (from the dice tray, the camera, or typed in)
             data = {"letters": data.get("letters", "")}
         elif kind not in REPORTS:
-            raise ControlError(f"unknown event kind {kind!r}")
+            raise ControlError("unknown_event", kind=kind)
         first = EVERY_STATE.get(kind)
         if first is not None:
             first(self, data)
@@ -168,7 +167,7 @@ class TableMachine:
         """The Scramble game, where only Scramble gets (a `roll`, a turn timed out)."""
         game = self.scramble_game
         if game is None:
-            raise ControlError("dice are rolled only in Scramble")
+            raise ControlError("not_scramble")
         return game
 
     @property
@@ -329,7 +328,7 @@ class TableMachine:
         try:
             scored = self.game.play(placements, p)
         except (NotInLexiconError, IllegalPlayError, IllegalTurnError, NotationError) as exc:
-            why = rule_reason(str(exc), self.lang)  # the engine's reason, in the table's language
+            why = engine_error_text(exc, self.lang)  # the engine's reason, in the table's language
             if self.timed_out:
                 # Scramble: time is up and what lies on the mat is no word: the turn is lost [SCRAMBLE 4],
                 # and the dice come off the mat.
@@ -465,7 +464,7 @@ class TableMachine:
 
     def _do_start(self, params: dict[str, Any]) -> None:
         if self.observed:
-            raise ControlError(f"clear the board before the start: tiles lie on {squares_text(set(self.observed))}")
+            raise ControlError("start_board_not_clear", squares=squares_text(set(self.observed)))
         self.mover = self.game.to_move
         if self.clock is not None:
             self.clock.start(self.mover)
@@ -507,11 +506,12 @@ class TableMachine:
         self._maybe_judge()
 
     def _no_blank_there(self, sq: str) -> ControlError:
-        asked = squares_text(self.pending_blank) or "none"
-        return ControlError(f"{sq}: no blank waits for its letter there (waiting: {asked})")
+        if not self.pending_blank:
+            return ControlError("no_blank_waiting", square=sq)
+        return ControlError("no_blank_there", square=sq, asked=squares_text(self.pending_blank))
 
     def _not_correctable(self, sq: str) -> ControlError:
-        return ControlError(f"{sq}: only the tiles of the last play (or of the play being read) can be corrected")
+        return ControlError("not_correctable", square=sq)
 
     def _do_correct_read(self, params: dict[str, Any]) -> None:
         """A letter of the play being read, given while the table asks."""
@@ -539,7 +539,7 @@ class TableMachine:
         try:
             game = self.rules.replay(data)
         except RefereeError as exc:
-            raise ControlError(f"{sq}: with {letter} there the play does not stand: {exc}") from None
+            raise ControlError("correction_does_not_stand", square=sq, letter=letter, error=exc) from None
         self.game = game
         self.by_hand.add(sq)
         last.placed = placed
@@ -550,10 +550,10 @@ class TableMachine:
     def _do_exchange(self, params: dict[str, Any]) -> None:
         count = params.get("count")
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 7:
-            raise ControlError(f"an exchange is 1 to 7 tiles, not {count!r}")
+            raise ControlError("exchange_count", count=count)
         new = self._new_tiles()
         if new:
-            raise ControlError(f"take your tiles off the board first: {squares_text(set(new))}")
+            raise ControlError("exchange_tiles_down", squares=squares_text(set(new)))
         self.game.exchange(count, self.mover)
         self._end_turn_clock()
         self._next_turn()
@@ -561,28 +561,27 @@ class TableMachine:
     def _do_pass(self, params: dict[str, Any]) -> None:
         new = self._new_tiles()
         if new:
-            raise ControlError(f"take your tiles off the board to pass: {squares_text(set(new))}")
+            raise ControlError("pass_tiles_down", squares=squares_text(set(new)))
         self._commit()
 
     def _challenger(self, params: dict[str, Any]) -> int:
         player = params.get("player")
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
-            raise ControlError(f"challenge: player must be a seat from 0 to {self.n - 1}, not {player!r}")
+            raise ControlError("challenge_seat", last=self.n - 1, player=player)
         return player
 
     def _do_challenge(self, params: dict[str, Any]) -> None:
         player = self._challenger(params)
         if self.last is None:
-            raise ControlError("there is no play to challenge now")
+            raise ControlError("no_challenge")
         last = self.last
         if player == last.player:
-            raise ControlError(f"{self.setup.players[player]} cannot challenge their own play")
+            raise ControlError("own_play", player=self.setup.players[player])
         # How many of the play's words the challenger names: under the per-word bonus [WESPA A.i] a good
         # play earns the 5 or 10 points for each of them. One when not said (the challenge button).
         words = params.get("words", 1)
         if isinstance(words, bool) or not isinstance(words, int) or not 1 <= words <= max(1, len(last.words)):
-            raise ControlError(f"challenge: words is how many of the play's {len(last.words)} words are "
-                               f"challenged, 1 to {max(1, len(last.words))}, not {words!r}")
+            raise ControlError("challenge_words", count=len(last.words), most=max(1, len(last.words)), words=words)
         result = self.game.challenge(player, valid=self._journaled_verdict, words=words)
         self.last_verdict = result.valid
         if not result.valid:
@@ -603,20 +602,20 @@ class TableMachine:
         tiles = params.get("tiles")
         if player not in self.racks_needed:
             names = ", ".join(f"{i} ({self.setup.players[i]})" for i in self.racks_needed)
-            raise ControlError(f"racks: player must be a seat still to enter: {names}; not {player!r}")
+            raise ControlError("racks_seat", seats=names, player=player)
         if not isinstance(tiles, str) or not all(ch == "?" or ch.isalpha() for ch in tiles.strip()):
-            raise ControlError("racks: tiles must be letters, e.g. \"AEQ\" (? for a blank)")
+            raise ControlError("racks_letters")
         assert isinstance(player, int)
         tiles = tiles.strip().upper()
         size = self.game.rack_sizes[player]
         if len(tiles) != size:
-            raise ControlError(f"racks: {self.setup.players[player]} has {size} tiles left, not {len(tiles)}")
+            raise ControlError("racks_count", player=self.setup.players[player], size=size, count=len(tiles))
         for ch in tiles:
             if ch != "?" and not self.rules.has_letter(ch):
-                raise ControlError(f"racks: this tile set has no {ch}")
+                raise ControlError("racks_no_letter", letter=ch)
         entered = rack_counter("".join(self.racks.values()))
         if rack_counter(tiles) - (self.game.unseen() - entered):
-            raise ControlError(f"racks: {tiles} has tiles that are on the board or on another rack already")
+            raise ControlError("racks_seen", tiles=tiles)
         self.racks[player] = tiles
         self.racks_needed.remove(player)
         if not self.racks_needed:
@@ -626,7 +625,7 @@ class TableMachine:
     def _do_roll(self, params: dict[str, Any]) -> None:
         letters = params.get("letters")
         if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= 7:
-            raise ControlError(f"a roll is 1 to 7 letters of the dice (? for a blank face), not {letters!r}")
+            raise ControlError("roll_count", letters=letters)
         from game.scramble_dice import Face
 
         game = self._scramble()
@@ -634,7 +633,7 @@ class TableMachine:
         faces = []
         for ch in letters.strip().upper():
             if ch != "?" and not self.rules.has_letter(ch):
-                raise ControlError(f"roll: no die shows {ch!r}")
+                raise ControlError("roll_no_face", letter=ch)
             faces.append(Face(ch, dice.value(ch)))
         game.read_roll(faces)
         self.state = TableState.TURN
@@ -650,17 +649,17 @@ class TableMachine:
     def _square(self, params: dict[str, Any]) -> str:
         sq = params.get("square")
         if not isinstance(sq, str) or not sq.strip():
-            raise ControlError("give the square, e.g. \"H8\"")
+            raise ControlError("square_missing")
         try:
             return str(Square.from_str(sq))
         except NotationError as exc:
-            raise ControlError(str(exc)) from None
+            raise ControlError("engine", error=exc) from None
 
     def _letter(self, params: dict[str, Any], sq: str) -> str:
         try:
             return check_letter(self.rules, params.get("letter"), sq)
         except RefereeError as exc:
-            raise ControlError(str(exc)) from None
+            raise ControlError("engine", error=exc) from None
 
     def _notice(self, level: str, code: str, message: str, squares: list[str] | None = None) -> None:
         self.notices = [a for a in self.notices if a.code != code]
@@ -715,26 +714,26 @@ REPORTS = frozenset({"tick", "link", "board", "clock", "roll"})
 
 def _refuse_roll(m: TableMachine, params: dict[str, Any]) -> ControlError:
     if not m.setup.scramble:
-        return ControlError("dice are rolled only in Scramble")
-    return ControlError(f"the dice are rolled at the start of a Scramble turn (the table is {m.state})")
+        return ControlError("not_scramble")
+    return ControlError("roll_not_now", state=m.state)
 
 
 def _refuse_challenge(m: TableMachine, params: dict[str, Any]) -> ControlError:
     m._challenger(params)  # a malformed challenger is named first, in any state
-    return ControlError("there is no play to challenge now")
+    return ControlError("no_challenge")
 
 
 # Why a control action is refused in a state `TRANSITIONS` does not give it; its keys are the control actions.
 REFUSALS: dict[str, Refusal] = {
-    "start": lambda m, p: ControlError(f"the game has already started (the table is {m.state})"),
-    "pause": lambda m, p: ControlError(f"nothing to pause: the table is {m.state}"),
-    "resume": lambda m, p: ControlError("the game is not paused"),
+    "start": lambda m, p: ControlError("already_started", state=m.state),
+    "pause": lambda m, p: ControlError("nothing_to_pause", state=m.state),
+    "resume": lambda m, p: ControlError("not_paused"),
     "blank": lambda m, p: m._no_blank_there(m._square(p)),
-    "exchange": lambda m, p: ControlError(f"an exchange is declared during one's own turn (the table is {m.state})"),
-    "pass": lambda m, p: ControlError(f"one passes during one's own turn (the table is {m.state})"),
+    "exchange": lambda m, p: ControlError("exchange_not_now", state=m.state),
+    "pass": lambda m, p: ControlError("pass_not_now", state=m.state),
     "challenge": _refuse_challenge,
-    "accept": lambda m, p: ControlError("there is no play waiting to be accepted"),
-    "racks": lambda m, p: ControlError("racks are entered at the end of the game"),
+    "accept": lambda m, p: ControlError("nothing_to_accept"),
+    "racks": lambda m, p: ControlError("racks_not_now"),
     "correct": lambda m, p: m._not_correctable(m._square(p)),
     "roll": _refuse_roll,
 }

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from referee.table.state import TableState
+
 _TEXT: dict[str, dict[str, str]] = {
     "board_lost": {
         "en": "The sensor board is not answering: check its cable. The game waits.",
@@ -154,6 +156,116 @@ def rule_reason(reason: str, language: str = "en") -> str:
         if pattern.match(what):
             return f"{where}{sep}{pattern.sub(german, what)}"
     return reason
+
+
+def engine_error_text(err: BaseException, language: str = "en") -> str:
+    """The engine's error `err` in `language`: the one place the table words what the rules engine refused.
+
+    Today it reads the engine's English message (`rule_reason`); once the engine's errors carry a code and
+    their fields, this renders them from those instead, and every caller stays as it is."""
+    return rule_reason(str(err), language)
+
+
+# Why a control action was refused: `ControlError(code, **fields)` (referee/table/api.py) is said from these.
+# A field that is an exception is the engine's reason (`engine_error_text`); a `TableState` is named in the
+# language; `!r` shows what was sent as it was sent.
+REFUSALS: dict[str, dict[str, str]] = {
+    "action_shape": {"en": "an action is a name and an object of parameters",
+                     "de": "eine Aktion ist ein Name und ein Objekt mit Parametern"},
+    "params_shape": {"en": "the parameters of an action must be an object",
+                     "de": "die Parameter einer Aktion müssen ein Objekt sein"},
+    "unknown_action": {"en": "unknown action {action!r}; the actions are start, pause, resume, blank, exchange, "
+                             "pass, challenge, accept, racks, correct, roll",
+                       "de": "unbekannte Aktion {action!r}; die Aktionen sind start, pause, resume, blank, "
+                             "exchange, pass, challenge, accept, racks, correct, roll"},
+    "unknown_event": {"en": "unknown event kind {kind!r}", "de": "unbekannte Ereignisart {kind!r}"},
+    "engine": {"en": "{error}", "de": "{error}"},  # the engine's own reason, in the table's language
+    "square_missing": {"en": "give the square, e.g. \"H8\"", "de": "bitte das Feld angeben, z. B. \"H8\""},
+    "already_started": {"en": "the game has already started (the table is {state})",
+                        "de": "das Spiel hat schon begonnen (der Tisch ist {state})"},
+    "start_board_not_clear": {"en": "clear the board before the start: tiles lie on {squares}",
+                              "de": "vor dem Start das Brett abräumen: Steine liegen auf {squares}"},
+    "nothing_to_pause": {"en": "nothing to pause: the table is {state}",
+                         "de": "nichts anzuhalten: der Tisch ist {state}"},
+    "not_paused": {"en": "the game is not paused", "de": "das Spiel ist nicht angehalten"},
+    "no_blank_there": {"en": "{square}: no blank waits for its letter there (waiting: {asked})",
+                       "de": "{square}: dort wartet kein Blanko auf seinen Buchstaben (es warten: {asked})"},
+    "no_blank_waiting": {"en": "{square}: no blank waits for its letter there (waiting: none)",
+                         "de": "{square}: dort wartet kein Blanko auf seinen Buchstaben (es wartet keiner)"},
+    "not_correctable": {"en": "{square}: only the tiles of the last play (or of the play being read) can be "
+                              "corrected",
+                        "de": "{square}: nur die Steine des letzten Zuges (oder des Zuges, der gelesen wird) "
+                              "lassen sich korrigieren"},
+    "correction_does_not_stand": {"en": "{square}: with {letter} there the play does not stand: {error}",
+                                  "de": "{square}: mit {letter} dort gilt der Zug nicht: {error}"},
+    "exchange_not_now": {"en": "an exchange is declared during one's own turn (the table is {state})",
+                         "de": "getauscht wird im eigenen Zug (der Tisch ist {state})"},
+    "exchange_count": {"en": "an exchange is 1 to 7 tiles, not {count!r}",
+                       "de": "ein Tausch ist 1 bis 7 Steine, nicht {count!r}"},
+    "exchange_tiles_down": {"en": "take your tiles off the board first: {squares}",
+                            "de": "erst die Steine vom Brett nehmen: {squares}"},
+    "pass_not_now": {"en": "one passes during one's own turn (the table is {state})",
+                     "de": "gepasst wird im eigenen Zug (der Tisch ist {state})"},
+    "pass_tiles_down": {"en": "take your tiles off the board to pass: {squares}",
+                        "de": "zum Passen die Steine vom Brett nehmen: {squares}"},
+    "challenge_seat": {"en": "challenge: player must be a seat from 0 to {last}, not {player!r}",
+                       "de": "Anzweifeln: player muss ein Platz von 0 bis {last} sein, nicht {player!r}"},
+    "no_challenge": {"en": "there is no play to challenge now", "de": "jetzt gibt es keinen Zug anzuzweifeln"},
+    "own_play": {"en": "{player} cannot challenge their own play",
+                 "de": "{player} kann den eigenen Zug nicht anzweifeln"},
+    "challenge_words": {"en": "challenge: words is how many of the play's {count} words are challenged, 1 to "
+                              "{most}, not {words!r}",
+                        "de": "Anzweifeln: words ist, wie viele der {count} Wörter des Zuges angezweifelt werden, "
+                              "1 bis {most}, nicht {words!r}"},
+    "nothing_to_accept": {"en": "there is no play waiting to be accepted",
+                          "de": "kein Zug wartet darauf, angenommen zu werden"},
+    "racks_not_now": {"en": "racks are entered at the end of the game",
+                      "de": "die Reststeine werden am Spielende eingegeben"},
+    "racks_seat": {"en": "racks: player must be a seat still to enter: {seats}; not {player!r}",
+                   "de": "Reststeine: player muss ein Platz sein, der noch fehlt: {seats}; nicht {player!r}"},
+    "racks_letters": {"en": "racks: tiles must be letters, e.g. \"AEQ\" (? for a blank)",
+                      "de": "Reststeine: tiles müssen Buchstaben sein, z. B. \"AEQ\" (? für einen Blanko)"},
+    "racks_count": {"en": "racks: {player} has {size} tiles left, not {count}",
+                    "de": "Reststeine: {player} hat noch {size} Steine, nicht {count}"},
+    "racks_no_letter": {"en": "racks: this tile set has no {letter}",
+                        "de": "Reststeine: dieser Steinsatz hat kein {letter}"},
+    "racks_seen": {"en": "racks: {tiles} has tiles that are on the board or on another rack already",
+                   "de": "Reststeine: {tiles} enthält Steine, die schon auf dem Brett oder einem anderen Bänkchen "
+                         "liegen"},
+    "not_scramble": {"en": "dice are rolled only in Scramble", "de": "gewürfelt wird nur bei Scramble"},
+    "roll_not_now": {"en": "the dice are rolled at the start of a Scramble turn (the table is {state})",
+                     "de": "gewürfelt wird zu Beginn eines Scramble-Zuges (der Tisch ist {state})"},
+    "roll_count": {"en": "a roll is 1 to 7 letters of the dice (? for a blank face), not {letters!r}",
+                   "de": "ein Wurf ist 1 bis 7 Buchstaben der Würfel (? für eine leere Seite), nicht {letters!r}"},
+    "roll_no_face": {"en": "roll: no die shows {letter!r}", "de": "Wurf: kein Würfel zeigt {letter!r}"},
+    "new_game_params": {"en": "new_game takes no parameters, not {names}",
+                        "de": "new_game nimmt keine Parameter, nicht {names}"},
+    "new_game_not_ended": {"en": "a new game starts once this one has ended (the table is {state})",
+                           "de": "ein neues Spiel beginnt, wenn dieses zu Ende ist (der Tisch ist {state})"},
+    "journal_failed": {"en": "the table cannot write its journal, so nothing was changed: {error}",
+                       "de": "der Tisch kann sein Journal nicht schreiben, darum wurde nichts geändert: {error}"},
+    "invalid_input": {"en": "{detail}", "de": "ungültige Eingabe: {detail}"},  # the page's checks (referee/web)
+}
+
+# The table's states as a German sentence names them ("der Tisch ist {state}"); English uses the state's word.
+_STATES_DE = {
+    "waiting": "vor dem Start", "roll": "beim Würfeln", "turn": "im Zug", "blank": "beim Nachfragen",
+    "challenge": "im Anzweiflungsfenster", "takeback": "beim Zurücknehmen", "removal": "beim Abräumen der Würfel",
+    "paused": "angehalten", "racks": "bei den Reststeinen", "ended": "am Ende",
+}
+
+
+def refusal_text(code: str, language: str = "en", **fields: object) -> str:
+    """The refusal `code` in `language` ("en" or "de"), from its fields (see `REFUSALS`)."""
+    said: dict[str, object] = {}
+    for name, value in fields.items():
+        if isinstance(value, BaseException):
+            value = engine_error_text(value, language)
+        elif isinstance(value, TableState):
+            value = _STATES_DE[value.value] if language == "de" else value.value
+        said[name] = value
+    entry = REFUSALS[code]
+    return entry.get(language, entry["en"]).format(**said)
 
 
 def text(key: str, language: str = "en", **args: object) -> str:

@@ -172,7 +172,9 @@ async def _control(request: web.Request) -> web.Response:
         # The table may score a play against a lexicon: keep the loop (and every event stream) moving.
         snapshot = await asyncio.to_thread(table.control, action, params)
     except ControlError as exc:
-        return _error(409, "refused", str(exc))
+        # Said in the table's language; `reason` is the refusal's code (referee/table/messages.py REFUSALS).
+        language = str(table.snapshot().get("language", "en"))
+        return _error(409, "refused", exc.text(language), reason=exc.code)
     except PermissionDenied as exc:
         return _error(403, "refused", str(exc))
     except Exception:  # a bug in the table must not leave the page with a bare "500"

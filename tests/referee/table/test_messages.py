@@ -5,6 +5,7 @@ import re
 import pytest
 
 from referee.table import messages
+from referee.table.api import ControlError
 
 
 @pytest.mark.parametrize("key", sorted(messages._TEXT))
@@ -97,3 +98,66 @@ def test_the_engines_rack_and_unseen_reasons_are_shown_in_german_the_play_kept()
     for en, de in zip(reasons, german, strict=True):
         assert de != en, f"no German for {en!r}"
         assert de.split(": ")[0] == en.split(": ")[0]  # the play is kept
+
+
+# --- refusals: every ControlError has a code, and every code a text in both languages --------------------------
+
+
+def _codes_raised() -> list[tuple[str, str]]:
+    """(code, where) of every `ControlError("code", ...)` written in referee/."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    found = []
+    for path in sorted((root / "referee").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ControlError":
+                first = node.args[0] if node.args else None
+                code = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+                found.append((str(code), f"{path.relative_to(root)}:{node.lineno}"))
+    return found
+
+
+def test_every_refusal_is_raised_by_a_code_the_messages_know() -> None:
+    raised = _codes_raised()
+    assert len(raised) > 30, "the walk must see the table's refusals"
+    unknown = [f"{where}: {code}" for code, where in raised if code not in messages.REFUSALS]
+    assert unknown == [], "ControlError takes a code of referee/table/messages.py REFUSALS:\n" + "\n".join(unknown)
+
+
+@pytest.mark.parametrize("code", sorted(messages.REFUSALS))
+def test_every_refusal_code_is_said_in_english_and_german(code: str) -> None:
+    import string
+
+    from referee.table.state import TableState
+
+    entry = messages.REFUSALS[code]
+    assert set(entry) == {"en", "de"}, f"{code}: {sorted(entry)}"
+    names = {f for lang in ("en", "de") for _, f, _, _ in string.Formatter().parse(entry[lang]) if f}
+    assert names == {f for _, f, _, _ in string.Formatter().parse(entry["en"]) if f}, "both take the same fields"
+    fields: dict[str, object] = {name: "X" for name in names}
+    if "state" in fields:
+        fields["state"] = TableState.CHALLENGE
+    en = ControlError(code, **fields)
+    assert str(en) == en.text("en") and en.text("en").strip()
+    if code not in ("engine",):  # the engine's reason is translated by engine_error_text
+        assert en.text("de") != en.text("en"), f"{code}: the German text is the English one"
+
+
+def test_a_refusal_names_the_state_in_the_tables_language() -> None:
+    from referee.table.state import TableState
+
+    exc = ControlError("already_started", state=TableState.TURN)
+    assert str(exc) == "the game has already started (the table is turn)"
+    assert exc.text("de") == "das Spiel hat schon begonnen (der Tisch ist im Zug)"
+    assert exc.code == "already_started" and exc.fields == {"state": TableState.TURN}
+
+
+def test_an_engine_reason_in_a_refusal_is_said_in_german() -> None:
+    from game.errors import IllegalPlayError
+
+    exc = ControlError("correction_does_not_stand", square="H8", letter="Q",
+                       error=IllegalPlayError("G7, H9: tiles are not in one line"))
+    assert str(exc) == "H8: with Q there the play does not stand: G7, H9: tiles are not in one line"
+    assert exc.text("de") == "H8: mit Q dort gilt der Zug nicht: G7, H9: die Steine liegen nicht in einer Reihe"
