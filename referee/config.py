@@ -192,7 +192,7 @@ def _rectangle(v: Any) -> tuple[int, int, int, int]:
 def _players(v: Any) -> tuple[str, ...]:
     if not isinstance(v, list) or not 2 <= len(v) <= 4:
         raise ValueError("must be a list of 2 to 4 player names, e.g. [\"Anna\", \"Ben\"]")
-    names = []
+    names: list[str] = []
     for i, name in enumerate(v):
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"player {i + 1} must be a non-empty name in quotes, not {name!r}")

@@ -26,9 +26,9 @@ class ControlError(RefereeError, ValueError):
     `text(language)` says it in English or German, and `str()` is the English."""
 
     def __init__(self, code: str, /, **fields: object) -> None:
-        self.code = code
-        self.fields = fields
         super().__init__(refusal_text(code, "en", **fields))
+        self.fields = fields
+        self.code = code  # type: ignore[misc]  # a refusal's own code: one class, many kinds of refusal
 
     def text(self, language: str = "en") -> str:
         return refusal_text(self.code, language, **self.fields)

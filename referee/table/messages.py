@@ -6,9 +6,8 @@ logic. Each message takes named arguments; squares come already formatted (`H8, 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
+from game.errors import RefereeError
+from referee.error_texts import render_error
 from referee.table.state import TableState
 
 _TEXT: dict[str, dict[str, str]] = {
@@ -113,57 +112,15 @@ _TEXT: dict[str, dict[str, str]] = {
 }
 
 
-def _unseen_de(match: re.Match[str]) -> str:
-    """'only 1 Q, no Z' (the engine's tiles short of the unseen ones) in German."""
-    parts = []
-    for part in match.group(1).split(", "):
-        only = re.fullmatch(r"only (\d+) (.+)", part)
-        parts.append(f"nur noch {only.group(1)} {only.group(2)}" if only else f"kein {part.removeprefix('no ')}")
-    return f"{', '.join(parts)} ungesehen"
-
-
-# The rules engine words its reasons in English, each "SQUARES: reason"; the table shows them in its language.
-_German = str | Callable[[re.Match[str]], str]  # a replacement, or a function of the match
-_RULE_REASONS_DE: list[tuple[re.Pattern[str], _German]] = [(re.compile(f"^{en}$"), de) for en, de in list[
-    tuple[str, _German]]([
-    (r"no tiles were placed", "es wurden keine Steine gelegt"),
-    (r"say which letter the blank stands for", "für welchen Buchstaben steht der Blanko?"),
-    (r"'(.+)' is not a letter", r"»\1« ist kein Buchstabe"),
-    (r"the (\w+) tile set has no letter (.+)", r"der Steinsatz »\1« hat keinen Buchstaben \2"),
-    (r"off the board \(the board is (\d+x\d+)\)", r"außerhalb des Bretts (das Brett hat \1 Felder)"),
-    (r"two tiles placed on one square", "zwei Steine auf einem Feld"),
-    (r"already holds (.+)", r"dort liegt schon \1"),
-    (r"tiles are not in one line", "die Steine liegen nicht in einer Reihe"),
-    (r"there is a gap at (.+)", r"bei \1 ist eine Lücke"),
-    (r"the first play must cover the start square (.+)", r"der erste Zug muss das Startfeld \1 bedecken"),
-    (r"the first word needs at least (\d+) letters", r"das erste Wort braucht mindestens \1 Buchstaben"),
-    (r"the play does not touch any tile on the board", "der Zug berührt keinen Stein auf dem Brett"),
-    (r"a single tile forms no word", "ein einzelner Stein bildet kein Wort"),
-    # the rack and the unseen tiles ("8E QUIZ: Q not on the rack AEIRST", "8E QQ: only 1 Q left unseen")
-    (r"(.+) not on the rack (.*)", r"\1 nicht auf dem Bänkchen \2"),
-    (r"(\d+) tiles played, but (.+) holds only (\d+)", r"\1 Steine gelegt, aber \2 hat nur \3"),
-    (r"((?:only \d+ \S+|no \S+)(?:, (?:only \d+ \S+|no \S+))*) left unseen", _unseen_de),
-])]
-
-
-def rule_reason(reason: str, language: str = "en") -> str:
-    """An engine's reason (`G7, H9: tiles are not in one line`) in `language`; one it does not know stays
-    as it is, in English."""
-    if language != "de":
-        return reason
-    where, sep, what = reason.rpartition(": ")
-    for pattern, german in _RULE_REASONS_DE:
-        if pattern.match(what):
-            return f"{where}{sep}{pattern.sub(german, what)}"
-    return reason
-
-
 def engine_error_text(err: BaseException, language: str = "en") -> str:
     """The engine's error `err` in `language`: the one place the table words what the rules engine refused.
 
-    Today it reads the engine's English message (`rule_reason`); once the engine's errors carry a code and
-    their fields, this renders them from those instead, and every caller stays as it is."""
-    return rule_reason(str(err), language)
+    The engine's errors carry a code and their fields (`game.errors`); `referee.error_texts` words each kind
+    in English and German from those, never from the English text, so a changed English wording cannot
+    silently leave a German table in English. Anything else (not the engine's) keeps its own message."""
+    if isinstance(err, RefereeError):
+        return render_error(err, language)
+    return str(err)
 
 
 # Why a control action was refused: `ControlError(code, **fields)` (referee/table/api.py) is said from these.

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from game.errors import IllegalPlayError
 from referee.table import messages
 from referee.table.api import ControlError
 
@@ -18,7 +19,7 @@ def test_every_message_has_english_and_german_with_the_same_fields(key: str) -> 
     assert messages.text(key, "de", **args) != messages.text(key, "en", **args)
 
 
-def _reasons_from_the_engine() -> list[str]:
+def _reasons_from_the_engine() -> list[IllegalPlayError]:
     """One real reason of each kind the validator gives, raised by the engine itself."""
     from game.board import Board
     from game.errors import IllegalPlayError
@@ -41,26 +42,27 @@ def _reasons_from_the_engine() -> list[str]:
     for t in tries:
         with pytest.raises(IllegalPlayError) as exc:
             validate(board, t, rules)
-        reasons.append(str(exc.value))
+        reasons.append(exc.value)
     return reasons
 
 
 def test_the_engines_reasons_are_shown_in_german_squares_kept() -> None:
-    reasons = _reasons_from_the_engine()
-    german = [messages.rule_reason(r, "de") for r in reasons]
+    errors = _reasons_from_the_engine()
+    reasons = [str(e) for e in errors]
+    german = [messages.engine_error_text(e, "de") for e in errors]
     assert german[5] == "G7, H9: die Steine liegen nicht in einer Reihe"
     assert german[2] == "H8: der Steinsatz »english« hat keinen Buchstaben Ä"
     for en, de in zip(reasons, german, strict=True):
         assert de != en, f"no German for {en!r}"
         assert de.split(": ")[0] == en.split(": ")[0] or ": " not in en  # the squares are kept
-    assert [messages.rule_reason(r, "en") for r in reasons] == reasons
+    assert [messages.engine_error_text(e, "en") for e in errors] == reasons
 
 
-def test_a_reason_without_a_translation_stays_as_it_is() -> None:
-    assert messages.rule_reason("H8: something new", "de") == "H8: something new"
+def test_an_error_that_is_not_the_engines_keeps_its_own_message() -> None:
+    assert messages.engine_error_text(OSError("H8: something new"), "de") == "H8: something new"
 
 
-def _rack_reasons_from_the_engine() -> list[str]:
+def _rack_reasons_from_the_engine() -> list[IllegalPlayError]:
     """The engine's own reasons a play's tiles are not on the rack, or not among the unseen tiles."""
     from game.errors import IllegalPlayError
     from game.game import Game
@@ -84,13 +86,14 @@ def _rack_reasons_from_the_engine() -> list[str]:
     for game, placements in tries:
         with pytest.raises(IllegalPlayError) as exc:
             game.play(placements)
-        reasons.append(str(exc.value))
+        reasons.append(exc.value)
     return reasons
 
 
 def test_the_engines_rack_and_unseen_reasons_are_shown_in_german_the_play_kept() -> None:
-    reasons = _rack_reasons_from_the_engine()
-    german = [messages.rule_reason(r, "de") for r in reasons]
+    errors = _rack_reasons_from_the_engine()
+    reasons = [str(e) for e in errors]
+    german = [messages.engine_error_text(e, "de") for e in errors]
     assert german[1] == "8H ZZ: nur noch 1 Z ungesehen"
     assert german[2] == "8G QZQZ: nur noch 1 Q, nur noch 1 Z ungesehen"
     assert german[3] == "8B AAAAAAAA: 8 Steine gelegt, aber ann hat nur 7"
@@ -155,9 +158,9 @@ def test_a_refusal_names_the_state_in_the_tables_language() -> None:
 
 
 def test_an_engine_reason_in_a_refusal_is_said_in_german() -> None:
-    from game.errors import IllegalPlayError
+    from game.errors import NotInLineError
 
     exc = ControlError("correction_does_not_stand", square="H8", letter="Q",
-                       error=IllegalPlayError("G7, H9: tiles are not in one line"))
+                       error=NotInLineError("G7, H9: tiles are not in one line", squares="G7, H9"))
     assert str(exc) == "H8: with Q there the play does not stand: G7, H9: tiles are not in one line"
     assert exc.text("de") == "H8: mit Q dort gilt der Zug nicht: G7, H9: die Steine liegen nicht in einer Reihe"
