@@ -44,7 +44,7 @@ system-deps-run:
 	$(call apt_install,fonts-dejavu-core:$(DEJAVU))
 
 system-deps: system-deps-run
-	$(call apt_install,chromium:chromium systemd:systemd-analyze)
+	$(call apt_install,chromium:chromium systemd:systemd-analyze espeak-ng:espeak-ng)
 
 run: $(VENV)/.installed-run system-deps-run
 	$(BIN)/referee demo

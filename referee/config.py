@@ -89,6 +89,9 @@ class SensorSection:
 class OutputSection:
     devices: str = "none"  # the LED timer, displays, buzzer and buttons of [hardware]: none, mock or real pins
     terminal_clock: bool = False
+    speech: bool = False  # announce plays, challenges, time and the end aloud through espeak-ng
+    speech_voice: str = ""  # an espeak-ng voice name; "" the table language's own ("en" or "de")
+    speech_rate: int = 160  # words a minute
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,9 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "outputs": (OutputSection, {
         "devices": _choice(*DEVICE_BACKENDS),
         "terminal_clock": _boolean,
+        "speech": _boolean,
+        "speech_voice": _string(),
+        "speech_rate": _number(80, 450, integer=True),
     }),
     "web": (WebSection, {
         "enabled": _boolean,

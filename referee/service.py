@@ -37,6 +37,8 @@ from referee.outputs import Outputs
 from referee.ports import Lexicon
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
+from referee.speech.announcer import Announcer, SpeechListener
+from referee.speech.voice import Voice
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
 from referee.table.picture import Picture
@@ -70,6 +72,8 @@ class ServiceParts:
     # every `camera_retry_s` on `monotonic`'s clock, with the camera_lost alert up meanwhile.
     camera_opener: Callable[[], CameraPort] | None = None
     camera_retry_s: float = 30.0
+    # Says plays, challenges, time and the end aloud ([outputs] speech); None: the table is silent.
+    voice: Voice | None = None
 
 
 class StateDirBusy(RefereeError, ValueError):
@@ -106,6 +110,10 @@ class TableService:
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
         self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
+        self.announcer: Announcer | None = None
+        if parts.voice is not None:
+            self.announcer = Announcer(parts.voice, clock=self.mono)
+            self.table.subscribe(SpeechListener(self.announcer))
         self.watchdog = Watchdog(self.mono)
         self._presses: queue.Queue[int | None] = queue.Queue()
         self._stop = threading.Event()
@@ -442,6 +450,8 @@ class TableService:
         if self.camera is not None:
             self.camera.close()
         self.outputs.close()
+        if self.announcer is not None:
+            self.announcer.close()
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
         self._lock_file.close()
