@@ -8,12 +8,12 @@ Observations (`firmware_bridge.events`, frozen dataclasses, all re-exported here
     ButtonEvent(button, pressed, board_ms)      DiceTray(slot, die | None, face | None, board_ms)
     BoardDump(picture)   Heartbeat(uptime_ms, scans_per_s, ...)   Hello(...)   Pong   CommandRefused
     LinkLost(reason, at)   LinkRestored(hello, at)      at = host monotonic seconds; LinkLost once per outage
-    BoardPicture(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected)
+    BoardReading(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected)
 
 The link (`firmware_bridge.link`):
     with BoardLink("/dev/ttyACM0" | "emulator://15x15?coded=1" | "loop://" | a pty path,
                    on_event=callback, debounce_ms=None, heartbeat_ms=None) as link:
-        link.get(timeout) -> Event | None; link.picture() -> BoardPicture; link.ping(); link.request_board()
+        link.get(timeout) -> Event | None; link.picture() -> BoardReading; link.ping(); link.request_board()
         link.stats -> dict of counters (bad frames, seq gaps, resyncs, reconnects); link.emulator (emulator://)
     It handshakes, keeps the picture, declares LinkLost after 2.5 silent heartbeat periods, reopens the port
     by itself and resynchronises with a BOARD_DUMP (changes made meanwhile arrive as SquareChanged(resync=True)).
@@ -46,7 +46,7 @@ from typing import Any
 
 from firmware_bridge.events import (
     BoardDump,
-    BoardPicture,
+    BoardReading,
     ButtonEvent,
     CommandRefused,
     DiceTray,
@@ -79,7 +79,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "BoardDump",
     "BoardLink",
-    "BoardPicture",
+    "BoardReading",
     "ButtonEvent",
     "CommandRefused",
     "DiceTray",

@@ -105,13 +105,13 @@ def execute(emulator: Any, line: str, out: TextIO) -> bool:
 
 def _physical(emulator: Any) -> str:
     """What lies on the emulated board, drawn like the monitor draws the link's picture."""
-    from firmware_bridge.events import BoardPicture
+    from firmware_bridge.events import BoardReading
 
     board = emulator.board
     with emulator.lock:
         occupied = board.occupied()
     squares = {name: (board.tile_codes.letter(code) if board.coded else None) for name, code in occupied.items()}
-    return BoardPicture(board.width, board.height, squares).render()
+    return BoardReading(board.width, board.height, squares).render()
 
 
 def handle_emulate(args: argparse.Namespace) -> int:

@@ -23,7 +23,9 @@ from firmware_bridge.events import (
     Pong,
     SquareChanged,
 )
+from firmware_bridge.firmware import wire
 from firmware_bridge.link import BoardLink, open_port, parse_emulator_url
+from firmware_bridge.mock import ScriptedPort
 from firmware_bridge.pty_emulator import PtyEmulator
 
 pytestmark = pytest.mark.pty
@@ -122,7 +124,7 @@ def test_emulator_url_starts_its_own_board() -> None:
     def on_event(event: Event) -> None:
         pictures.append(len(links[0].picture().squares))
 
-    link = BoardLink("emulator://9x9?coded=1&buttons=2&seed=4", on_event=on_event, reconnect_s=0.05)
+    link = BoardLink("emulator://9x9?coded=1&buttons=2&seed=4", on_event=on_event, reconnect_s=0.05, queue_size=100)
     links.append(link)
     link.start()
     try:
@@ -170,45 +172,14 @@ def test_loop_url_opens_and_its_echo_is_counted_not_raised() -> None:
 
 
 class FakeSerialModule:
-    """A fake of the part of pyserial that open_port calls."""
+    """A fake of the part of pyserial that open_port calls: it hands out scripted ports."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, object]]] = []
 
-    def serial_for_url(self, url: str, **kwargs: object) -> FakePort:
+    def serial_for_url(self, url: str, **kwargs: object) -> ScriptedPort:
         self.calls.append((url, kwargs))
-        return FakePort([])
-
-
-class FakePort:
-    def __init__(self, chunks: list[bytes | Exception]) -> None:
-        self.chunks = chunks
-        self.timeout: float | None = None
-        self.written = b""
-        self.closed = False
-        self.flushed = False
-
-    def reset_input_buffer(self) -> None:
-        self.flushed = True
-
-    @property
-    def in_waiting(self) -> int:
-        return 0
-
-    def read(self, size: int = 1) -> bytes:
-        if not self.chunks:
-            return b""
-        chunk = self.chunks.pop(0)
-        if isinstance(chunk, Exception):
-            raise chunk
-        return chunk
-
-    def write(self, data: bytes) -> int:
-        self.written += data
-        return len(data)
-
-    def close(self) -> None:
-        self.closed = True
+        return ScriptedPort()
 
 
 def test_open_port_calls_pyserial_with_the_url_and_flushes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,7 +192,7 @@ def test_open_port_calls_pyserial_with_the_url_and_flushes(monkeypatch: pytest.M
             {"baudrate": 115200, "timeout": 0.02, "write_timeout": 1.0, "exclusive": True, "do_not_open": False},
         )
     ]
-    assert isinstance(port, FakePort) and port.flushed
+    assert isinstance(port, ScriptedPort) and port.flushed == 1
 
 
 def test_a_second_reader_of_the_board_is_refused(emulator: PtyEmulator) -> None:
@@ -237,55 +208,38 @@ def test_a_second_reader_of_the_board_is_refused(emulator: PtyEmulator) -> None:
 
 def test_a_write_the_board_does_not_take_is_a_lost_link() -> None:
     """pyserial's write timeout (SerialTimeoutException) ends the connection like any port error."""
-
-    class StuckPort(FakePort):
-        def write(self, data: bytes) -> int:
-            raise serial.SerialTimeoutException("Write timeout")
-
-    ports: list[StuckPort] = []
-
-    def opener(url: str) -> StuckPort:
-        ports.append(StuckPort([]))
-        return ports[-1]
-
-    link = BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01)
-    link.start()
-    try:
+    port = ScriptedPort()
+    port.fail_writes(serial.SerialTimeoutException("Write timeout"))
+    with BoardLink("/dev/ttyACM7", opener=lambda url: port, reconnect_s=0.01) as link:
         lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
         assert lost is not None and "Write timeout" in lost.reason, seen
-        assert ports[0].closed
-    finally:
-        link.stop()
+        assert port.closed
 
 
 def test_port_error_is_a_lost_link_and_the_port_is_reopened() -> None:
-    board = EmulatedBoard(seed=1)
-    frames = board.to_host()  # its boot HELLO
-    board.from_host(b"")
-    ports: list[FakePort] = []
-    opened = threading.Event()
+    ports: list[ScriptedPort] = []
+    opened_again = threading.Event()
 
-    def opener(url: str) -> FakePort:
+    def opener(url: str) -> ScriptedPort:
         if ports:
-            opened.set()
+            opened_again.set()
             raise serial.SerialException(f"could not open port {url}: [Errno 2] No such file or directory")
-        board.advance(5)
-        port = FakePort([frames, serial.SerialException("device reports readiness to read but returned no data")])
+        port = ScriptedPort()
+        port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, wire.pack_hello(15, 15, 0, 4, 0, 30, 1000))])
+        port.expect(wire.GET_BOARD)  # the board goes away before it answers
+        port.fail_read(serial.SerialException("device reports readiness to read but returned no data"))
         ports.append(port)
         return port
 
-    link = BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01)
-    link.start()
-    try:
-        assert opened.wait(TIMEOUT)
-        assert ports[0].closed and ports[0].written.startswith(b"\x00")  # our HOST_HELLO went out
+    with BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01) as link:
+        assert opened_again.wait(TIMEOUT)
+        assert ports[0].closed and [m for m, _, _ in ports[0].received][:1] == [wire.HOST_HELLO]
         assert link.stats["open_failures"] >= 1
         lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
         assert lost is not None and "device reports readiness" in lost.reason, seen
         assert not any(isinstance(e, LinkLost) for e in seen[:-1])
         assert link.stats["links_lost"] == 1  # said once, not again on every failed reopen
-    finally:
-        link.stop()
+    ports[0].assert_done()
 
 
 def test_a_board_that_is_not_there_is_reported_once_and_welcomed_when_it_comes() -> None:
