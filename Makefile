@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
-#   make test   ruff, mypy --strict game/, and the whole pytest suite
+#   make test   ruff, mypy --strict on game/, firmware_bridge/ and hardware/, and the whole pytest suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -54,6 +54,7 @@ lint: $(VENV)/.installed-test
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy --strict game/
+	$(BIN)/mypy --strict firmware_bridge/ hardware/
 
 pytest: $(VENV)/.installed-test system-deps
 	$(BIN)/pytest

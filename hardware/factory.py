@@ -17,16 +17,18 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from game.timers import Monotonic
 from hardware.buttons import ButtonPanel
 from hardware.config import DeviceOpenError, HardwareConfig
+from hardware.lifecycle import Closable, ClosingDevice
 from hardware.outputs import BarGraph, Buzzer
 from hardware.tm1637 import TM1637, FakeTM1637
 from hardware.ws2812 import FakeSpiDev, SpiDevLike, SpiLedStrip
 
 Backend = Literal["mock", "real"]
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -47,7 +49,7 @@ class Simulation:
 
 
 @dataclass
-class TableDevices:
+class TableDevices(ClosingDevice):
     config: HardwareConfig
     buttons: ButtonPanel
     ring: SpiLedStrip | None = None
@@ -70,8 +72,8 @@ class TableDevices:
             return False
         return True
 
-    def close(self) -> None:
-        """Switch everything off and free the pins; safe to call twice."""
+    def _close(self) -> None:
+        """Switch everything off and free the pins (each device closed even when another fails)."""
         for closer in (
             self.buttons.close,
             *(d.close for d in self.displays),
@@ -133,7 +135,7 @@ def build_devices(
     else:
         raise ValueError(f"hardware backend must be 'mock' or 'real', not {backend!r}")
 
-    opened: list[Any] = []
+    opened: list[Closable] = []
     try:
         buttons = _named("buttons", lambda: ButtonPanel(config.buttons, pin_factory, clock))
         opened.append(buttons)
@@ -209,7 +211,7 @@ def _given(sim: Simulation) -> FakeSpiDev:
     return sim.spi
 
 
-def _named(what: str, build: Callable[[], Any]) -> Any:
+def _named(what: str, build: Callable[[], T]) -> T:
     """Build a device, wrapping any error in a `DeviceOpenError` that says which device it was."""
     try:
         return build()

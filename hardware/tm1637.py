@@ -27,6 +27,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.frames import COLON, SEGMENTS
+from hardware.lifecycle import ClosingDevice
 
 CMD_DATA_AUTO = 0x40
 CMD_ADDRESS = 0xC0
@@ -34,7 +35,7 @@ CMD_DISPLAY_ON = 0x88
 CMD_DISPLAY_OFF = 0x80
 
 
-class TM1637:
+class TM1637(ClosingDevice):
     """One display. `show(segments)` sends four segment bytes; it skips the bus when nothing changed."""
 
     def __init__(
@@ -77,7 +78,7 @@ class TM1637:
         self.segments = None
         self._shown_level = -1
 
-    def close(self) -> None:
+    def _close(self) -> None:
         try:
             self.off()
         finally:

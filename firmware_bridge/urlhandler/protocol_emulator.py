@@ -26,6 +26,8 @@ from firmware_bridge.pty_emulator import PtyEmulator
 class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
     """A pyserial port whose device is an emulated board (see the module's docstring)."""
 
+    is_open: bool  # set by SerialBase, which has no type hints
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.emulator: PtyEmulator | None = None
         self._pty: Any = None  # the host's end: a pyserial Serial on the emulator's pty, while open
