@@ -24,6 +24,7 @@ from typing import Any, Literal
 from game.timers import Monotonic
 from hardware.config import ButtonsConfig
 from hardware.lifecycle import ClosingDevice
+from hardware.pins import PinFactory
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class _Key:
 class ButtonPanel(ClosingDevice):
     """All buttons of a table. `subscribe(fn)` to get `ButtonEvent`s; call `poll()` for long presses."""
 
-    def __init__(self, config: ButtonsConfig, pin_factory: Any, clock: Monotonic) -> None:
+    def __init__(self, config: ButtonsConfig, pin_factory: PinFactory, clock: Monotonic) -> None:
         from gpiozero import DigitalInputDevice
 
         self._clock = clock

@@ -24,6 +24,7 @@ from hardware.buttons import ButtonPanel
 from hardware.config import DeviceOpenError, HardwareConfig
 from hardware.lifecycle import Closable, ClosingDevice
 from hardware.outputs import BarGraph, Buzzer
+from hardware.pins import PinFactory
 from hardware.tm1637 import TM1637, FakeTM1637
 from hardware.ws2812 import FakeSpiDev, SpiDevLike, SpiLedStrip
 
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 class Simulation:
     """The far side of the mock wires: what the simulated table's devices received."""
 
-    pin_factory: Any  # the MockFactory: drive button pins with .pin(n).drive_low() / drive_high()
+    pin_factory: PinFactory  # the MockFactory: drive button pins with .pin(n).drive_low() / drive_high()
     spi: FakeSpiDev | None = None
     chips: list[FakeTM1637] = field(default_factory=list)
 
@@ -100,7 +101,7 @@ def build_devices(
     if backend == "mock":
         from gpiozero.pins.mock import MockFactory
 
-        pin_factory: Any = MockFactory()
+        pin_factory: PinFactory = MockFactory()
         sim = Simulation(pin_factory)
         if config.ring is not None:
             sim.spi = FakeSpiDev()

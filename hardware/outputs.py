@@ -8,16 +8,16 @@ of its own (gpiozero's `beep()` would, timed by the wall of `time.sleep`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from hardware.frames import buzzer_on
 from hardware.lifecycle import ClosingDevice
+from hardware.pins import PinFactory
 
 
 class BarGraph(ClosingDevice):
     """A row of plain LEDs (gpiozero `LEDBarGraph`), lit from the first pin like a sand level."""
 
-    def __init__(self, pins: Sequence[int], pin_factory: Any, *, active_high: bool = True) -> None:
+    def __init__(self, pins: Sequence[int], pin_factory: PinFactory, *, active_high: bool = True) -> None:
         from gpiozero import LEDBarGraph
 
         self.leds = len(pins)
@@ -48,7 +48,7 @@ class BarGraph(ClosingDevice):
 class Buzzer(ClosingDevice):
     """A buzzer that plays on/off patterns timed by the refresh loop, not by a thread."""
 
-    def __init__(self, pin: int, pin_factory: Any, *, active_high: bool = True) -> None:
+    def __init__(self, pin: int, pin_factory: PinFactory, *, active_high: bool = True) -> None:
         from gpiozero import Buzzer as GpioBuzzer
 
         self._buzzer = GpioBuzzer(pin, active_high=active_high, pin_factory=pin_factory)
