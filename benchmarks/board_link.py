@@ -1,4 +1,4 @@
-"""Sensor board link benchmarks: host decode throughput, change-to-event latency, firmware scan cost.
+"""Sensor board link benchmarks: host decode throughput, change-to-event latency, firmware scan cost, memory.
 
 Run from the project root: `.venv/bin/python benchmarks/board_link.py`. One `figure: value unit` line per
 figure. The machine is shared: figures are medians of repeats where repeats are cheap.
@@ -11,6 +11,8 @@ figure. The machine is shared: figures are medians of repeats where repeats are 
    host's callback, minus the debounce time.
 3. scan cost: the firmware's `Firmware.scan` (debounce) and `PicoHal.scan` (shift registers, against a
    fake `machine`) per scan, under CPython and, when installed, under MicroPython (unix port, x86).
+4. memory: the service's link through a simulated idle day of heartbeats, and a stalled reader's queue
+   under a flood: events kept and heap growth (tracemalloc).
 """
 
 from __future__ import annotations
@@ -508,8 +510,9 @@ def _memory_under(events: int, queue_size: int | None) -> tuple[int, int, int]:
 
 
 def bench_event_memory() -> None:
-    """Issue 17.10: the service (on_event) through a simulated idle day, and a reader (the monitor's queue)
-    under a flood it does not keep up with. The byte stream is made before tracing starts: not counted."""
+    """Nothing the service keeps may grow without bound: the service's link (on_event) through a simulated
+    idle day, and a reader's queue (the monitor's) under a flood it does not keep up with. The byte stream is
+    made before tracing starts: not counted."""
     day = 86_400
     _memory_under(3_600, queue_size=None)  # warm-up: first-use allocations (logging, threads) are not growth
     grown, queued, _ = _memory_under(day, queue_size=None)  # as the service makes it
