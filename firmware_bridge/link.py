@@ -65,13 +65,13 @@ class ReopenablePort(Port, Protocol):
     def reset_input_buffer(self) -> None: ...
 
 
-def _pyserial_port(url: str, timeout: float, do_not_open: bool) -> Port:
+def _pyserial_port(url: str, timeout: float, do_not_open: bool) -> ReopenablePort:
     from firmware_bridge.urlhandler import register
 
     register()
     import serial  # type: ignore[import-untyped]
 
-    port: Port = serial.serial_for_url(
+    port: ReopenablePort = serial.serial_for_url(
         url,
         baudrate=BAUDRATE,
         timeout=timeout,
@@ -89,7 +89,7 @@ def make_port(url: str, timeout: float = POLL_S) -> ReopenablePort:
     PortURLError saying what is wrong; a device path is not required to exist (a board unplugged at boot
     is waited for)."""
     try:
-        return _pyserial_port(url, timeout, do_not_open=True)  # type: ignore[return-value]
+        return _pyserial_port(url, timeout, do_not_open=True)
     except PortURLError:
         raise
     except ValueError as exc:  # pyserial: "invalid URL, protocol 'http' not known"
@@ -98,7 +98,7 @@ def make_port(url: str, timeout: float = POLL_S) -> ReopenablePort:
 
 def check_url(url: str) -> bool:
     """True if pyserial (with this project's handlers) opens `url`'s scheme and its options are right; False
-    for a scheme nobody handles; a PortURLError naming the fault for a known scheme used wrongly (a
+    for a scheme nobody handles; a PortURLError naming the fault for a known scheme used wrongly (an
     `emulator://99x99`). Starts nothing: the emulator's board is built, not run."""
     try:
         port = make_port(url)
@@ -119,8 +119,7 @@ def open_port(url: str, timeout: float = POLL_S) -> Port:
     is refused with "Could not exclusively lock port" instead of silently taking half the frames. pyserial
     raises DTR on open, which MicroPython's USB CDC needs before it sends anything to the host."""
     port = _pyserial_port(url, timeout, do_not_open=False)
-    if hasattr(port, "reset_input_buffer"):
-        port.reset_input_buffer()  # what piled up while nobody listened is stale
+    port.reset_input_buffer()  # what piled up while nobody listened is stale
     return port
 
 
