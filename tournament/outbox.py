@@ -124,6 +124,7 @@ class TablePublisher:
                              qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
         self._wake = threading.Event()
@@ -192,12 +193,19 @@ class TablePublisher:
                         self.settings.broker.url, reason_code)
             return
         self.stats.connects += 1
-        client.publish(self._topic_status, StatusMessage(self.settings.table, "online", _now_iso(),
-                                                         self.name).to_bytes(), qos=1, retain=True)
-        client.subscribe([(t, 1) for t in self._command_topics])
+        client.subscribe([(t, 1) for t in self._command_topics])  # "online" follows in _on_subscribe
         self._reset = True
         self._connected.set()
         self._wake.set()
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, reason_codes: Any,
+                      properties: Any) -> None:
+        """Say "online" only once the command topics are subscribed: a director that sees it can command."""
+        if any(rc.is_failure for rc in reason_codes):
+            log.error("table %s: the broker refused the command subscriptions (%s); check the ACL for user %r",
+                      self.settings.table, ", ".join(str(rc) for rc in reason_codes), self.settings.broker.username)
+        client.publish(self._topic_status, StatusMessage(self.settings.table, "online", _now_iso(),
+                                                         self.name).to_bytes(), qos=1, retain=True)
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
