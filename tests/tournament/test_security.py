@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
@@ -14,9 +15,10 @@ from tournament import mqtt, topics
 from tournament.acl import acl_text, table_user
 from tournament.payloads import CommandMessage, EventMessage
 from tournament.settings import BrokerSettings
-from tournament.testing.broker import Broker
+from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
+ROOT = Path(__file__).resolve().parents[2]
 WAIT_S = 20.0
 
 
@@ -176,3 +178,28 @@ def test_duplicated_and_reordered_deliveries_are_applied_once_in_order(clients: 
     director.wait(lambda: len(director.applied) >= 31, "31 events")
     assert director.keys(1) == [(1, s) for s in range(31)]
     assert director.link.receiver.stats.duplicates == len(order) - 31
+
+
+def test_the_shipped_hall_config_enforces_logins_and_the_acl(tmp_path: Path) -> None:
+    """systemd/mosquitto/tournament.conf as shipped, with only its paths and port moved to this test's folder
+    (and the persistence Debian's main file sets): it starts, and it refuses a table's forged command."""
+    if mosquitto_path() is None:
+        pytest.skip("mosquitto is not installed")
+    shipped = (ROOT / "systemd" / "mosquitto" / "tournament.conf").read_text(encoding="utf-8")
+    conf = (shipped.replace("listener 1883", "listener {port} 127.0.0.1")
+            .replace("/etc/mosquitto/tournament.passwd", "{passwords}")
+            .replace("/etc/mosquitto/tournament.acl", "{acl}")
+            + "\nuser {user}\npersistence true\npersistence_location {data}/\n")
+    users = {u: password(u) for u in ("director", table_user(1))}
+    with Broker(tmp_path / "shipped", users, acl_text(EVENT, [1]), base=conf) as hall:
+        forger = Raw(hall, table_user(1)).start(hall)
+        try:
+            assert forger.publish(topics.all_command(EVENT), command_bytes("forged")).is_failure
+            assert not forger.publish(topics.events(EVENT, 1), event_bytes(1, 1)).is_failure
+        finally:
+            forger.stop()
+        stranger = Raw(hall, table_user(1), "wrong").start(hall)
+        try:
+            assert stranger.connect_rc.is_failure
+        finally:
+            stranger.stop()
