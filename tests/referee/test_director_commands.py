@@ -139,3 +139,15 @@ def test_director_events_replay_from_the_journal(tmp_path: Path) -> None:
     for key in ("state", "board", "alerts"):
         assert after[key] == before[key]  # type: ignore[literal-required]
     assert [p["clock"] for p in after["players"]] == [p["clock"] for p in before["players"]]
+
+
+def test_correct_score_corrects_a_misread_letter_and_the_engine_scores_again(tmp_path: Path) -> None:
+    t = SimulatedTable(default_setup(), journal=Journal(tmp_path / "games.sqlite3"))  # every word is good
+    t.control("start", {})
+    t.play("8E QUIZ")
+    before = t.snapshot()["players"][0]["score"]
+    t.director("correct_score", {"square": "E8", "letter": "A"}, by="director", command_id="s1")  # AUIZ
+    after = t.snapshot()["players"][0]["score"]
+    assert after == before - 18, "Q (10 points) read where an A (1) lay, on a double word square"
+    with pytest.raises(ControlError, match="correcting a letter of the last play"):
+        t.director("correct_score", {"player": 0, "points": 5}, by="director", command_id="s2")

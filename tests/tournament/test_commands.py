@@ -93,3 +93,17 @@ def test_set_players_and_the_snapshot_reach_the_director(director: Any, live_tab
                   "the new game's header")
     header = next(e for e in director.events if e.kind == "game" and e.game == table.game_id)
     assert header.data["players"] == ["Carla", "Dirk"]
+
+
+def test_a_command_sent_again_after_the_table_restarted_is_not_applied_twice(tmp_path: Path) -> None:
+    """The publisher's memory of command ids is gone after a restart; the journal still has the command."""
+    from tournament.payloads import CommandMessage
+
+    journal = Journal(tmp_path / "games.sqlite3")
+    table = SimulatedTable(default_setup(), words=["QUIZ"], journal=journal)
+    table.control("start", {})
+    settings = TableLinkSettings(BrokerSettings("127.0.0.1", 1), EVENT, 1)
+    link = TournamentLink(table, journal, settings)  # never started: commands applied directly
+    cmd = CommandMessage("c-7", "director", "adjust_time", {"player": 0, "seconds": 60})
+    assert link._command(cmd) == link._command(cmd)
+    assert table.snapshot()["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 + 60_000
