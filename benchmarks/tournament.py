@@ -15,7 +15,7 @@ built-in demo game) played once through `referee.sim_table.SimulatedTable` to ge
 board event per tile laid (2 s apart), the clock press, the end of the 15 s challenge window, with the
 think time between moves spread so a game lasts 50 minutes, plus the page snapshot after each event (sent
 by the publisher as the retained snapshot, at most every 0.2 s). Each table replays these journals at the
-stated acceleration (default x30: a 50-minute game in 100 s), starting at a random moment of a game, and
+stated acceleration (default x10: a 50-minute game in 5 minutes), starting at a random moment of a game, and
 starts the next game when one ends.
 
 Figures: published -> applied at the director (wall clock, one machine: the table's MQTT 5 user property
@@ -40,6 +40,7 @@ import multiprocessing as mp
 import os
 import random
 import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -287,7 +288,8 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
                 plans[n] = new_game(n, time.time() + 5 / accel)
                 s2, _, i2, rec2, base2 = plans[n]
                 heapq.heappush(heap, (s2 + (rec2[i2][0] - base2) / 1000 / accel, n))
-    caught = all(s["pub"].caught_up.wait(60) for s in state.values())
+    deadline = time.monotonic() + 60
+    caught = all(s["pub"].caught_up.wait(max(0.0, deadline - time.monotonic())) for s in state.values())
     totals = {str(n): [[g, s["journal"].last_seq(g)] for g in s["games"]] for n, s in state.items()}
     conn.send(("totals", totals, caught))
     for s in state.values():
@@ -381,7 +383,7 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--workers", type=int, default=4, help="table processes (tables share them)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (wall clock)")
-    parser.add_argument("--accel", type=float, default=30.0, help="table time runs this many times faster")
+    parser.add_argument("--accel", type=float, default=10.0, help="table time runs this many times faster")
     parser.add_argument("--sweep", default="250,750,1000",
                         help="other table counts for the 200 ms crossing (short runs, no restart); '' for none")
     parser.add_argument("--sweep-duration", type=float, default=30.0)
@@ -389,6 +391,9 @@ def main() -> int:
     if mosquitto_path() is None:
         print("skipped: mosquitto is not installed (make system-deps)")
         return 0
+    # Stopped from outside (timeout, Ctrl-C): leave through the finally blocks, which stop the broker and
+    # the table and director processes.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the broker inherits it (see systemd/mosquitto)
     games, source = record_games()

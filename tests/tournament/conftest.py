@@ -20,7 +20,7 @@ from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
 TABLES = (1, 2, 3)
-WAIT_S = 20.0
+WAIT_S = 30.0
 
 
 def password(user: str) -> str:

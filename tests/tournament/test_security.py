@@ -19,7 +19,7 @@ from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
 ROOT = Path(__file__).resolve().parents[2]
-WAIT_S = 20.0
+WAIT_S = 30.0
 
 
 def password(user: str) -> str:
