@@ -122,7 +122,7 @@ class DirectorLink:
             elif where.leaf == "snapshot":
                 snap = SnapshotMessage.from_bytes(message.payload)
                 with self._lock:
-                    self.receiver.note_snapshot(snap.table, snap.game, snap.seq)
+                    self.receiver.note_snapshot(snap.table, snap.game, snap.seq, retained=bool(message.retain))
                 if self.on_snapshot:
                     self.on_snapshot(snap)
             elif where.leaf == "status":

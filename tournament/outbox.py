@@ -37,6 +37,8 @@ from tournament.settings import TableLinkSettings
 
 log = logging.getLogger(__name__)
 
+REPLAY_AGAIN_S = 2.0  # the same range asked again within this is not sent twice (several receivers may ask)
+
 
 @dataclass(frozen=True, order=True)
 class Cursor:
@@ -144,6 +146,7 @@ class TablePublisher:
         self._gen_lock = threading.Lock()
         self._more = True  # the journal may hold more than was read: set by notify(), a reconnect, a full batch
         self._recent_commands: collections.OrderedDict[str, AckMessage] = collections.OrderedDict()
+        self._replayed: dict[tuple[int, int, int | None], float] = {}  # range -> when it was last sent
         self.cursor = source.load_cursor()  # acknowledged by the broker
         self._saved = self.cursor
         self._sent = self.cursor  # handed to paho
@@ -350,8 +353,14 @@ class TablePublisher:
         n = self.settings.table
         if cmd.cmd == "replay":
             last = cmd.args.get("to")
-            events = self.source.replay(int(cmd.args["game"]), int(cmd.args["from"]),
-                                        int(last) if last is not None else None)
+            key = (int(cmd.args["game"]), int(cmd.args["from"]), None if last is None else int(last))
+            now = self.monotonic()
+            if now - self._replayed.get(key, float("-inf")) < REPLAY_AGAIN_S:
+                return AckMessage(n, cmd.id, True)  # just sent: those events are on their way
+            self._replayed[key] = now
+            if len(self._replayed) > 1000:
+                self._replayed = {k: t for k, t in self._replayed.items() if now - t < REPLAY_AGAIN_S}
+            events = self.source.replay(*key)
             for ev in events:
                 self.client.publish(self._topic_events, EventMessage(
                     ev.table, ev.game, ev.seq, ev.kind, ev.data, ev.time, ev.at, replay=True).to_bytes(), qos=1)

@@ -3,8 +3,8 @@
 Delivery over the broker is at least once and, across reconnects and replays, not always in order. The
 receiver keeps, per (table, game), the next sequence number it expects. An event below it is a duplicate
 and is dropped; the expected one is applied, then whatever waited behind it; one above it is held back and
-the missing range is asked of the table (`request_replay`) at once, and again every `retry_s` (from
-`check_gaps`) until it arrives. A
+the missing range is asked of the table (`request_replay`) at once, and again (from `check_gaps`) while
+nothing of it arrives, backing off. A
 game's header is seq 0, so a receiver that meets a game mid-way asks for it from the start.
 
 A gap at the end of a stream (the last events lost, nothing after them) shows in the table's snapshot,
@@ -33,7 +33,10 @@ class _Stream:
     held: dict[int, EventMessage] = field(default_factory=dict)
     asked_at: float | None = None  # when the current gap was last asked for
     gap_since: float | None = None  # when a gap known only from a snapshot was first seen
+    grace: float = 0.0  # how long such a gap may stay open before it is asked for
     known_last: int = -1  # the highest seq the table is known to have (from events or snapshots)
+    progress_at: float = 0.0  # when next_seq last moved
+    tries: int = 0  # requests since the last progress (the wait before the next one doubles)
 
 
 @dataclass
@@ -45,8 +48,17 @@ class ReceiverStats:
     dropped_over_limit: int = 0
 
 
+MAX_RETRY_S = 30.0
+MAX_REPLAY = 500  # seqs asked of a table at once: a long gap is filled in chunks, each asked when the last is in
+RETAINED_GRACE_S = 10.0
+
+
 class Receiver:
-    def __init__(self, apply: ApplyFn, request_replay: ReplayFn, *, retry_s: float = 2.0, grace_s: float = 0.5,
+    """See the module docstring. A gap still open is asked for again only when nothing of it arrived for
+    `retry_s`, then twice that, up to 30 s: after a broker restart every table re-sends at once, and asking
+    for replays while the streams are merely slow would only add load and slow them further."""
+
+    def __init__(self, apply: ApplyFn, request_replay: ReplayFn, *, retry_s: float = 2.0, grace_s: float = 1.0,
                  max_held: int = 10_000, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.apply = apply
         self.request_replay = request_replay
@@ -93,14 +105,17 @@ class Receiver:
             stream.next_seq = nxt.seq + 1
             nxt = stream.held.pop(stream.next_seq, None)
         self.stats.applied += applied
+        stream.progress_at = self.monotonic()
+        stream.tries = 0
         if not stream.held and stream.known_last < stream.next_seq:
             stream.asked_at = stream.gap_since = None
         return applied
 
-    def note_snapshot(self, table: int, game: int | None, seq: int) -> None:
+    def note_snapshot(self, table: int, game: int | None, seq: int, *, retained: bool = False) -> None:
         """A snapshot says the table's game reached `seq`. The events may simply be on their way (snapshots
         and events travel on different topics), so a gap seen only here is asked for by `check_gaps` once it
-        has stayed open for `grace_s`."""
+        has stayed open for `grace_s`; for a retained snapshot (delivered on subscribing, typically while
+        every table is still re-sending after a restart) for 10 s."""
         if game is None:
             return
         stream = self._streams.setdefault((table, game), _Stream())
@@ -108,6 +123,7 @@ class Receiver:
             stream.known_last = seq
         if stream.known_last >= stream.next_seq and stream.gap_since is None:
             stream.gap_since = self.monotonic()
+            stream.grace = RETAINED_GRACE_S if retained else self.grace_s
 
     def check_gaps(self) -> None:
         """Ask (again) for every gap open longer than its grace, at most every `retry_s` (call it twice a
@@ -117,9 +133,11 @@ class Receiver:
             if not stream.held and stream.known_last < stream.next_seq:
                 continue
             if stream.asked_at is None:
-                if stream.held or (stream.gap_since is not None and now - stream.gap_since >= self.grace_s):
+                if stream.held or (stream.gap_since is not None and now - stream.gap_since >= stream.grace):
                     self._ask(table, game, stream)
-            elif now - stream.asked_at >= self.retry_s:
+                continue
+            wait = min(MAX_RETRY_S, self.retry_s * 2 ** max(0, stream.tries - 1))
+            if now - max(stream.asked_at, stream.progress_at) >= wait:
                 self._ask(table, game, stream)
 
     def missing(self) -> int:
@@ -132,6 +150,8 @@ class Receiver:
         last = min(stream.held) - 1 if stream.held else stream.known_last
         if last < first:
             return
+        last = min(last, first + MAX_REPLAY - 1)
         stream.asked_at = now
+        stream.tries += 1
         self.stats.replay_requests += 1
         self.request_replay(table, game, first, last)

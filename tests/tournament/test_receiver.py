@@ -60,13 +60,19 @@ def test_a_gap_is_asked_for_at_once_and_filled_by_the_replay() -> None:
     assert len(asked) == 1, "asked again before retry_s"
     clock.now = 2.5
     r.check_gaps()
-    assert asked[-1] == (1, 1, 2, 3), "a gap still open after retry_s is asked again"
+    assert asked[-1] == (1, 1, 2, 3) and len(asked) == 2, "a gap still open after retry_s is asked again"
+    clock.now = 4.0
+    r.check_gaps()
+    assert len(asked) == 2, "the second wait is twice as long"
+    clock.now = 6.6
+    r.check_gaps()
+    assert len(asked) == 3
     r.feed(ev(2))
     r.feed(ev(3))
     assert [k[2] for k in applied] == [0, 1, 2, 3, 4]
-    clock.now = 10
+    clock.now = 100
     r.check_gaps()
-    assert len(asked) == 2
+    assert len(asked) == 3, "nothing is asked once the gap is filled"
 
 
 def test_a_game_met_midway_asks_for_its_start() -> None:
@@ -82,9 +88,33 @@ def test_a_lost_tail_shows_in_the_snapshot_and_is_asked_for_after_the_grace() ->
     r.note_snapshot(1, 1, 5)
     r.check_gaps()
     assert asked == [], "the events may be on their way"
-    clock.now = 0.6
+    clock.now = 1.1
     r.check_gaps()
     assert asked == [(1, 1, 3, 5)]
+
+
+def test_a_gap_that_is_being_filled_is_not_asked_for_again() -> None:
+    r, _, asked, clock = make()
+    r.feed(ev(0))
+    r.feed(ev(6))
+    assert asked == [(1, 1, 1, 5)]
+    for s in range(1, 5):  # the replay trickles in, slowly but steadily
+        clock.now += 1.5
+        r.feed(ev(s))
+        r.check_gaps()
+    assert asked == [(1, 1, 1, 5)]
+
+
+def test_a_retained_snapshot_waits_longer_and_a_long_gap_is_asked_in_chunks() -> None:
+    r, _, asked, clock = make()
+    r.feed(ev(0))
+    r.note_snapshot(1, 1, 2000, retained=True)
+    clock.now = 5
+    r.check_gaps()
+    assert asked == []
+    clock.now = 10.5
+    r.check_gaps()
+    assert asked == [(1, 1, 1, 500)]
 
 
 def test_restore_resumes_where_the_store_stopped() -> None:
