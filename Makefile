@@ -54,7 +54,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
 typecheck: $(VENV)/.installed-test
-	$(BIN)/mypy --strict game/
+	$(BIN)/mypy --strict game/ tournament/
 
 pytest: $(VENV)/.installed-test system-deps
 	$(BIN)/pytest

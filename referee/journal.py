@@ -271,6 +271,16 @@ class Journal:
                 "ORDER BY rowid LIMIT ?", (pos, limit)).fetchall()
         return [EventRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
 
+    def tail(self) -> tuple[int, int] | None:
+        """(game id, seq) of the newest game and its last event (seq 0 before its first); None when empty."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+            if row is None or row[0] is None:
+                return None
+            game = int(row[0])
+            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game,)).fetchone()
+        return game, int(seq[0])
+
     def rows(self, game_id: int, first: int, last: int | None = None) -> list[EventRow]:
         """Event rows `first`..`last` (None: to the end) of one game."""
         with self._lock:

@@ -79,6 +79,10 @@ class JournalOutbox(OutboxSource):
         return out
 
 
+    def tail(self) -> tuple[int, int] | None:
+        return self.journal.tail()
+
+
 class TournamentLink:
     """One table on the broker: start it after the table is open, stop it before the journal closes."""
 

@@ -126,8 +126,12 @@ class DirectorLink:
                 if self.on_snapshot:
                     self.on_snapshot(snap)
             elif where.leaf == "status":
+                st = StatusMessage.from_bytes(message.payload)
+                if st.game is not None and st.seq is not None:
+                    with self._lock:
+                        self.receiver.note_snapshot(st.table, st.game, st.seq, retained=bool(message.retain))
                 if self.on_status:
-                    self.on_status(StatusMessage.from_bytes(message.payload))
+                    self.on_status(st)
             elif where.leaf == "ack" and self.on_ack:
                 self.on_ack(AckMessage.from_bytes(message.payload))
         except (PayloadError, topics.TopicError) as exc:

@@ -72,6 +72,9 @@ class OutboxSource(Protocol):
     def replay(self, game: int, first: int, last: int | None) -> list[EventMessage]:
         """Seqs `first`..`last` (None: to the end) of `game`, seq 0 being its header. Empty if unknown."""
 
+    def tail(self) -> tuple[int, int] | None:
+        """(game, seq) of the newest event in the journal (seq 0: a game without events yet); None if empty."""
+
 
 class CommandRefused(Exception):
     """A command the table does not apply: `code` for machines, the message in words."""
@@ -142,6 +145,7 @@ class TablePublisher:
         self._last_snapshot_at = float("-inf")
         self._wait_s = 0.5
         self._last_read = monotonic()
+        self._announce = False  # say where the journal ends once caught up after a (re)connect
         self._gen = 0  # counts notify() calls: "caught up" only holds if none came while we looked
         self._gen_lock = threading.Lock()
         self._more = True  # the journal may hold more than was read: set by notify(), a reconnect, a full batch
@@ -268,6 +272,7 @@ class TablePublisher:
             self._acked_mids.clear()
             self._sent = self.cursor
             self._more = True
+            self._announce = True
         room = self.window - len(self._inflight)
         gen = self._gen
         if room > 0 and (self._more or self._timed_out()):
@@ -290,8 +295,18 @@ class TablePublisher:
 
     def _set_caught_up(self, gen: int) -> None:
         with self._gen_lock:
-            if gen == self._gen:
-                self.caught_up.set()
+            if gen != self._gen:
+                return
+            self.caught_up.set()
+        if self._announce and self._connected.is_set():
+            # Everything is out after a (re)connect: say where the journal ends, so a receiver that lost the
+            # last events (a broker that crashed before delivering them) asks for them.
+            self._announce = False
+            tail = self.source.tail()
+            if tail is not None:
+                self.client.publish(self._topic_status, StatusMessage(
+                    self.settings.table, "online", _now_iso(), self.name, tail[0], tail[1]).to_bytes(),
+                    qos=1, retain=True)
 
     def _timed_out(self) -> bool:
         """Read the journal at least every 5 s even without a notify(): a writer that forgot to call it (or

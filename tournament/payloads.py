@@ -152,16 +152,24 @@ class StatusMessage:
     """Retained "online" (published by the table on connecting) or "offline" (its last will, or a clean stop).
 
     `at` is the wall time the table wrote it; for the last will that is when the table connected, so a
-    director stamps "offline since" with its own receive time.
+    director stamps "offline since" with its own receive time. `game` and `seq` (an "online" sent again once
+    the table has published everything after a reconnect) name the newest event of its journal: a receiver
+    missing the end of that game asks for it (the tail of a stream leaves no gap to notice otherwise).
     """
 
     table: int
     state: StatusState
     at: str
     name: str = ""
+    game: int | None = None
+    seq: int | None = None
 
     def to_bytes(self) -> bytes:
-        return _dump({"v": VERSION, "table": self.table, "state": self.state, "at": self.at, "name": self.name})
+        out: dict[str, Any] = {"v": VERSION, "table": self.table, "state": self.state, "at": self.at,
+                               "name": self.name}
+        if self.game is not None and self.seq is not None:
+            out |= {"game": self.game, "seq": self.seq}
+        return _dump(out)
 
     @classmethod
     def from_bytes(cls, raw: bytes | bytearray | str) -> StatusMessage:
@@ -172,7 +180,8 @@ class StatusMessage:
             raise PayloadError(f"{k} payload: field 'state' must be 'online' or 'offline', got {state!r}")
         name = o.get("name", "")
         return cls(table=_int(k, o, "table", low=1), state=state, at=_str(k, o, "at", max_len=64),
-                   name=name if isinstance(name, str) else "")
+                   name=name if isinstance(name, str) else "", game=_int(k, o, "game", low=1, optional=True),
+                   seq=_int(k, o, "seq", low=0, optional=True))
 
 
 def _check_args(cmd: str, args: Mapping[str, Any]) -> None:

@@ -121,9 +121,12 @@ class Receiver:
         stream = self._streams.setdefault((table, game), _Stream())
         if seq > stream.known_last:
             stream.known_last = seq
-        if stream.known_last >= stream.next_seq and stream.gap_since is None:
-            stream.gap_since = self.monotonic()
-            stream.grace = RETAINED_GRACE_S if retained else self.grace_s
+        if stream.known_last >= stream.next_seq:
+            grace = RETAINED_GRACE_S if retained else self.grace_s
+            if stream.gap_since is None:
+                stream.gap_since, stream.grace = self.monotonic(), grace
+            else:  # a live position shortens the wait a retained one set
+                stream.grace = min(stream.grace, grace)
 
     def check_gaps(self) -> None:
         """Ask (again) for every gap open longer than its grace, at most every `retry_s` (call it twice a

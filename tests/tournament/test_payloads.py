@@ -34,6 +34,8 @@ def test_other_payloads_round_trip() -> None:
     assert SnapshotMessage.from_bytes(snap.to_bytes()) == snap
     status = StatusMessage(3, "offline", "2026-12-01T21:00:00+00:00", "Table 3")
     assert StatusMessage.from_bytes(status.to_bytes()) == status
+    where = StatusMessage(3, "online", "2026-12-01T21:00:00+00:00", "Table 3", game=2, seq=41)
+    assert StatusMessage.from_bytes(where.to_bytes()) == where
     cmd = CommandMessage("c1", "director", "set_players", {"players": ["Ann", "Bob"], "first": 1})
     assert CommandMessage.from_bytes(cmd.to_bytes()) == cmd
     ack = AckMessage(3, "c1", False, "no such player", "bad_args")

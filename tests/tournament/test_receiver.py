@@ -134,3 +134,13 @@ def test_any_order_with_duplicates_applies_each_seq_once_in_order(extra: list[in
     for s in seqs:
         r.feed(ev(s))
     assert [k[2] for k in applied] == list(range(31))
+
+
+def test_a_live_position_after_a_retained_one_asks_after_the_short_grace() -> None:
+    r, _, asked, clock = make()
+    r.feed(ev(0))
+    r.note_snapshot(1, 1, 3, retained=True)
+    r.note_snapshot(1, 1, 4)  # the table's "online" with its journal's end, sent once it caught up
+    clock.now = 1.1
+    r.check_gaps()
+    assert asked == [(1, 1, 1, 4)]
