@@ -7,8 +7,9 @@ the missing range is asked of the table (`request_replay`) at once, and again (f
 nothing of it arrives, backing off. A
 game's header is seq 0, so a receiver that meets a game mid-way asks for it from the start.
 
-A gap at the end of a stream (the last events lost, nothing after them) shows in the table's snapshot,
-which names the last seq it reflects: `note_snapshot` asks for what is missing.
+A gap at the end of a stream (the last events lost, nothing after them) shows in the table's snapshot and
+in its "online" status after a reconnect, which name the last seq (`note_snapshot`); and when a table's
+next game appears, each of its older games is asked once for anything after what arrived.
 
 Pure and single-threaded: the caller serialises `feed`, `note_snapshot` and `check_gaps` (DirectorLink
 does it with a lock). A director restarted from its own store calls `restore` for each game it kept.
@@ -37,6 +38,7 @@ class _Stream:
     known_last: int = -1  # the highest seq the table is known to have (from events or snapshots)
     progress_at: float = 0.0  # when next_seq last moved
     tries: int = 0  # requests since the last progress (the wait before the next one doubles)
+    probed: bool = False  # asked once, when a newer game of the table appeared, for anything after next_seq
 
 
 @dataclass
@@ -83,7 +85,10 @@ class Receiver:
 
     def feed(self, msg: EventMessage) -> int:
         """Take one received event; returns how many events it let through to `apply` (0 or more)."""
-        stream = self._streams.setdefault((msg.table, msg.game), _Stream())
+        stream = self._streams.get((msg.table, msg.game))
+        if stream is None:
+            stream = self._streams[(msg.table, msg.game)] = _Stream()
+            self._probe_older(msg.table, msg.game)
         stream.known_last = max(stream.known_last, msg.seq)
         if msg.seq < stream.next_seq or msg.seq in stream.held:
             self.stats.duplicates += 1
@@ -142,6 +147,15 @@ class Receiver:
             wait = min(MAX_RETRY_S, self.retry_s * 2 ** max(0, stream.tries - 1))
             if now - max(stream.asked_at, stream.progress_at) >= wait:
                 self._ask(table, game, stream)
+
+    def _probe_older(self, table: int, game: int) -> None:
+        """A table's new game: whatever ended its previous games after what arrived (a tail the broker lost)
+        left no gap to notice, so ask each of them once for anything after what we have."""
+        for (t, g), older in self._streams.items():
+            if t == table and g < game and not older.probed:
+                older.probed = True
+                self.stats.replay_requests += 1
+                self.request_replay(t, g, older.next_seq, None)
 
     def missing(self) -> int:
         """How many seqs known to exist have not been applied yet, over all games."""

@@ -144,3 +144,13 @@ def test_a_live_position_after_a_retained_one_asks_after_the_short_grace() -> No
     clock.now = 1.1
     r.check_gaps()
     assert asked == [(1, 1, 1, 4)]
+
+
+def test_a_new_game_asks_once_for_the_tail_of_the_previous_one() -> None:
+    r, _, asked, _ = make()
+    for s in range(4):
+        r.feed(ev(s, game=1))
+    r.feed(ev(0, game=2))
+    r.feed(ev(1, game=2))
+    r.feed(ev(0, game=3))
+    assert asked == [(1, 1, 4, None), (1, 2, 2, None)]
