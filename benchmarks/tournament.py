@@ -384,7 +384,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="table processes (tables share them)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (wall clock)")
     parser.add_argument("--accel", type=float, default=10.0, help="table time runs this many times faster")
-    parser.add_argument("--sweep", default="250,750,1000",
+    parser.add_argument("--sweep", default="100,200,300",
                         help="other table counts for the 200 ms crossing (short runs, no restart); '' for none")
     parser.add_argument("--sweep-duration", type=float, default=30.0)
     args = parser.parse_args()
