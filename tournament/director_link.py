@@ -105,6 +105,7 @@ class DirectorLink:
         if reason_code.is_failure:
             log.warning("director: broker %s refused the connection: %s", self.broker.url, reason_code)
             return
+        mqtt.set_nodelay(client)
         client.subscribe([(topics.all_tables(self.event, leaf), 1) for leaf in ("events", "snapshot", "status", "ack")])
         self.connected.set()
 

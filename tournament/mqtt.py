@@ -7,6 +7,8 @@ few seconds (the issue's goal is caught up within 5 s), and 500 tables retrying 
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import ssl
 from typing import Any
 
@@ -38,6 +40,15 @@ def make_client(settings: BrokerSettings, client_id: str, *, inflight: int = 100
     client.max_inflight_messages_set(inflight)
     client.max_queued_messages_set(0)
     return client
+
+
+def set_nodelay(client: paho.Client) -> None:
+    """Send each packet at once (TCP_NODELAY; paho leaves Nagle on). With Nagle, a second small publish waits
+    for the broker's delayed ACK of the first: 40 to 200 ms added to about one event in ten."""
+    sock = client.socket()
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def connect_properties(session_expiry_s: int = SESSION_EXPIRY_S) -> Properties:

@@ -206,6 +206,7 @@ class TablePublisher:
             log.warning("table %s: broker %s refused the connection: %s", self.settings.table,
                         self.settings.broker.url, reason_code)
             return
+        mqtt.set_nodelay(client)
         self.stats.connects += 1
         client.subscribe([(t, 1) for t in self._command_topics])  # "online" follows in _on_subscribe
         self._reset = True

@@ -89,6 +89,7 @@ class Broker:
             "autosave_interval 1",
             f"max_queued_messages {self.max_queued}",
             "max_inflight_messages 100",
+            "set_tcp_nodelay true",
             "log_dest stderr",
             "log_type error",
             "log_type warning",
