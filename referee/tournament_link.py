@@ -14,8 +14,8 @@ import logging
 from typing import Any
 
 from referee.journal import EventRow, Journal
-from referee.live_table import LiveTable
-from referee.table_api import ControlError, Snapshot
+from referee.table.api import ControlError, Snapshot
+from referee.table.live import LiveTable
 from tournament.outbox import CommandRefused, Cursor, OutboxSource, Pending, TablePublisher
 from tournament.payloads import HEADER_KIND, HEADER_SEQ, CommandMessage, EventMessage
 from tournament.settings import TableLinkSettings

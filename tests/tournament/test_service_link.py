@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.service import ServiceParts, TableService
 from referee.simulation import sim_config
-from referee.table_rules import EveryWord
+from referee.table.rules import EveryWord
 from tournament.acl import table_user
 from tournament.settings import BrokerSettings, TableLinkSettings
 from tournament.testing.broker import Broker
