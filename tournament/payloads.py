@@ -128,7 +128,7 @@ class EventMessage:
 
 @dataclass(frozen=True)
 class SnapshotMessage:
-    """The table's page snapshot (referee.table_api.Snapshot) with the journal position it reflects."""
+    """The table's page snapshot (referee.table.api.Snapshot) with the journal position it reflects."""
 
     table: int
     game: int | None
