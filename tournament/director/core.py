@@ -1,0 +1,290 @@
+"""The director's state machine: applies what the broker carries to the hall and the store, sends commands.
+
+Everything here runs on one asyncio loop (the MQTT thread hands each message over), so the hall needs no
+locks. Each event is stored once by (table, game, seq); a gap in a game's sequence makes the director ask
+that table to replay the missing range (the contract's `replay` command), at most once per second per game.
+After a restart the store still holds every event, and each table's retained snapshot says how far its
+journal has gone: what is missing is asked for at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournament import topics
+from tournament.director.hall import TableState, now_iso
+from tournament.director.store import Store
+from tournament.pairings import Pairing
+from tournament.payloads import (
+    HEADER_SEQ,
+    AckMessage,
+    CommandMessage,
+    EventMessage,
+    PayloadError,
+    SnapshotMessage,
+    StatusMessage,
+)
+from tournament.results import GameRecord
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[str, bytes], None]
+TileListener = Callable[[TableState], None]
+REPLAY_EVERY_S = 1.0
+
+
+@dataclass
+class SentCommand:
+    """A command the director sent, and what each table answered."""
+
+    id: str
+    cmd: str
+    args: dict[str, Any]
+    tables: list[int] | None  # None: every table (all/cmd)
+    sent: float
+    acks: dict[int, AckMessage] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "cmd": self.cmd, "args": self.args, "tables": self.tables,
+                "acks": {str(t): {"ok": a.ok, "error": a.error, "code": a.code} for t, a in sorted(self.acks.items())}}
+
+
+class Director:
+    """The hall, the store and the command sender of one event."""
+
+    def __init__(self, event: str, store: Store, *, name: str = "", by: str = "director",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.event = topics.check_event_id(event)
+        self.name = name or event
+        self.store = store
+        self.by = by
+        self.clock = clock
+        self.tables: dict[int, TableState] = {}
+        self.publish: Publish | None = None
+        self._listeners: list[TileListener] = []
+        self._high: dict[tuple[int, int], int] = {}  # contiguous seq stored per game
+        self._asked: dict[tuple[int, int], float] = {}
+        self._ids = itertools.count(1)
+        self._prefix = secrets.token_hex(3)
+        self.commands: dict[str, SentCommand] = {}
+        self.dropped = 0  # payloads refused (bad JSON, wrong schema)
+        self.duplicates = 0
+        self.replays_asked = 0
+        self._restore()
+
+    # --- start-up ------------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        """The hall as the store left it: every table's last game, its round, and how far its events go."""
+        for (table, game), _ in self.store.last_seqs().items():
+            seqs = self.store.event_seqs(table, game)
+            high = -1
+            for seq in seqs:
+                if seq != high + 1:
+                    break
+                high = seq
+            self._high[(table, game)] = high
+        for stored in self.store.games():
+            state = self.table(stored.table)
+            if state.game is None or stored.game >= state.game:
+                state.game = stored.game
+                state.round, state.division = stored.round, stored.division
+                if stored.snapshot is not None:
+                    state.snapshot, state.seq = stored.snapshot, stored.seq
+
+    def table(self, number: int) -> TableState:
+        state = self.tables.get(number)
+        if state is None:
+            state = self.tables[number] = TableState(number)
+        return state
+
+    def subscribe(self, listener: TileListener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _changed(self, state: TableState) -> None:
+        state.received = self.clock()
+        for listener in list(self._listeners):
+            listener(state)
+
+    # --- from the broker -----------------------------------------------------------------------
+
+    def dispatch(self, topic: str, payload: bytes) -> None:
+        """One MQTT message: parse the topic and payload (refusing what does not fit), then apply it."""
+        try:
+            parsed = topics.parse(topic)
+            if parsed.event != self.event or parsed.table is None:
+                return
+            if parsed.leaf == "snapshot":
+                self.on_snapshot(SnapshotMessage.from_bytes(payload))
+            elif parsed.leaf == "status":
+                self.on_status(parsed.table, StatusMessage.from_bytes(payload) if payload else None)
+            elif parsed.leaf == "events":
+                self.on_event(EventMessage.from_bytes(payload))
+            elif parsed.leaf == "ack":
+                self.on_ack(AckMessage.from_bytes(payload))
+        except (PayloadError, topics.TopicError) as exc:
+            self.dropped += 1
+            log.warning("dropped a message on %s: %s", topic, exc)
+
+    def on_status(self, table: int, message: StatusMessage | None) -> None:
+        state = self.table(table)
+        online = message is not None and message.state == "online"
+        if message is not None and message.name:
+            state.name = message.name
+        if online:
+            state.offline_since = None
+        elif state.online or state.offline_since is None:
+            state.offline_since = now_iso()
+        state.online = online
+        self._changed(state)
+
+    def on_snapshot(self, message: SnapshotMessage) -> None:
+        state = self.table(message.table)
+        if message.game is not None and state.game is not None and message.game < state.game:
+            return  # a late snapshot of a previous game
+        if message.game == state.game and message.seq < state.seq:
+            return
+        if message.game is not None and message.game != state.game:
+            self._new_game(state, message.game, message.snapshot)
+        state.snapshot = dict(message.snapshot)
+        state.seq = message.seq
+        if message.game is not None:
+            self.store.save_snapshot(message.table, message.game, message.seq, state.snapshot)
+            self._fill_gap(message.table, message.game, message.seq)
+        self._changed(state)
+
+    def _new_game(self, state: TableState, game: int, snapshot: Any) -> None:
+        """A game not seen before at this table: it belongs to the round the table was last paired for."""
+        state.game = game
+        state.seq = -1
+        current = self.store.meta("round")
+        stored = {g.game: g for g in self.store.games(state.table)}.get(game)
+        if stored is not None and stored.round is not None:
+            state.round, state.division = stored.round, stored.division
+            return
+        if current is None:
+            state.round, state.division = None, None
+            return
+        pairing = next((p for p in self.store.pairings(current) if p["table"] == state.table), None)
+        names = [str(p.get("name", "")) for p in (snapshot or {}).get("players") or [] if isinstance(p, dict)]
+        ids: list[int | None] = [None, None]
+        division = "A"
+        if pairing is not None:
+            division = pairing["division"]
+            ids = list(pairing["ids"])
+            if names == list(reversed(pairing["players"])):
+                ids = list(reversed(ids))
+        state.round, state.division = current, division
+        self.store.assign_game(state.table, game, current, division, ids)
+
+    def on_event(self, message: EventMessage) -> None:
+        key = (message.table, message.game)
+        fresh = self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
+                                     message.time, message.at)
+        if not fresh:
+            self.duplicates += 1
+            return
+        high = self._high.get(key, HEADER_SEQ - 1)
+        if message.seq == high + 1:
+            seqs = self.store.event_seqs(*key)
+            for seq in seqs[seqs.index(message.seq):]:
+                if seq != high + 1:
+                    break
+                high = seq
+            self._high[key] = high
+        else:
+            self._fill_gap(message.table, message.game, message.seq - 1)
+        state = self.table(message.table)
+        if message.seq == HEADER_SEQ and (state.game is None or message.game > state.game):
+            data = dict(message.data)
+            state.name = str(data.get("name") or state.name)
+            self._new_game(state, message.game, {"players": [{"name": n} for n in data.get("players") or []]})
+            self._changed(state)
+
+    def _fill_gap(self, table: int, game: int, upto: int) -> None:
+        """Ask the table for events (high, upto] of a game when the store lacks them (once a second at most)."""
+        key = (table, game)
+        high = self._high.get(key, HEADER_SEQ - 1)
+        if upto <= high or self.publish is None:
+            return
+        now = self.clock()
+        if now - self._asked.get(key, -REPLAY_EVERY_S) < REPLAY_EVERY_S:
+            return
+        self._asked[key] = now
+        self.replays_asked += 1
+        self.send("replay", {"game": game, "from": high + 1, "to": upto}, [table], record=False)
+
+    def on_ack(self, message: AckMessage) -> None:
+        sent = self.commands.get(message.id)
+        if sent is None:
+            return
+        sent.acks[message.table] = message
+        if not message.ok:
+            state = self.table(message.table)
+            state.messages = [*state.messages[-4:], f"{sent.cmd}: {message.error or message.code or 'refused'}"]
+            self._changed(state)
+
+    # --- to the tables -------------------------------------------------------------------------
+
+    def send(self, cmd: str, args: dict[str, Any], tables: list[int] | None = None, *,
+             record: bool = True) -> SentCommand:
+        """Publish a command to some tables (None: every table at once, on `all/cmd`). Checked before sending."""
+        if self.publish is None:
+            raise RuntimeError("the director is not connected to the broker")
+        command_id = f"{self._prefix}-{next(self._ids)}"
+        message = CommandMessage(command_id, self.by, cmd, args)  # type: ignore[arg-type]
+        sent = SentCommand(command_id, cmd, dict(args), tables, self.clock())
+        if record:
+            self.commands[command_id] = sent
+            while len(self.commands) > 1000:
+                self.commands.pop(next(iter(self.commands)))
+        raw = message.to_bytes()
+        if tables is None:
+            self.publish(topics.all_command(self.event), raw)
+        else:
+            for table in tables:
+                self.publish(topics.command(self.event, table), raw)
+        return sent
+
+    def send_pairings(self, pairings: list[Pairing]) -> SentCommand | None:
+        """Keep a round's pairings and send each table its players (first player first) for its next game."""
+        if not pairings:
+            return None
+        round_ = pairings[0].round
+        self.store.save_pairings([p.to_dict() for p in pairings])
+        self.store.set_meta("round", round_)
+        last = None
+        for p in pairings:
+            first = p.first if p.first is not None else 0
+            last = self.send("set_players", {"players": list(p.players), "first": first}, [p.table])
+        return last
+
+    # --- results -------------------------------------------------------------------------------
+
+    def records(self) -> list[GameRecord]:
+        """Every game the director holds a score sheet of, with its round and division."""
+        out = []
+        for stored in self.store.games():
+            snap = stored.snapshot
+            if not snap or stored.round is None:
+                continue
+            players = [str(p.get("name", "")) for p in snap.get("players") or []]
+            if len(players) != 2:
+                continue
+            result = snap.get("result") or {}
+            out.append(GameRecord(
+                stored.table, stored.round, stored.division or "A", players,
+                [int(p.get("score", 0)) for p in snap.get("players") or []],
+                [dict(m) for m in snap.get("moves") or []], list(stored.ids),
+                edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
+                ended=snap.get("state") == "ended" and bool(result),
+                winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
+                event=self.name, game=f"{stored.table}-{stored.game}"))
+        return out
