@@ -162,12 +162,12 @@ class SimTable:
             self._journal(kind, data)
             self.flush()
 
-    def play(self, notation: str, score: int, squares: list[str] | None = None) -> None:
-        """The player on turn makes a play worth `score`; the turn passes."""
+    def play(self, notation: str, score: int, squares: list[str] | None = None, kind: str = "play") -> None:
+        """The player on turn makes a move (`kind` as in the snapshot's MoveView) worth `score`; the turn passes."""
         with self.lock:
             mover = next(i for i, p in enumerate(self.players) if p["on_turn"])
             self.players[mover]["score"] += score
-            self.moves.append({"player": mover, "kind": "play", "notation": notation, "words": [],
+            self.moves.append({"player": mover, "kind": kind, "notation": notation, "words": [],
                                "score": score, "total": self.players[mover]["score"]})
             self.last_play = list(squares or [])
             for i, p in enumerate(self.players):

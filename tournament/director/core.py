@@ -172,15 +172,23 @@ class Director:
         if current is None:
             state.round, state.division = None, None
             return
-        pairing = next((p for p in self.store.pairings(current) if p["table"] == state.table), None)
+        round_pairings = self.store.pairings(current)
+        pairing = next((p for p in round_pairings if p["table"] == state.table), None)
         names = [str(p.get("name", "")) for p in (snapshot or {}).get("players") or [] if isinstance(p, dict)]
         ids: list[int | None] = [None, None]
         division = "A"
         if pairing is not None:
+            # the round's game is the one with the paired players; an earlier game still on the table is not
+            if sorted(names) != sorted(pairing["players"]):
+                state.round, state.division = None, None
+                return
             division = pairing["division"]
             ids = list(pairing["ids"])
             if names == list(reversed(pairing["players"])):
                 ids = list(reversed(ids))
+        elif round_pairings:
+            state.round, state.division = None, None  # a table not paired this round
+            return
         state.round, state.division = current, division
         self.store.assign_game(state.table, game, current, division, ids)
 
