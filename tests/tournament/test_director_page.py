@@ -1,0 +1,119 @@
+"""The director's page in Debian's Chromium, with 50 simulated tables on a real Mosquitto.
+
+Every score and clock a table publishes is on the hall page within 1 s; pause-all reaches every table (they
+apply it and acknowledge); a killed table shows offline and comes back with nothing missing; commands are
+refused without the director key; the TV view and one table's page show what they should.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from tournament.simhall import SimTable
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+TABLES = 50
+KEY = "hall-key-2026"
+
+
+def clock_text(ms: int) -> str:
+    total = abs(ms) // 1000
+    return f"{'-' if ms < 0 else ''}{total // 60}:{total % 60:02d}"
+
+
+def open_hall(page: Any, url: str, expect: Any) -> None:
+    page.goto(url)
+    expect(page.locator("#connection")).to_have_attribute("data-connected", "true", timeout=5000)
+    expect(page.locator(".tile")).to_have_count(TABLES, timeout=5000)
+
+
+def test_the_hall_with_50_tables(director_server: Any, sim_tables: Any, page: Any, wait: Any) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    tables: list[SimTable] = sim_tables(range(1, TABLES + 1))
+    server = director_server()
+    open_hall(page, server.url, expect)
+
+    # every score and clock, seen within 1 s of the table publishing it
+    worst = 0.0
+    for table in tables:
+        n = table.number
+        started = time.monotonic()
+        table.play("8D QUIZ", 20 + n, ["D8", "E8", "F8", "G8"])
+        table.set_clocks(600_000 + n * 1000, -(n * 1000))
+        tile = page.locator(f'.tile[data-table="{n}"]')
+        expect(tile.locator('.player[data-index="0"] .score')).to_have_text(str(20 + n), timeout=1000)
+        expect(tile.locator('.player[data-index="0"] .clock')).to_have_text(clock_text(600_000 + n * 1000),
+                                                                            timeout=1000)
+        expect(tile.locator('.player[data-index="1"] .clock')).to_have_text(clock_text(-(n * 1000)), timeout=1000)
+        worst = max(worst, time.monotonic() - started)
+    assert worst < 1.0
+    expect(page.locator('.tile[data-table="3"] .alerts [data-code="overtime"]')).to_have_count(1)
+
+    # no key: refused, and nothing reaches a table
+    page.locator("#director summary").click()
+    page.locator('[data-all="pause"]').click()
+    expect(page.locator("#director-result")).to_have_text(re.compile("refused: this needs the director key"),
+                                                          timeout=5000)
+    assert all(t.applied == [] for t in tables)
+
+    # pause all: every table applies it and acknowledges
+    page.locator("#key").fill(KEY)
+    page.locator('[data-all="pause"]').click()
+    expect(page.locator("#director-result")).to_have_text(f"pause: {TABLES} of {TABLES} tables acknowledged",
+                                                          timeout=10000)
+    assert all(t.state == "paused" and [c.cmd for c in t.applied] == ["pause"] for t in tables)
+    expect(page.locator('.tile[data-table="50"] .state')).to_have_text("paused", timeout=1000)
+
+    # a table killed shows offline; it plays on, comes back, and nothing is missing
+    lost = tables[6]
+    lost.kill()
+    tile = page.locator('.tile[data-table="7"]')
+    expect(tile).to_have_attribute("data-online", "false", timeout=5000)
+    expect(tile.locator('.alerts [data-code="offline"]')).to_have_text(re.compile(r"^offline since \d{4}-"))
+    lost.play("9D AB", 7)
+    lost.play("10D CD", 9)
+    lost.revive()
+    expect(tile).to_have_attribute("data-online", "true", timeout=5000)
+    expect(tile.locator('.player[data-index="0"] .score')).to_have_text(str(27 + 9), timeout=2000)
+    wait(lambda: server.call(lambda: server.store.event_seqs(7, 1)) == list(range(len(lost.journal[1]))),
+         what="every event of table 7 in the director's store")
+
+    # filter and page: only the tables with alerts, then pages of 24
+    page.locator("#only-alerts").check()
+    expect(page.locator(".tile")).to_have_count(TABLES)  # every table has a player in overtime
+    page.locator("#only-alerts").uncheck()
+    page.locator("#per-page").select_option("24")
+    expect(page.locator(".tile")).to_have_count(24)
+    expect(page.locator("#page")).to_have_text("1 / 3")
+    page.locator("#next").click()
+    page.locator("#next").click()
+    expect(page.locator(".tile")).to_have_count(2)
+
+
+def test_tv_view_and_one_table(director_server: Any, sim_tables: Any, page: Any) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    tables: list[SimTable] = sim_tables([1, 2, 3])
+    server = director_server()
+    tables[1].play("8D QUIZ", 64, ["D8", "E8", "F8", "G8"])
+    page.goto(server.url + "/?display=tv")
+    expect(page.locator(".tile")).to_have_count(2, timeout=5000)  # the feature tables, 1 and 2
+    expect(page.locator('.tile[data-table="2"] .last')).to_have_text("last: 8D QUIZ +64", timeout=2000)
+    expect(page.locator("#director")).to_be_hidden()
+
+    page.goto(server.url + "/table/2")
+    expect(page.locator("#moves tbody tr")).to_have_count(1, timeout=5000)
+    page.locator("#key").fill(KEY)
+    page.locator("#player").select_option("1")
+    page.locator("#seconds").fill("-60")
+    page.locator("#adjust-time").click()
+    expect(page.locator("#director-result")).to_have_text("adjust_time: 1 of 1 tables acknowledged", timeout=5000)
+    expect(page.locator('#players .player[data-index="1"] .clock')).to_have_text("24:00", timeout=2000)
+    page.locator("#message").fill("Please come to the director's table")
+    page.locator("#send-message").click()
+    expect(page.locator("#director-result")).to_have_text("message: 1 of 1 tables acknowledged", timeout=5000)
+    assert tables[1].alerts[-1]["text"] == "Please come to the director's table"
+    assert [c.cmd for c in tables[0].applied] == []
