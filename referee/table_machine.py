@@ -117,6 +117,7 @@ class TableMachine:
         self.last_verdict: bool | None = None  # the outcome of the last challenge, journaled with it
         self.timed_out = False  # Scramble: this commit came from the 60-second timer running out
         self._journaled_verdict: bool | None = None
+        self.held = False  # the director holds a challenge: the table is paused until it is released
         self.clock: GameClock | None = None
         self.timer: TurnTimer | None = None
         if setup.clock_mode == "tournament":
@@ -234,6 +235,92 @@ class TableMachine:
         # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
         self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
         handler(params)
+
+    def _on_director(self, data: dict[str, Any]) -> None:
+        """A tournament director's command (referee/tournament_link.py). Its own event kind, so the page's
+        control actions (the players' PIN) can never reach these; `by` and `id` stay in the journal."""
+        cmd = str(data.get("cmd", ""))
+        args = data.get("args") or {}
+        if not isinstance(args, dict):
+            raise ControlError("the arguments of a director command must be an object")
+        handler = getattr(self, f"_dir_{cmd}", None)
+        if handler is None:
+            raise ControlError(f"unknown director command {cmd!r}")
+        handler(args)
+
+    def _dir_pause(self, args: dict[str, Any]) -> None:
+        self._do_pause({})
+
+    def _dir_resume(self, args: dict[str, Any]) -> None:
+        self._do_resume({})
+        self.held = False
+        self.notices = [a for a in self.notices if a.code != "challenge_held"]
+
+    def _dir_start(self, args: dict[str, Any]) -> None:
+        self._do_start({})
+
+    def _dir_set_players(self, args: dict[str, Any]) -> None:
+        """Recorded as the first event of a game the director seated (LiveTable.next_game made the game)."""
+        if self.state != "waiting":
+            raise ControlError(f"players are seated before the game starts (the table is {self.state})")
+
+    def _dir_message(self, args: dict[str, Any]) -> None:
+        message = args.get("text")
+        if not isinstance(message, str) or not message.strip():
+            raise ControlError("a message to the table needs a text")
+        self._notice("info", "director_message", message.strip()[:500])
+
+    def _player_arg(self, args: dict[str, Any]) -> int:
+        player = args.get("player")
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise ControlError(f"player must be a seat from 0 to {self.n - 1}, not {player!r}")
+        return player
+
+    def _dir_adjust_time(self, args: dict[str, Any]) -> None:
+        player = self._player_arg(args)
+        seconds = args.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            raise ControlError(f"seconds must be a number (negative to take time), not {seconds!r}")
+        if self.clock is None:
+            raise ControlError("this table plays without game clocks (clocks.mode is not \"tournament\")")
+        self.clock.adjust(player, float(seconds))
+
+    def _dir_hold(self, args: dict[str, Any]) -> None:
+        if args.get("hold", True):
+            if self.state != "challenge":
+                raise ControlError(f"there is no challenge to hold (the table is {self.state})")
+            self._do_pause({})
+            self.held = True
+            self._notice("warning", "challenge_held", "The director holds the challenge: the clocks are stopped.")
+            return
+        if not (self.state == "paused" and self.held):
+            raise ControlError("no challenge is held at this table")
+        self._dir_resume({})
+
+    def _dir_undo(self, args: dict[str, Any]) -> None:
+        """Take the last play back as if it had not been made: its player plays again, on their own clock."""
+        last = self.last
+        actions = self.game.actions
+        plays = [i for i, a in enumerate(actions) if a["action"] == "play"]
+        later = actions[plays[-1] + 1:] if plays else []
+        if (last is None or not plays or self.setup.scramble or self.state not in ("challenge", "turn")
+                or any(a["action"] != "time_penalty" for a in later)):
+            raise ControlError("only the last play can be undone, before the next turn is played "
+                               f"(the table is {self.state})")
+        data = self.game.to_dict()
+        del data["actions"][plays[-1]]
+        try:
+            game = self.rules.replay(data)
+        except RefereeError as exc:  # pragma: no cover - a prefix of a valid game replays
+            raise ControlError(f"the game does not replay without its last play: {exc}") from None
+        self.game = game
+        self.last = None
+        self.mover = last.player
+        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
+            self.clock.switch_to(self.mover)
+        self._notice("info", "play_undone", f"The director undid the last play ({squares_text(set(last.placed))}).",
+                     sorted(last.placed))
+        self._start_takeback(set(last.placed), same_mover=True)
 
     # --- timers ----------------------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ class PayloadError(ValueError):
     """A payload that is not valid JSON of its topic's schema: says which payload, which field and why."""
 
 
-def _load(kind: str, raw: bytes | str) -> dict[str, Any]:
+def _load(kind: str, raw: bytes | bytearray | str) -> dict[str, Any]:
     try:
         obj = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -114,7 +114,7 @@ class EventMessage:
         return _dump(self.to_dict())
 
     @classmethod
-    def from_bytes(cls, raw: bytes | str) -> EventMessage:
+    def from_bytes(cls, raw: bytes | bytearray | str) -> EventMessage:
         k = "event"
         o = _load(k, raw)
         t = o.get("time")
@@ -140,7 +140,7 @@ class SnapshotMessage:
                       "snapshot": dict(self.snapshot)})
 
     @classmethod
-    def from_bytes(cls, raw: bytes | str) -> SnapshotMessage:
+    def from_bytes(cls, raw: bytes | bytearray | str) -> SnapshotMessage:
         k = "snapshot"
         o = _load(k, raw)
         return cls(table=_int(k, o, "table", low=1), game=_int(k, o, "game", low=1, optional=True),
@@ -164,7 +164,7 @@ class StatusMessage:
         return _dump({"v": VERSION, "table": self.table, "state": self.state, "at": self.at, "name": self.name})
 
     @classmethod
-    def from_bytes(cls, raw: bytes | str) -> StatusMessage:
+    def from_bytes(cls, raw: bytes | bytearray | str) -> StatusMessage:
         k = "status"
         o = _load(k, raw)
         state = o.get("state")
@@ -230,7 +230,7 @@ class CommandMessage:
         return _dump({"v": VERSION, "id": self.id, "by": self.by, "cmd": self.cmd, "args": dict(self.args)})
 
     @classmethod
-    def from_bytes(cls, raw: bytes | str) -> CommandMessage:
+    def from_bytes(cls, raw: bytes | bytearray | str) -> CommandMessage:
         k = "command"
         o = _load(k, raw)
         cmd = o.get("cmd")
@@ -260,7 +260,7 @@ class AckMessage:
                       "code": self.code, "game": self.game, "seq": self.seq})
 
     @classmethod
-    def from_bytes(cls, raw: bytes | str) -> AckMessage:
+    def from_bytes(cls, raw: bytes | bytearray | str) -> AckMessage:
         k = "ack"
         o = _load(k, raw)
         ok = o.get("ok")

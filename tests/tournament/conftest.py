@@ -1,192 +1,159 @@
-"""Shared for the tournament tests: a score sheet played by the real table (SimulatedTable), so exported GCG
-is checked against what a table really sends, not against a hand-written copy."""
+"""A real Mosquitto per test (free loopback port, generated config, temporary persistence), tables that
+publish a real journal, and a director that records what it applied. Waits are on conditions with timeouts."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import shutil
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiohttp import web
 
-from referee.commands.director import DirectorGuard
-from referee.sim_table import SimulatedTable
-from tournament.director.app import create_app
-from tournament.director.core import Director
-from tournament.director.link import BrokerConfig, BrokerLink
-from tournament.director.store import Store
-from tournament.simhall import Mosquitto, SimTable
-
-PLAYS = ["8G QI", "7H AX", "9F JOE", "10E WE"]
-
-
-def play_game() -> list[dict[str, Any]]:
-    """Four plays, a pass and an exchange of three, as the table's snapshot lists them."""
-    table = SimulatedTable()
-    table.control("start", {})
-    for move in PLAYS:
-        table.play(move)
-        table.advance(20)
-    table.control("pass", {})
-    table.advance(20)
-    snap = table.control("exchange", {"count": 3})
-    return [dict(m) for m in snap["moves"]]
-
-
-@pytest.fixture(scope="session")
-def table_moves() -> list[dict[str, Any]]:
-    return play_game()
-
-
-# --- the director on a real broker, with simulated tables ------------------------------------------------
-
+from referee.journal import Event, Journal
+from referee.tournament_link import JournalOutbox
+from tournament.acl import acl_text, table_user
+from tournament.director_link import DirectorLink
+from tournament.outbox import TablePublisher
+from tournament.payloads import AckMessage, EventMessage, StatusMessage
+from tournament.settings import BrokerSettings, TableLinkSettings
+from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
-KEY = "hall-key-2026"
-CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TABLES = (1, 2, 3)
+WAIT_S = 20.0
 
 
-@pytest.fixture(scope="module")
-def broker() -> Iterator[Mosquitto]:
-    if shutil.which("mosquitto") is None:
+def password(user: str) -> str:
+    return f"pw-{user}"
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    if mosquitto_path() is None:
         pytest.skip("mosquitto is not installed (make system-deps)")
-    with Mosquitto() as running:
-        yield running
+    users = {u: password(u) for u in ("director", "viewer", *(table_user(n) for n in TABLES))}
+    b = Broker(tmp_path / "broker", users, acl_text(EVENT, TABLES))
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
 
 
-class DirectorServer:
-    """The director (store, broker link, web app) on its own event loop in a thread, as `referee director` runs."""
+def settings_for(broker: Broker, user: str) -> BrokerSettings:
+    return BrokerSettings(broker.host, broker.port, username=user, password=password(user))
 
-    def __init__(self, broker_url: str, state_dir: Path, credential: str | None = KEY, event: str = EVENT,
-                 **backoff: float) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.store = Store(state_dir / "director.sqlite3")
-        self.director = Director(event, self.store, name="Test Open")
-        self.link = BrokerLink(self.director, BrokerConfig(broker_url, client_id=f"director-{state_dir.name}"))
-        self.guard = DirectorGuard(credential, **backoff)
-        self.runner = web.AppRunner(create_app(self.director, self.guard, feature=[1, 2]))
-        self.port = 0
-        self._thread = threading.Thread(target=self.loop.run_forever, name="director", daemon=True)
 
-    def call(self, fn: Callable[[], Any]) -> Any:
-        """Run `fn` on the director's loop (where the hall lives) and return its result."""
-        async def run() -> Any:
-            return fn()
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
+class Director:
+    """A DirectorLink that records, in order, what it applied; tests wait on its condition."""
 
-    def start(self) -> None:
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(15)
+    def __init__(self, broker: Broker, client_id: str = "test-director") -> None:
+        self.cond = threading.Condition()
+        self.applied: list[tuple[int, int, int]] = []
+        self.events: list[EventMessage] = []
+        self.acks: dict[str, AckMessage] = {}
+        self.status: dict[int, str] = {}
+        self.link = DirectorLink(settings_for(broker, "director"), EVENT, on_event=self._event, on_ack=self._ack,
+                                 on_status=self._status, client_id=client_id, retry_s=1.0)
+        self._stopped = False
 
-    async def _start(self) -> None:
+    def _event(self, msg: EventMessage, published_ms: int | None) -> None:
+        with self.cond:
+            self.applied.append(msg.key)
+            self.events.append(msg)
+            self.cond.notify_all()
+
+    def _ack(self, ack: AckMessage) -> None:
+        with self.cond:
+            self.acks[ack.id] = ack
+            self.cond.notify_all()
+
+    def _status(self, st: StatusMessage) -> None:
+        with self.cond:
+            self.status[st.table] = st.state
+            self.cond.notify_all()
+
+    def wait(self, predicate: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
+        with self.cond:
+            assert self.cond.wait_for(predicate, timeout), f"timed out waiting for {what}"
+
+    def keys(self, table: int) -> list[tuple[int, int]]:
+        with self.cond:
+            return [(g, s) for t, g, s in self.applied if t == table]
+
+    def start(self) -> Director:
         self.link.start()
-        await asyncio.wait_for(self.link.connected.wait(), 10)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = self.runner.addresses[0][1]
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        assert self.link.connected.wait(WAIT_S)
+        return self
 
     def stop(self) -> None:
-        if self.loop.is_closed():
-            return
-        self.link.stop()
-        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(10)
-        self.loop.close()
-        self.store.close()
+        if not self._stopped:
+            self._stopped = True
+            self.link.stop()
 
 
-_EVENTS = iter(range(1, 1_000_000))
+class FakeTable:
+    """A table's journal and publisher, without the game: events are appended as a table would."""
+
+    def __init__(self, broker: Broker, journal_path: Path, table: int = 1, user: str | None = None) -> None:
+        self.table = table
+        self.journal = Journal(journal_path)
+        rows = self.journal.games()
+        self.game = rows[-1].id if rows else self.journal.new_game(f"Table {table}", "standard", ["Ann", "Bob"], {})
+        self.t_ms = self.journal.resume_time(self.game)
+        settings = TableLinkSettings(settings_for(broker, user or table_user(table)), EVENT, table)
+        self.publisher = TablePublisher(settings, JournalOutbox(self.journal, table), save_every_s=0.0)
+        self._stopped = False
+
+    def play(self, n: int, step_ms: int = 5000) -> None:
+        for _ in range(n):
+            self.t_ms += step_ms
+            self.journal.append(self.game, Event("clock", self.t_ms, {"player": self.t_ms % 2}))
+            self.publisher.notify()
+
+    def events(self) -> int:
+        return self.journal.last_seq(self.game)
+
+    def start(self) -> FakeTable:
+        self.publisher.start()
+        return self
+
+    def stop(self) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self.publisher.stop()
+            self.journal.close()
 
 
 @pytest.fixture
-def event_id() -> str:
-    """An event of its own per test: the broker's retained messages of other tests stay out of its hall."""
-    return f"{EVENT}-{next(_EVENTS)}"
+def make_director(broker: Broker) -> Iterator[Callable[..., Director]]:
+    """Directors made by a test are stopped after it (stop() twice is harmless)."""
+    made: list[Director] = []
 
-
-@pytest.fixture
-def director_server(broker: Mosquitto, tmp_path: Path, event_id: str) -> Iterator[Callable[..., DirectorServer]]:
-    servers: list[DirectorServer] = []
-
-    def start(**kwargs: Any) -> DirectorServer:
-        kwargs.setdefault("event", event_id)
-        server = DirectorServer(broker.url, tmp_path, **kwargs)
-        server.start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
-
-
-@pytest.fixture
-def sim_tables(broker: Mosquitto, event_id: str) -> Iterator[Callable[..., list[SimTable]]]:
-    made: list[SimTable] = []
-
-    def make(numbers: Iterator[int] | list[int] | range) -> list[SimTable]:
-        tables = [SimTable(event_id, n, broker.url, players=(f"P{n}a", f"P{n}b")) for n in numbers]
-        for table in tables:
-            table.connect()
-        for table in tables:
-            assert table.connected.wait(10), f"table {table.number} did not connect"
-        made.extend(tables)
-        return tables
+    def make(client_id: str = "test-director", start: bool = True) -> Director:
+        d = Director(broker, client_id)
+        made.append(d)
+        return d.start() if start else d
 
     yield make
-    for table in made:
-        table.stop()
+    for d in made:
+        d.stop()
 
 
 @pytest.fixture
-def wait() -> Callable[..., None]:
-    return wait_for
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
-    """Wait on a condition that other threads make true (polling with a bound, never a fixed sleep)."""
-    event = threading.Event()
-    deadline = timeout
-    step = 0.02
-    while deadline > 0:
-        if condition():
-            return
-        event.wait(step)
-        deadline -= step
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"chromium is not installed ({CHROMIUM})")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
+def director(make_director: Callable[..., Director]) -> Director:
+    return make_director()
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1600, "height": 1000}, locale="en-GB")
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
+def make_table(broker: Broker, tmp_path: Path) -> Iterator[Callable[..., FakeTable]]:
+    made: list[FakeTable] = []
+
+    def make(table: int = 1, user: str | None = None, start: bool = True) -> FakeTable:
+        t = FakeTable(broker, tmp_path / f"table{table}.sqlite3", table, user)
+        made.append(t)
+        return t.start() if start else t
+
+    yield make
+    for t in made:
+        t.stop()

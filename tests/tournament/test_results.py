@@ -15,10 +15,25 @@ from game.gcg import parse_gcg
 from game.gcg_check import check_record
 from game.rules import naspa
 from referee.cli import main as referee_main
+from referee.sim_table import SimulatedTable
 from tournament.pairings import parse_tourney_js, tsh_round
 from tournament.results import GameRecord, game_gcg, results_csv, results_json, round_zip, standings, tsh_lines
 
 FIXTURES = Path(__file__).with_name("fixtures")
+
+
+@pytest.fixture(scope="module")
+def table_moves() -> list[dict[str, Any]]:
+    """A score sheet played by the real table (four plays, a pass, an exchange of three), as its snapshot
+    lists it: exported GCG is checked against what a table really sends."""
+    table = SimulatedTable()
+    table.control("start", {})
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        table.advance(20)
+    table.control("pass", {})
+    table.advance(20)
+    return [dict(m) for m in table.control("exchange", {"count": 3})["moves"]]
 
 
 def record(table: int, players: list[str], scores: list[int], moves: list[dict[str, Any]], *, round_: int = 1,
