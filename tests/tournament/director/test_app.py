@@ -15,7 +15,7 @@ import pytest
 
 from tournament.simhall import SimTable
 
-FIXTURES = Path(__file__).with_name("fixtures")
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 pytestmark = pytest.mark.slow
 
 
