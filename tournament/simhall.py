@@ -7,31 +7,26 @@ director's commands (pause, resume, start, set_players, message, adjust_time, co
 replay) and acknowledges each. Its journal is its outbox: while it is cut off (`kill`) it plays on and keeps
 its events, and on `revive` it publishes from its cursor, in order, so nothing is lost.
 
-`Mosquitto` starts a real broker on a free loopback port with a generated configuration and a temporary
-persistence folder, and stops it by its process id.
+Each table connects with its own broker user (`table-{n}`, tournament/acl.py), so a broker with the event's
+ACL lets it write only its own topics, as in a hall.
 """
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+import paho.mqtt.client as paho
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from tournament import topics
+from tournament import mqtt, topics
 from tournament.payloads import AckMessage, CommandMessage, EventMessage, PayloadError, SnapshotMessage, StatusMessage
+from tournament.settings import BrokerSettings
 
 EMPTY_BOARD = ["." * 15 for _ in range(15)]
 
@@ -40,71 +35,14 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Mosquitto:
-    """A private Mosquitto on 127.0.0.1 (anonymous, persistence in a temporary folder): `with Mosquitto() as b:`."""
-
-    def __init__(self, port: int | None = None, *, max_connections: int = -1) -> None:
-        self.port = port or free_port()
-        self._dir = tempfile.TemporaryDirectory(prefix="mosquitto-")
-        self.max_connections = max_connections
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 10.0) -> None:
-        folder = Path(self._dir.name)
-        conf = folder / "mosquitto.conf"
-        conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                        f"persistence_location {folder}/\nmax_connections {self.max_connections}\n"
-                        "max_queued_messages 100000\nlog_dest none\n", encoding="utf-8")
-        self.process = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-                return
-            if self.process.poll() is not None:
-                raise RuntimeError(f"mosquitto exited at start (code {self.process.returncode})")
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"mosquitto did not listen on port {self.port} within {timeout} s")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.process = None
-
-    def __enter__(self) -> Mosquitto:
-        self.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop()
-        self._dir.cleanup()
-
-
 class SimTable:
     """One simulated table on the broker (see the module docstring). Thread-safe: a lock guards the state."""
 
-    def __init__(self, event: str, table: int, url: str, *, players: tuple[str, str] = ("Ann", "Ben"),
+    def __init__(self, event: str, table: int, broker: BrokerSettings, *, players: tuple[str, str] = ("Ann", "Ben"),
                  minutes: int = 25, on_command: Callable[[SimTable, CommandMessage], None] | None = None) -> None:
         self.event = event
         self.number = table
-        self.url = url
+        self.broker = broker
         self.name = f"Table {table}"
         self.lock = threading.RLock()
         self.minutes = minutes
@@ -115,7 +53,7 @@ class SimTable:
         self.seen_ids: set[str] = set()
         self.on_command = on_command
         self.drop_next = 0  # events to leave out of the stream (to test the director's gap replay)
-        self.client: mqtt.Client | None = None
+        self.client: paho.Client | None = None
         self.connected = threading.Event()
         self._new_game(list(players), 0)
 
@@ -241,7 +179,7 @@ class SimTable:
         self._journal("director", {"cmd": command.cmd, "args": args, "by": command.by, "id": command.id})
         return True, None, None
 
-    def _on_message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, _client: paho.Client, _userdata: object, message: paho.MQTTMessage) -> None:
         try:
             command = CommandMessage.from_bytes(bytes(message.payload))
         except PayloadError:
@@ -263,20 +201,18 @@ class SimTable:
 
     def connect(self) -> None:
         """Connect (with the offline last will) and publish everything not yet sent."""
-        host, port = self.url.removeprefix("mqtt://").rsplit(":", 1)
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{self.event}-table-{self.number}",
-                             protocol=mqtt.MQTTv5)
+        client = mqtt.make_client(self.broker, f"{self.event}-table-{self.number}")
         will = StatusMessage(self.number, "offline", _now(), self.name).to_bytes()
         client.will_set(topics.status(self.event, self.number), will, qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_message = self._on_message
-        client.max_queued_messages_set(0)
         self.client = client
-        client.connect(host, int(port), keepalive=15)
-        client.loop_start()
+        mqtt.connect_async(client, self.broker, clean_start=True)
 
-    def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: object,
+    def _on_connect(self, client: paho.Client, _userdata: object, _flags: object, reason: object,
                     _props: object) -> None:
+        if getattr(reason, "is_failure", False):
+            return
         client.subscribe([(topics.command(self.event, self.number), 1), (topics.all_command(self.event), 1)])
         client.publish(topics.status(self.event, self.number),
                        StatusMessage(self.number, "online", _now(), self.name).to_bytes(), qos=1, retain=True)

@@ -1,7 +1,9 @@
 """DIRECTOR.toml: the director's one configuration file, checked at start with file, key and reason.
 
-Secrets never sit in the TOML itself: the director credential and the broker password are read from files
-named there (mode 600 on a shared laptop), so the configuration can be shown, copied and versioned.
+Secrets never sit in the TOML itself: the director credential and the broker's `user:password` are read from
+files named there (mode 600 on a shared laptop), so the configuration can be shown, copied and versioned.
+The [broker] section takes the same keys as a table's [tournament] section (tournament/settings.py): broker,
+credentials, ca_file, cert_file, key_file.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tournament import topics
-from tournament.director.link import BrokerConfig
+from tournament.settings import BrokerSettings, SettingsError, parse_broker
+
+BROKER_KEYS = ("broker", "credentials", "ca_file", "cert_file", "key_file")
 
 
 class DirectorConfigError(ValueError):
@@ -27,7 +31,7 @@ class DirectorConfig:
     port: int
     credential: str | None  # None: commands are off (there is no default credential)
     state_dir: Path
-    broker: BrokerConfig
+    broker: BrokerSettings
     feature: list[int] = field(default_factory=list)
 
 
@@ -53,14 +57,13 @@ def load(path: str | Path) -> DirectorConfig:
     base = path.resolve().parent
     director: dict[str, Any] = raw.get("director") or {}
     broker: dict[str, Any] = raw.get("broker") or {}
-    known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature"},
-             "broker": {"url", "username", "password_file", "ca_file", "client_id"}}
+    known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature"}}
     for section, keys in known.items():
         extra = set(raw.get(section) or {}) - keys
         if extra:
             raise DirectorConfigError(f"{path}: [{section}] {sorted(extra)[0]}: unknown key "
                                       f"(known: {', '.join(sorted(keys))})")
-    extra_sections = set(raw) - set(known)
+    extra_sections = set(raw) - {"director", "broker"}
     if extra_sections:
         raise DirectorConfigError(f"{path}: [{sorted(extra_sections)[0]}]: unknown section (known: director, broker)")
     try:
@@ -79,16 +82,13 @@ def load(path: str | Path) -> DirectorConfig:
         if len(credential) < 8:
             raise DirectorConfigError(f"{path}: [director] credential_file: the credential needs 8 characters or "
                                       f"more (it guards every table)")
-    url = broker.get("url", "mqtt://127.0.0.1:1883")
-    password = None
-    if "password_file" in broker:
-        password = _secret(Path(broker["password_file"]), base, f"{path}: [broker] password_file")
-    config = BrokerConfig(url, broker.get("username"), password, broker.get("ca_file"),
-                          broker.get("client_id", f"director-{event}"))
+    if not broker:
+        raise DirectorConfigError(f"{path}: [broker]: missing: the broker's URL and the director's credentials file")
     try:
-        config.host_port  # noqa: B018 - checks the URL
-    except ValueError as exc:
-        raise DirectorConfigError(f"{path}: [broker] url: {exc}") from None
+        config = parse_broker({k: str(base / v) if k != "broker" and isinstance(v, str) and not Path(v).is_absolute()
+                               else v for k, v in broker.items()}, allowed=BROKER_KEYS)
+    except SettingsError as exc:
+        raise DirectorConfigError(f"{path}: [broker] {exc}") from None
     state_dir = Path(director.get("state_dir", "director-state"))
     return DirectorConfig(event, str(director.get("name") or event), str(director.get("host", "127.0.0.1")), port,
                           credential, state_dir if state_dir.is_absolute() else base / state_dir, config,

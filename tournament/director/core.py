@@ -1,10 +1,10 @@
 """The director's state machine: applies what the broker carries to the hall and the store, sends commands.
 
 Everything here runs on one asyncio loop (the MQTT thread hands each message over), so the hall needs no
-locks. Each event is stored once by (table, game, seq); a gap in a game's sequence makes the director ask
-that table to replay the missing range (the contract's `replay` command), at most once per second per game.
-After a restart the store still holds every event, and each table's retained snapshot says how far its
-journal has gone: what is missing is asked for at once.
+locks. The network's receiver (tournament/receiver.py, inside the link) delivers each event once and in
+order, asking tables to replay gaps; the store keeps each (table, game, seq) once as well, so a redelivery
+after a restart of the director is still stored once. `resume_points` tells the receiver, at start, how far
+the store goes for every game.
 """
 
 from __future__ import annotations
@@ -21,22 +21,14 @@ from tournament import topics
 from tournament.director.hall import TableState, now_iso
 from tournament.director.store import Store
 from tournament.pairings import Pairing
-from tournament.payloads import (
-    HEADER_SEQ,
-    AckMessage,
-    CommandMessage,
-    EventMessage,
-    PayloadError,
-    SnapshotMessage,
-    StatusMessage,
-)
+from tournament.payloads import HEADER_SEQ, AckMessage, CommandMessage, EventMessage, SnapshotMessage, StatusMessage
 from tournament.results import GameRecord
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[str, bytes], None]
+# (table or None for every table, command, args, command id): publishes one command
+Sender = Callable[[int | None, str, dict[str, Any], str], None]
 TileListener = Callable[[TableState], None]
-REPLAY_EVERY_S = 1.0
 
 
 @dataclass
@@ -66,30 +58,18 @@ class Director:
         self.by = by
         self.clock = clock
         self.tables: dict[int, TableState] = {}
-        self.publish: Publish | None = None
+        self.sender: Sender | None = None
         self._listeners: list[TileListener] = []
-        self._high: dict[tuple[int, int], int] = {}  # contiguous seq stored per game
-        self._asked: dict[tuple[int, int], float] = {}
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(3)
         self.commands: dict[str, SentCommand] = {}
-        self.dropped = 0  # payloads refused (bad JSON, wrong schema)
-        self.duplicates = 0
-        self.replays_asked = 0
+        self.duplicates = 0  # events the store already held (redelivered after a restart)
         self._restore()
 
     # --- start-up ------------------------------------------------------------------------------
 
     def _restore(self) -> None:
-        """The hall as the store left it: every table's last game, its round, and how far its events go."""
-        for (table, game), _ in self.store.last_seqs().items():
-            seqs = self.store.event_seqs(table, game)
-            high = -1
-            for seq in seqs:
-                if seq != high + 1:
-                    break
-                high = seq
-            self._high[(table, game)] = high
+        """The hall as the store left it: every table's last game, its round and its last snapshot."""
         for stored in self.store.games():
             state = self.table(stored.table)
             if state.game is None or stored.game >= state.game:
@@ -97,6 +77,18 @@ class Director:
                 state.round, state.division = stored.round, stored.division
                 if stored.snapshot is not None:
                     state.snapshot, state.seq = stored.snapshot, stored.seq
+
+    def resume_points(self) -> dict[tuple[int, int], int]:
+        """Per game, the next seq the director lacks: the end of the unbroken run stored from seq 0."""
+        points = {}
+        for (table, game), _ in self.store.last_seqs().items():
+            following = HEADER_SEQ
+            for seq in self.store.event_seqs(table, game):
+                if seq != following:
+                    break
+                following += 1
+            points[(table, game)] = following
+        return points
 
     def table(self, number: int) -> TableState:
         state = self.tables.get(number)
@@ -113,25 +105,7 @@ class Director:
         for listener in list(self._listeners):
             listener(state)
 
-    # --- from the broker -----------------------------------------------------------------------
-
-    def dispatch(self, topic: str, payload: bytes) -> None:
-        """One MQTT message: parse the topic and payload (refusing what does not fit), then apply it."""
-        try:
-            parsed = topics.parse(topic)
-            if parsed.event != self.event or parsed.table is None:
-                return
-            if parsed.leaf == "snapshot":
-                self.on_snapshot(SnapshotMessage.from_bytes(payload))
-            elif parsed.leaf == "status":
-                self.on_status(parsed.table, StatusMessage.from_bytes(payload) if payload else None)
-            elif parsed.leaf == "events":
-                self.on_event(EventMessage.from_bytes(payload))
-            elif parsed.leaf == "ack":
-                self.on_ack(AckMessage.from_bytes(payload))
-        except (PayloadError, topics.TopicError) as exc:
-            self.dropped += 1
-            log.warning("dropped a message on %s: %s", topic, exc)
+    # --- from the broker (each message checked by the link before it gets here) ------------------------
 
     def on_status(self, table: int, message: StatusMessage | None) -> None:
         state = self.table(table)
@@ -157,7 +131,6 @@ class Director:
         state.seq = message.seq
         if message.game is not None:
             self.store.save_snapshot(message.table, message.game, message.seq, state.snapshot)
-            self._fill_gap(message.table, message.game, message.seq)
         self._changed(state)
 
     def _new_game(self, state: TableState, game: int, snapshot: Any) -> None:
@@ -193,41 +166,18 @@ class Director:
         self.store.assign_game(state.table, game, current, division, ids)
 
     def on_event(self, message: EventMessage) -> None:
-        key = (message.table, message.game)
+        """One event, in order: kept in the store (once); a game header names the table's new game."""
         fresh = self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
                                      message.time, message.at)
         if not fresh:
             self.duplicates += 1
             return
-        high = self._high.get(key, HEADER_SEQ - 1)
-        if message.seq == high + 1:
-            seqs = self.store.event_seqs(*key)
-            for seq in seqs[seqs.index(message.seq):]:
-                if seq != high + 1:
-                    break
-                high = seq
-            self._high[key] = high
-        else:
-            self._fill_gap(message.table, message.game, message.seq - 1)
         state = self.table(message.table)
         if message.seq == HEADER_SEQ and (state.game is None or message.game > state.game):
             data = dict(message.data)
             state.name = str(data.get("name") or state.name)
             self._new_game(state, message.game, {"players": [{"name": n} for n in data.get("players") or []]})
             self._changed(state)
-
-    def _fill_gap(self, table: int, game: int, upto: int) -> None:
-        """Ask the table for events (high, upto] of a game when the store lacks them (once a second at most)."""
-        key = (table, game)
-        high = self._high.get(key, HEADER_SEQ - 1)
-        if upto <= high or self.publish is None:
-            return
-        now = self.clock()
-        if now - self._asked.get(key, -REPLAY_EVERY_S) < REPLAY_EVERY_S:
-            return
-        self._asked[key] = now
-        self.replays_asked += 1
-        self.send("replay", {"game": game, "from": high + 1, "to": upto}, [table], record=False)
 
     def on_ack(self, message: AckMessage) -> None:
         sent = self.commands.get(message.id)
@@ -241,24 +191,20 @@ class Director:
 
     # --- to the tables -------------------------------------------------------------------------
 
-    def send(self, cmd: str, args: dict[str, Any], tables: list[int] | None = None, *,
-             record: bool = True) -> SentCommand:
-        """Publish a command to some tables (None: every table at once, on `all/cmd`). Checked before sending."""
-        if self.publish is None:
+    def send(self, cmd: str, args: dict[str, Any], tables: list[int] | None = None) -> SentCommand:
+        """Publish a command to some tables (None: every table at once, on `all/cmd`), one id for all of them.
+
+        The arguments are checked by the contract's `CommandMessage` first: PayloadError says what is wrong."""
+        if self.sender is None:
             raise RuntimeError("the director is not connected to the broker")
         command_id = f"{self._prefix}-{next(self._ids)}"
-        message = CommandMessage(command_id, self.by, cmd, args)  # type: ignore[arg-type]
+        CommandMessage(command_id, self.by, cmd, args)  # type: ignore[arg-type]
         sent = SentCommand(command_id, cmd, dict(args), tables, self.clock())
-        if record:
-            self.commands[command_id] = sent
-            while len(self.commands) > 1000:
-                self.commands.pop(next(iter(self.commands)))
-        raw = message.to_bytes()
-        if tables is None:
-            self.publish(topics.all_command(self.event), raw)
-        else:
-            for table in tables:
-                self.publish(topics.command(self.event, table), raw)
+        self.commands[command_id] = sent
+        while len(self.commands) > 1000:
+            self.commands.pop(next(iter(self.commands)))
+        for table in tables if tables is not None else [None]:
+            self.sender(table, cmd, dict(args), command_id)
         return sent
 
     def send_pairings(self, pairings: list[Pairing]) -> SentCommand | None:

@@ -1,5 +1,5 @@
-"""Shared for the tournament tests: a score sheet played by the real table (SimulatedTable), so exported GCG
-is checked against what a table really sends, not against a hand-written copy."""
+"""The director on a real Mosquitto (with the event's ACL and a user per table), simulated tables speaking the
+contract, and Debian's Chromium for the page. Waits are on conditions with timeouts, never fixed sleeps."""
 
 from __future__ import annotations
 
@@ -15,61 +15,50 @@ import pytest
 from aiohttp import web
 
 from referee.commands.director import DirectorGuard
-from referee.sim_table import SimulatedTable
+from tournament.acl import DIRECTOR_USER, acl_text, table_user
 from tournament.director.app import create_app
 from tournament.director.core import Director
-from tournament.director.link import BrokerConfig, BrokerLink
+from tournament.director.link import BrokerLink
 from tournament.director.store import Store
-from tournament.simhall import Mosquitto, SimTable
-
-PLAYS = ["8G QI", "7H AX", "9F JOE", "10E WE"]
-
-
-def play_game() -> list[dict[str, Any]]:
-    """Four plays, a pass and an exchange of three, as the table's snapshot lists them."""
-    table = SimulatedTable()
-    table.control("start", {})
-    for move in PLAYS:
-        table.play(move)
-        table.advance(20)
-    table.control("pass", {})
-    table.advance(20)
-    snap = table.control("exchange", {"count": 3})
-    return [dict(m) for m in snap["moves"]]
-
-
-@pytest.fixture(scope="session")
-def table_moves() -> list[dict[str, Any]]:
-    return play_game()
-
-
-# --- the director on a real broker, with simulated tables ------------------------------------------------
-
+from tournament.settings import BrokerSettings
+from tournament.simhall import SimTable
+from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
 KEY = "hall-key-2026"
+MAX_TABLE = 60
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="module")
-def broker() -> Iterator[Mosquitto]:
-    if shutil.which("mosquitto") is None:
+def password(user: str) -> str:
+    return f"pw-{user}"
+
+
+def settings(broker: Broker, user: str) -> BrokerSettings:
+    return BrokerSettings(broker.host, broker.port, username=user, password=password(user))
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    """Mosquitto with a password per user and the event's ACL: tables 1 to MAX_TABLE and the director."""
+    if mosquitto_path() is None:
         pytest.skip("mosquitto is not installed (make system-deps)")
-    with Mosquitto() as running:
+    users = {u: password(u) for u in (DIRECTOR_USER, *(table_user(n) for n in range(1, MAX_TABLE + 1)))}
+    with Broker(tmp_path / "broker", users, acl_text(EVENT, range(1, MAX_TABLE + 1))) as running:
         yield running
 
 
 class DirectorServer:
     """The director (store, broker link, web app) on its own event loop in a thread, as `referee director` runs."""
 
-    def __init__(self, broker_url: str, state_dir: Path, credential: str | None = KEY, event: str = EVENT,
-                 **backoff: float) -> None:
+    def __init__(self, broker: Broker, state_dir: Path, credential: str | None = KEY, **backoff: float) -> None:
         self.loop = asyncio.new_event_loop()
+        state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(state_dir / "director.sqlite3")
-        self.director = Director(event, self.store, name="Test Open")
-        self.link = BrokerLink(self.director, BrokerConfig(broker_url, client_id=f"director-{state_dir.name}"))
+        self.director = Director(EVENT, self.store, name="Test Open")
+        self.link = BrokerLink(self.director, settings(broker, DIRECTOR_USER))
         self.guard = DirectorGuard(credential, **backoff)
         self.runner = web.AppRunner(create_app(self.director, self.guard, feature=[1, 2]))
         self.port = 0
@@ -83,11 +72,11 @@ class DirectorServer:
 
     def start(self) -> None:
         self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(15)
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(20)
 
     async def _start(self) -> None:
         self.link.start()
-        await asyncio.wait_for(self.link.connected.wait(), 10)
+        assert await self.link.wait_connected(15), "the director did not connect to the broker"
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         await site.start()
@@ -108,22 +97,12 @@ class DirectorServer:
         self.store.close()
 
 
-_EVENTS = iter(range(1, 1_000_000))
-
-
 @pytest.fixture
-def event_id() -> str:
-    """An event of its own per test: the broker's retained messages of other tests stay out of its hall."""
-    return f"{EVENT}-{next(_EVENTS)}"
-
-
-@pytest.fixture
-def director_server(broker: Mosquitto, tmp_path: Path, event_id: str) -> Iterator[Callable[..., DirectorServer]]:
+def director_server(broker: Broker, tmp_path: Path) -> Iterator[Callable[..., DirectorServer]]:
     servers: list[DirectorServer] = []
 
     def start(**kwargs: Any) -> DirectorServer:
-        kwargs.setdefault("event", event_id)
-        server = DirectorServer(broker.url, tmp_path, **kwargs)
+        server = DirectorServer(broker, tmp_path / f"director{len(servers)}", **kwargs)
         server.start()
         servers.append(server)
         return server
@@ -134,15 +113,15 @@ def director_server(broker: Mosquitto, tmp_path: Path, event_id: str) -> Iterato
 
 
 @pytest.fixture
-def sim_tables(broker: Mosquitto, event_id: str) -> Iterator[Callable[..., list[SimTable]]]:
+def sim_tables(broker: Broker) -> Iterator[Callable[..., list[SimTable]]]:
     made: list[SimTable] = []
 
     def make(numbers: Iterator[int] | list[int] | range) -> list[SimTable]:
-        tables = [SimTable(event_id, n, broker.url, players=(f"P{n}a", f"P{n}b")) for n in numbers]
+        tables = [SimTable(EVENT, n, settings(broker, table_user(n)), players=(f"P{n}a", f"P{n}b")) for n in numbers]
         for table in tables:
             table.connect()
         for table in tables:
-            assert table.connected.wait(10), f"table {table.number} did not connect"
+            assert table.connected.wait(15), f"table {table.number} did not connect"
         made.extend(tables)
         return tables
 
@@ -151,22 +130,36 @@ def sim_tables(broker: Mosquitto, event_id: str) -> Iterator[Callable[..., list[
         table.stop()
 
 
+def wait_for(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
+    """Wait on a condition that other threads make true (polling with a bound, never a fixed sleep)."""
+    pause = threading.Event()
+    left = timeout
+    while left > 0:
+        if condition():
+            return
+        pause.wait(0.02)
+        left -= 0.02
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
 @pytest.fixture
 def wait() -> Callable[..., None]:
     return wait_for
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
-    """Wait on a condition that other threads make true (polling with a bound, never a fixed sleep)."""
-    event = threading.Event()
-    deadline = timeout
-    step = 0.02
-    while deadline > 0:
-        if condition():
-            return
-        event.wait(step)
-        deadline -= step
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+@pytest.fixture(scope="module")
+def table_moves() -> list[dict[str, Any]]:
+    """A score sheet played by the real table (SimulatedTable), as its snapshot lists it."""
+    from referee.sim_table import SimulatedTable
+
+    table = SimulatedTable()
+    table.control("start", {})
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        table.advance(20)
+    table.control("pass", {})
+    table.advance(20)
+    return [dict(m) for m in table.control("exchange", {"count": 3})["moves"]]
 
 
 @pytest.fixture(scope="module")

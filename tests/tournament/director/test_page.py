@@ -38,10 +38,11 @@ def test_the_hall_with_50_tables(director_server: Any, sim_tables: Any, page: An
     open_hall(page, server.url, expect)
 
     # every score and clock, seen within 1 s of the table publishing it
+    # (the page stamps each tile with the wall time it reached the DOM: same machine, same clock as here)
     worst = 0.0
     for table in tables:
         n = table.number
-        started = time.monotonic()
+        published = time.time() * 1000
         table.play("8D QUIZ", 20 + n, ["D8", "E8", "F8", "G8"])
         table.set_clocks(600_000 + n * 1000, -(n * 1000))
         tile = page.locator(f'.tile[data-table="{n}"]')
@@ -49,8 +50,8 @@ def test_the_hall_with_50_tables(director_server: Any, sim_tables: Any, page: An
         expect(tile.locator('.player[data-index="0"] .clock')).to_have_text(clock_text(600_000 + n * 1000),
                                                                             timeout=1000)
         expect(tile.locator('.player[data-index="1"] .clock')).to_have_text(clock_text(-(n * 1000)), timeout=1000)
-        worst = max(worst, time.monotonic() - started)
-    assert worst < 1.0
+        worst = max(worst, float(tile.get_attribute("data-shown-at") or 0) - published)
+    assert worst < 1000
     expect(page.locator('.tile[data-table="3"] .alerts [data-code="overtime"]')).to_have_count(1)
 
     # no key: refused, and nothing reaches a table

@@ -55,6 +55,7 @@
     node.dataset.table = tile.table;
     node.dataset.online = tile.online;
     node.dataset.seq = tile.seq;
+    node.dataset.shownAt = String(Date.now());  // when this picture reached the DOM (tests and benchmarks read it)
     node.classList.toggle("offline", !tile.online);
     node.querySelector(".name").textContent = tile.name;
     node.querySelector(".where").textContent =
