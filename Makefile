@@ -21,7 +21,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # System packages: DejaVu fonts for the camera's shipped classifier (rendered glyphs; without them it falls
 # back to OpenCV's Hershey fonts and reads less well), and for the tests Debian's Chromium (browser tests)
-# and systemd-analyze (unit file checks). Installed with apt when we are root and they are missing;
+# systemd-analyze (unit file checks) and Mosquitto (the tournament tests run a real broker). Installed with apt when we are root and they are missing;
 # otherwise a note says so and the tests that need them skip.
 DEJAVU := /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 define apt_install
@@ -44,7 +44,7 @@ system-deps-run:
 	$(call apt_install,fonts-dejavu-core:$(DEJAVU))
 
 system-deps: system-deps-run
-	$(call apt_install,chromium:chromium systemd:systemd-analyze)
+	$(call apt_install,chromium:chromium systemd:systemd-analyze mosquitto:/usr/sbin/mosquitto)
 
 run: $(VENV)/.installed-run system-deps-run
 	$(BIN)/referee demo
