@@ -108,6 +108,12 @@ class SimTable:
             self.moves.append({"player": mover, "kind": kind, "notation": notation, "words": [],
                                "score": score, "total": self.players[mover]["score"]})
             self.last_play = list(squares or [])
+            rows = [list(row) for row in self.board]
+            for square in self.last_play:
+                col, row = ord(square[0].upper()) - ord("A"), int(square[1:]) - 1
+                if 0 <= row < len(rows) and 0 <= col < len(rows[row]):
+                    rows[row][col] = notation.split()[-1][0] if notation.split() else "A"
+            self.board = ["".join(row) for row in rows]
             for i, p in enumerate(self.players):
                 p["on_turn"] = i != mover
                 p["clock"]["running"] = i != mover and self.state == "turn"
