@@ -104,14 +104,18 @@ def main() -> int:
         rss_idle = rss_mib(director.pid)
 
         started = time.monotonic()
-        for n in range(1, TABLES + 1):
-            settings = BrokerSettings(broker.host, broker.port, username=table_user(n), password=f"pw-{table_user(n)}")
-            table = SimTable(EVENT, n, settings, players=(f"Player {n}A", f"Player {n}B"))
-            table.connect()
-            tables.append(table)
-        for table in tables:
-            if not table.connected.wait(60):
-                raise RuntimeError(f"table {table.number} did not connect")
+        for first in range(1, TABLES + 1, 50):  # in batches, as a hall's Pis boot: not 500 logins in one burst
+            batch = []
+            for n in range(first, min(first + 50, TABLES + 1)):
+                settings = BrokerSettings(broker.host, broker.port, username=table_user(n),
+                                          password=f"pw-{table_user(n)}")
+                table = SimTable(EVENT, n, settings, players=(f"Player {n}A", f"Player {n}B"))
+                table.connect()
+                batch.append(table)
+            tables.extend(batch)
+            for table in batch:
+                if not table.connected.wait(120):
+                    raise RuntimeError(f"table {table.number} did not connect within 120 s")
         print(f"tables: {TABLES} count")
         print(f"tables connected in: {time.monotonic() - started:.1f} s")
 

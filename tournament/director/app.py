@@ -20,10 +20,12 @@ Refusals are JSON `{"error": words, "code": code}` with a status saying the kind
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -94,8 +96,6 @@ async def _table_page(request: web.Request) -> web.FileResponse:
 
 
 async def _session(request: web.Request) -> web.Response:
-    import secrets
-
     sid = _session_id(request)
     fresh = sid is None
     if sid is None:
@@ -143,10 +143,14 @@ async def _body(request: web.Request) -> dict[str, Any]:
 
 
 async def _wait_acks(director: Director, command_id: str, tables: list[int], wait: float) -> None:
+    """Until every table in `tables` acknowledged the command, or `wait` seconds passed."""
     sent = director.commands[command_id]
-    deadline = asyncio.get_running_loop().time() + wait
-    while asyncio.get_running_loop().time() < deadline and not all(t in sent.acks for t in tables):
-        await asyncio.sleep(0.05)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    while not all(t in sent.acks for t in tables) and (left := deadline - loop.time()) > 0:
+        sent.acked.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(sent.acked.wait(), left)
 
 
 async def _command(request: web.Request) -> web.Response:

@@ -9,6 +9,7 @@ the store goes for every game.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import secrets
@@ -41,6 +42,7 @@ class SentCommand:
     tables: list[int] | None  # None: every table (all/cmd)
     sent: float
     acks: dict[int, AckMessage] = field(default_factory=dict)
+    acked: asyncio.Event = field(default_factory=asyncio.Event)  # set on each acknowledgement
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "cmd": self.cmd, "args": self.args, "tables": self.tables,
@@ -184,6 +186,7 @@ class Director:
         if sent is None:
             return
         sent.acks[message.table] = message
+        sent.acked.set()
         if not message.ok:
             state = self.table(message.table)
             state.messages = [*state.messages[-4:], f"{sent.cmd}: {message.error or message.code or 'refused'}"]
