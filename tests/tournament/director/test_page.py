@@ -2,22 +2,27 @@
 
 Every score and clock a table publishes is on the hall page within 1 s; pause-all reaches every table (they
 apply it and acknowledge); a killed table shows offline and comes back with nothing missing; commands are
-refused without the director key; the TV view and one table's page show what they should.
+refused without the director key; the TV view and one table's page show what they should; a round goes from
+tsh's tourney.js, sent from the page, to the tsh lines and the zip downloaded from it.
 """
 
 from __future__ import annotations
 
 import re
 import time
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from referee.cli import main as referee_main
 from tournament.simhall import SimTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TABLES = 50
 KEY = "hall-key-2026"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def clock_text(ms: int) -> str:
@@ -27,8 +32,8 @@ def clock_text(ms: int) -> str:
 
 def open_hall(page: Any, url: str, expect: Any) -> None:
     page.goto(url)
-    expect(page.locator("#connection")).to_have_attribute("data-connected", "true", timeout=5000)
-    expect(page.locator(".tile")).to_have_count(TABLES, timeout=5000)
+    expect(page.locator("#connection")).to_have_attribute("data-connected", "true", timeout=15000)
+    expect(page.locator(".tile")).to_have_count(TABLES, timeout=15000)
 
 
 def test_the_hall_with_50_tables(director_server: Any, sim_tables: Any, page: Any, wait: Any) -> None:
@@ -118,3 +123,45 @@ def test_tv_view_and_one_table(director_server: Any, sim_tables: Any, page: Any)
     expect(page.locator("#director-result")).to_have_text("message: 1 of 1 tables acknowledged", timeout=5000)
     assert tables[1].alerts[-1]["text"] == "Please come to the director's table"
     assert [c.cmd for c in tables[0].applied] == []
+
+
+def test_a_round_from_tourney_js_on_the_page_to_the_tsh_lines_and_the_zip(
+        director_server: Any, sim_tables: Any, page: Any, wait: Any, table_moves: list[dict[str, Any]],
+        tmp_path: Path) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    tables: list[SimTable] = sim_tables([1, 2, 11, 12])
+    server = director_server()
+    page.goto(server.url)
+    expect(page.locator(".tile")).to_have_count(4, timeout=15000)
+    page.locator("#director summary").click()
+    page.locator("#key").fill(KEY)
+    page.locator("#pairings-file").set_input_files(str(FIXTURES / "tourney.js"))
+    page.locator("#pairings-offsets").fill("B=10")
+    page.locator("#send-pairings").click()
+    expect(page.locator("#director-result")).to_have_text(
+        "round 1: 4 tables sent their players; byes: A Brett Cappelletto", timeout=5000)
+    wait(lambda: all(t.game == 2 for t in tables), what="every table to start the round's game")
+    expect(page.locator('.tile[data-table="11"] .name')).to_have_text("Table 11")
+    expect(page.locator('.tile[data-table="11"] .where')).to_have_text("div B · round 1", timeout=2000)
+    page.locator("#division").select_option("B")
+    expect(page.locator(".tile")).to_have_count(2)
+    page.locator('[data-all="start"]').click()
+    expect(page.locator("#director-result")).to_have_text("start: 4 of 4 tables acknowledged", timeout=5000)
+    for table in tables:
+        for move in table_moves:
+            table.play(move["notation"], move["score"], kind=move["kind"])
+        table.end()
+    expect(page.locator('.tile[data-table="12"] .state')).to_have_text("ended", timeout=5000)
+    wait(lambda: server.call(lambda: all(s.snapshot.get("state") == "ended" for s in server.director.tables.values())),
+         what="every game ended at the director")
+    with page.expect_download() as tsh:
+        page.evaluate("() => { const a = document.getElementById('results-tsh'); a.download = 'tsh.txt'; a.click(); }")
+    text = Path(tsh.value.path()).read_text(encoding="utf-8")
+    assert "1 48 2 37\n4 48 3 37\n" in text and "1 48 4 37\n3 48 2 37\n" in text
+    with page.expect_download() as archive:
+        page.locator("#results-zip").click()
+    with zipfile.ZipFile(archive.value.path()) as zipped:
+        names = zipped.namelist()
+        zipped.extractall(tmp_path)
+    assert len([n for n in names if n.endswith(".gcg")]) == 4
+    assert referee_main(["gcg", "check", "--quiet", str(tmp_path / "round01/gcg")]) == 0
