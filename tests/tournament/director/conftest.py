@@ -101,8 +101,9 @@ class DirectorServer:
 def director_server(broker: Broker, tmp_path: Path) -> Iterator[Callable[..., DirectorServer]]:
     servers: list[DirectorServer] = []
 
-    def start(**kwargs: Any) -> DirectorServer:
-        server = DirectorServer(broker, tmp_path / f"director{len(servers)}", **kwargs)
+    def start(state: str | None = None, **kwargs: Any) -> DirectorServer:
+        """`state`: the name of the state folder, to start a director again on another's store."""
+        server = DirectorServer(broker, tmp_path / (state or f"director{len(servers)}"), **kwargs)
         server.start()
         servers.append(server)
         return server

@@ -136,3 +136,25 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
     live = client.get("/gcg/11.gcg")[1].decode()
     assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: 8G QI +22 22" in live
+
+
+def test_a_restarted_director_comes_back_with_every_event(director_server: Any, sim_tables: Any, wait: Any) -> None:
+    tables: list[SimTable] = sim_tables([3, 4])
+    first = director_server(state="hall")
+    tables[0].play("8D QUIZ", 30)
+
+    def stored(server: Any, table: SimTable) -> bool:
+        return bool(server.call(lambda: server.store.event_seqs(table.number, 1)) ==
+                    list(range(len(table.journal[1]))))
+
+    wait(lambda: stored(first, tables[0]), what="table 3's events at the director")
+    first.stop()
+    tables[0].play("9D AB", 5)  # while the director is away
+    tables[1].play("8D ZAX", 19)
+    again = director_server(state="hall")
+    assert again.call(lambda: again.director.tables[3].snapshot["players"][0]["score"]) in (30, 35)
+    wait(lambda: stored(again, tables[0]) and stored(again, tables[1]), what="every event after the restart")
+    wait(lambda: again.call(lambda: again.director.tables[4].tile()["players"][0]["score"]) == 19,
+         what="table 4's score after the restart")
+    wait(lambda: again.call(lambda: again.director.tables[3].tile()["players"][0]["score"]) == 35,
+         what="table 3's move made while the director was away")
