@@ -152,9 +152,9 @@ def test_a_restarted_director_comes_back_with_every_event(director_server: Any, 
     tables[0].play("9D AB", 5)  # while the director is away
     tables[1].play("8D ZAX", 19)
     again = director_server(state="hall")
-    assert again.call(lambda: again.director.tables[3].snapshot["players"][0]["score"]) in (30, 35)
+    assert again.call(lambda: again.director.tables[3].snapshot["players"][0]["score"]) == 30  # from its store
     wait(lambda: stored(again, tables[0]) and stored(again, tables[1]), what="every event after the restart")
     wait(lambda: again.call(lambda: again.director.tables[4].tile()["players"][0]["score"]) == 19,
          what="table 4's score after the restart")
-    wait(lambda: again.call(lambda: again.director.tables[3].tile()["players"][0]["score"]) == 35,
+    wait(lambda: again.call(lambda: [p["score"] for p in again.director.tables[3].tile()["players"]]) == [30, 5],
          what="table 3's move made while the director was away")
