@@ -3,7 +3,8 @@
 Everything is the real code path: a Mosquitto with the event's ACL and a user per table
 (tournament.testing.broker, tournament.acl); `referee director --config` as its own process (its memory is
 read from /proc); 500 simulated tables (tournament.simhall.SimTable: game header, events, retained
-snapshots, statuses, command acks; one paho client each, all in this process); headless Chromium
+snapshots, statuses, command acks; one paho client each, 150 to a process: paho waits with select(), which
+stops at 1024 descriptors); headless Chromium
 (/usr/bin/chromium) showing the hall page (`/`, 60 tables per page: only one page of tiles is in the DOM).
 
 Play: every table makes a move every `PACE_S` seconds on average (accelerated: a real table moves about every
@@ -21,6 +22,7 @@ Prints one `figure: value unit` line per figure. Goal: p99 < 500 ms.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import re
@@ -29,9 +31,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -67,6 +69,49 @@ OBSERVE = """
 """
 
 
+PER_PROCESS = 150  # paho waits with select(): about 3 descriptors a client, and select stops at 1024
+
+
+def play_tables(numbers: list[int], host: str, port: int, ready: Any, go: Any, stop: Any, out: Any) -> None:
+    """A worker process: its share of the tables connect, then play at the hall's pace until told to stop;
+    sends back when each move was published ((table, seq) -> ms since the epoch)."""
+    tables = []
+    for n in numbers:
+        settings = BrokerSettings(host, port, username=table_user(n), password=f"pw-{table_user(n)}")
+        table = SimTable(EVENT, n, settings, players=(f"Player {n}A", f"Player {n}B"))
+        table.connect()
+        tables.append(table)
+        if len(tables) % 50 == 0:  # in batches, as a hall's Pis boot: not hundreds of logins in one burst
+            for t in tables[-50:]:
+                t.connected.wait(120)
+    ok = all(t.connected.wait(120) for t in tables)
+    ready.put((numbers[0], ok))
+    go.wait()
+    published: dict[tuple[int, int], float] = {}
+    rng = random.Random(numbers[0])
+    interval = PACE_S / len(tables)
+    nxt = time.monotonic()
+    while not stop.is_set():
+        table = tables[rng.randrange(len(tables))]
+        word = rng.choice(WORDS)
+        row = rng.randrange(1, 16)
+        squares = [f"{chr(ord('A') + c)}{row}" for c in range(len(word))]
+        with table.lock:
+            published[(table.number, len(table.journal[table.game]))] = time.time() * 1000
+            table.play(f"{row}A {word}", rng.randrange(2, 60), squares)
+        nxt += interval
+        stop.wait(max(0.0, nxt - time.monotonic()))
+    out.put(published)
+    for table in tables:
+        table.stop()
+
+
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far (/proc/PID/stat, clock ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mib(pid: int) -> float:
     text = Path(f"/proc/{pid}/status").read_text()
     match = re.search(r"VmRSS:\s+(\d+) kB", text)
@@ -89,7 +134,7 @@ def main() -> int:
     broker = Broker(folder / "broker", users, acl_text(EVENT, range(1, TABLES + 1)))
     broker.start()
     director: subprocess.Popen[str] | None = None
-    tables: list[SimTable] = []
+    workers: list[Any] = []
     try:
         (folder / "key.txt").write_text(KEY + "\n")
         (folder / "cred.txt").write_text(f"{DIRECTOR_USER}:pw-{DIRECTOR_USER}\n")
@@ -104,39 +149,22 @@ def main() -> int:
         rss_idle = rss_mib(director.pid)
 
         started = time.monotonic()
-        for first in range(1, TABLES + 1, 50):  # in batches, as a hall's Pis boot: not 500 logins in one burst
-            batch = []
-            for n in range(first, min(first + 50, TABLES + 1)):
-                settings = BrokerSettings(broker.host, broker.port, username=table_user(n),
-                                          password=f"pw-{table_user(n)}")
-                table = SimTable(EVENT, n, settings, players=(f"Player {n}A", f"Player {n}B"))
-                table.connect()
-                batch.append(table)
-            tables.extend(batch)
-            for table in batch:
-                if not table.connected.wait(120):
-                    raise RuntimeError(f"table {table.number} did not connect within 120 s")
+        ctx = multiprocessing.get_context("spawn")
+        ready, out = ctx.Queue(), ctx.Queue()
+        go, stop = ctx.Event(), ctx.Event()
+        numbers = list(range(1, TABLES + 1))
+        shares = [numbers[i:i + PER_PROCESS] for i in range(0, TABLES, PER_PROCESS)]
+        for share in shares:
+            worker = ctx.Process(target=play_tables, args=(share, broker.host, broker.port, ready, go, stop, out))
+            worker.start()
+            workers.append(worker)
+        for _ in shares:
+            first, ok = ready.get(timeout=300)
+            if not ok:
+                raise RuntimeError(f"the tables from {first} did not all connect within 120 s")
         print(f"tables: {TABLES} count")
+        print(f"table processes: {len(shares)} count")
         print(f"tables connected in: {time.monotonic() - started:.1f} s")
-
-        published: dict[tuple[int, int], float] = {}
-        stop = threading.Event()
-
-        def play() -> None:
-            rng = random.Random(1)
-            interval = PACE_S / TABLES
-            nxt = time.monotonic()
-            while not stop.is_set():
-                table = tables[rng.randrange(TABLES)]
-                word = rng.choice(WORDS)
-                row = rng.randrange(1, 16)
-                squares = [f"{chr(ord('A') + c)}{row}" for c in range(len(word))]
-                with table.lock:
-                    seq = len(table.journal[table.game])
-                    published[(table.number, seq)] = time.time() * 1000
-                    table.play(f"{row}A {word}", rng.randrange(2, 60), squares)
-                nxt += interval
-                stop.wait(max(0.0, nxt - time.monotonic()))
 
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox",
@@ -148,9 +176,9 @@ def main() -> int:
                                    f"document.getElementById('summary').textContent.startsWith('{TABLES} tables')",
                                    timeout=60000)
             page.evaluate(OBSERVE)
-            driver = threading.Thread(target=play, name="play", daemon=True)
-            driver.start()
-            time.sleep(RUN_S)  # the benchmark's run: tables play at their pace meanwhile
+            cpu_before, wall_before = cpu_s(director.pid), time.monotonic()
+            go.set()
+            time.sleep(RUN_S)  # the benchmark's run: the tables play at their pace meanwhile
             clicked = time.time() * 1000
             page.evaluate("document.getElementById('next').click()")
             page.wait_for_function("document.querySelector('.tile') && document.querySelector('.tile').dataset.table"
@@ -158,7 +186,11 @@ def main() -> int:
             switched = page.evaluate("Math.max(...[...document.querySelectorAll('.tile')]"
                                      ".map((t) => Number(t.dataset.shownAt)))") - clicked
             stop.set()
-            driver.join(10)
+            played_s = time.monotonic() - wall_before
+            cpu_share = (cpu_s(director.pid) - cpu_before) / played_s
+            published: dict[tuple[int, int], float] = {}
+            for _ in shares:
+                published.update(out.get(timeout=60))
             shown = page.evaluate("window.__shown")
             long_tasks = page.evaluate("window.__long")
             cdp = page.context.new_cdp_session(page)
@@ -174,7 +206,9 @@ def main() -> int:
                 latencies.append(at - sent)
         moves = len(published)
         print(f"moves published: {moves} count")
-        print(f"moves per second (hall): {moves / RUN_S:.0f} 1/s")
+        print(f"moves per second (hall): {moves / played_s:.0f} 1/s")
+        print(f"director CPU share: {100 * cpu_share:.0f} %")
+        print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
         print(f"event to page DOM samples (first page): {len(latencies)} count")
         if latencies:
             print(f"event to page DOM p50: {statistics.median(latencies):.0f} ms")
@@ -188,8 +222,11 @@ def main() -> int:
         print(f"page longest task: {max(long_tasks, default=0):.0f} ms")
         print(f"page switch to the next 60 tiles: {switched:.0f} ms")
     finally:
-        for table in tables:
-            table.stop()
+        for worker in workers:
+            worker.join(30)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join(5)
         if director is not None:
             director.send_signal(signal.SIGINT)
             try:
