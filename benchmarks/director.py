@@ -22,6 +22,7 @@ Prints one `figure: value unit` line per figure. Goal: p99 < 500 ms.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import random
@@ -31,7 +32,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +109,20 @@ def play_tables(numbers: list[int], host: str, port: int, ready: Any, go: Any, s
         table.stop()
 
 
+def sse_probe(url: str, seen: dict[tuple[int, int], float], stop: Any) -> None:
+    """An event-stream client beside the page: when each (table, seq) left the director, to tell the
+    director's share of the latency from the browser's."""
+    with urllib.request.urlopen(url + "events", timeout=30) as stream:
+        for raw in stream:
+            if stop.is_set():
+                return
+            line = raw.decode()
+            if line.startswith("data: "):
+                now = time.time() * 1000
+                for tile in json.loads(line[6:]):
+                    seen.setdefault((int(tile["table"]), int(tile["seq"])), now)
+
+
 def cpu_s(pid: int) -> float:
     """User + system CPU seconds of a process so far (/proc/PID/stat, clock ticks)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -176,6 +193,9 @@ def main() -> int:
                                    f"document.getElementById('summary').textContent.startsWith('{TABLES} tables')",
                                    timeout=60000)
             page.evaluate(OBSERVE)
+            probe_seen: dict[tuple[int, int], float] = {}
+            probe_stop = threading.Event()
+            threading.Thread(target=sse_probe, args=(url, probe_seen, probe_stop), daemon=True).start()
             cpu_before, wall_before = cpu_s(director.pid), time.monotonic()
             go.set()
             time.sleep(RUN_S)  # the benchmark's run: the tables play at their pace meanwhile
@@ -191,6 +211,9 @@ def main() -> int:
             published: dict[tuple[int, int], float] = {}
             for _ in shares:
                 published.update(out.get(timeout=60))
+            probe_stop.set()
+            with urllib.request.urlopen(url + "api/stats", timeout=10) as response:
+                stats = json.loads(response.read())
             shown = page.evaluate("window.__shown")
             long_tasks = page.evaluate("window.__long")
             cdp = page.context.new_cdp_session(page)
@@ -204,6 +227,7 @@ def main() -> int:
             sent = published.get((int(table), int(seq)))
             if sent is not None:
                 latencies.append(at - sent)
+        to_stream = [at - published[key] for key, at in probe_seen.items() if key in published]
         moves = len(published)
         print(f"moves published: {moves} count")
         print(f"moves per second (hall): {moves / played_s:.0f} 1/s")
@@ -214,6 +238,13 @@ def main() -> int:
             print(f"event to page DOM p50: {statistics.median(latencies):.0f} ms")
             print(f"event to page DOM p99: {pct(latencies, 0.99):.0f} ms")
             print(f"event to page DOM max: {max(latencies):.0f} ms")
+        if to_stream:
+            print(f"event to director event stream p50 (all tables): {statistics.median(to_stream):.0f} ms")
+            print(f"event to director event stream p99 (all tables): {pct(to_stream, 0.99):.0f} ms")
+        delivery = stats["delivery"]
+        print(f"director replays asked: {delivery.get('replay_requests', 0)} count")
+        print(f"director duplicates dropped: {delivery.get('duplicates', 0)} count")
+        print(f"director events missing at the end: {delivery.get('missing', 0)} count")
         print(f"director process memory idle: {rss_idle:.0f} MiB")
         print(f"director process memory with {TABLES} tables: {rss_run:.0f} MiB")
         print(f"page JS heap: {metrics.get('JSHeapUsedSize', 0) / 2**20:.1f} MiB")

@@ -4,7 +4,8 @@ Routes (docs/director.md):
 
 - `GET /` the hall (`?display=tv`: the broadcast view); `GET /table/{n}` one table with the director's controls
 - `GET /events` server-sent `tiles` events (`?table=N`: that table's full view)
-- `GET /api/tables` every tile; `GET /api/session` the page's CSRF token and whether commands are possible
+- `GET /api/tables` every tile; `GET /api/session` the page's CSRF token and whether commands are possible;
+  `GET /api/stats` tables online and offline, and the delivery's figures (events applied, replays asked)
 - `POST /api/command/{cmd}` `{"tables": [n, ...] | "all", "args": {...}}`: a command of the tournament network,
   behind the director credential (header `X-Director-Key`), the CSRF token and Origin checks; answers with
   every table's acknowledgement that came within `wait` seconds
@@ -114,6 +115,10 @@ async def _session(request: web.Request) -> web.Response:
 async def _tables(request: web.Request) -> web.Response:
     director = request.app[DIRECTOR]
     return _json([s.tile() for _, s in sorted(director.tables.items())], headers={"Cache-Control": "no-store"})
+
+
+async def _stats(request: web.Request) -> web.Response:
+    return _json(request.app[DIRECTOR].stats(), headers={"Cache-Control": "no-store"})
 
 
 async def _table(request: web.Request) -> web.Response:
@@ -304,6 +309,7 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     app.router.add_get("/events", hub.stream)
     app.router.add_get("/api/session", _session)
     app.router.add_get("/api/tables", _tables)
+    app.router.add_get("/api/stats", _stats)
     app.router.add_get("/api/table/{n:\\d+}", _table)
     app.router.add_post("/api/command/{cmd}", _command)
     app.router.add_post("/api/pairings", _pairings)

@@ -66,6 +66,8 @@ class Director:
         self._prefix = secrets.token_hex(3)
         self.commands: dict[str, SentCommand] = {}
         self.duplicates = 0  # events the store already held (redelivered after a restart)
+        # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
+        self.link_stats: Callable[[], dict[str, int]] = dict
         self._restore()
 
     # --- start-up ------------------------------------------------------------------------------
@@ -97,6 +99,13 @@ class Director:
         if state is None:
             state = self.tables[number] = TableState(number)
         return state
+
+    def stats(self) -> dict[str, Any]:
+        """How the hall and the delivery are doing, for a health check or a benchmark (GET /api/stats)."""
+        online = sum(1 for s in self.tables.values() if s.online)
+        return {"tables": len(self.tables), "online": online, "offline": len(self.tables) - online,
+                "with_alerts": sum(1 for s in self.tables.values() if s.alerts()),
+                "stored_duplicates": self.duplicates, "delivery": self.link_stats()}
 
     def subscribe(self, listener: TileListener) -> Callable[[], None]:
         self._listeners.append(listener)

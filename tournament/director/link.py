@@ -42,7 +42,14 @@ class BrokerLink:
         for (table, game), next_seq in self.director.resume_points().items():
             self.link.receiver.restore(table, game, next_seq)
         self.director.sender = self._send
+        self.director.link_stats = self._stats
         self.link.start()
+
+    def _stats(self) -> dict[str, int]:
+        stats = self.link.receiver.stats
+        return {"applied": stats.applied, "duplicates": stats.duplicates, "held": stats.held,
+                "replay_requests": stats.replay_requests, "missing": self.link.receiver.missing(),
+                "dropped": self.link.dropped}
 
     async def wait_connected(self, timeout: float) -> bool:
         return await asyncio.to_thread(self.link.connected.wait, timeout)
