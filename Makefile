@@ -21,7 +21,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # System packages: DejaVu fonts for the camera's shipped classifier (rendered glyphs; without them it falls
 # back to OpenCV's Hershey fonts and reads less well), and for the tests Debian's Chromium (browser tests)
-# systemd-analyze (unit file checks) and Mosquitto (the tournament tests run a real broker). Installed with apt when we are root and they are missing;
+# and systemd-analyze (unit file checks), and Mosquitto (the tournament network's tests start their own
+# broker; the probe is the binary in /usr/sbin, often not on a user's PATH). Installed with apt when we are root and they are missing;
 # otherwise a note says so and the tests that need them skip.
 DEJAVU := /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 define apt_install

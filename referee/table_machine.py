@@ -285,6 +285,14 @@ class TableMachine:
             raise ControlError("this table plays without game clocks (clocks.mode is not \"tournament\")")
         self.clock.adjust(player, float(seconds))
 
+    def _dir_correct_score(self, args: dict[str, Any]) -> None:
+        """A score is corrected where it came from: a letter of the last play (or of the play being read) that
+        the table read wrong; the engine scores the play again, so page, result and GCG agree."""
+        if "square" not in args:
+            raise ControlError("a score is corrected by correcting a letter of the last play (square and letter); "
+                               "a free point adjustment has no line in the game record: enter it with the results")
+        self._do_correct({"square": args.get("square"), "letter": args.get("letter")})
+
     def _dir_hold(self, args: dict[str, Any]) -> None:
         if args.get("hold", True):
             if self.state != "challenge":

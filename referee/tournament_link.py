@@ -109,7 +109,13 @@ class TournamentLink:
         self.publisher.notify()
 
     def _command(self, cmd: CommandMessage) -> tuple[int | None, int | None]:
-        """Apply a director command as a journaled event; the journal row it became is acknowledged."""
+        """Apply a director command as a journaled event; the journal row it became is acknowledged. A command
+        id already in the current game's journal (sent again after this table restarted) is not applied twice."""
+        game = self.table.game_id
+        if game is not None:
+            for row in self.journal.rows(game, 1):
+                if row.kind == "director" and row.data.get("id") == cmd.id:
+                    return game, row.seq
         try:
             if cmd.cmd == "set_players":
                 self.table.next_game([str(p) for p in cmd.args["players"]], int(cmd.args.get("first", 0)),

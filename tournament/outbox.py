@@ -124,6 +124,7 @@ class TablePublisher:
                              qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
         self._wake = threading.Event()
@@ -138,6 +139,10 @@ class TablePublisher:
         self._snapshot_lock = threading.Lock()
         self._last_snapshot_at = float("-inf")
         self._wait_s = 0.5
+        self._last_read = monotonic()
+        self._gen = 0  # counts notify() calls: "caught up" only holds if none came while we looked
+        self._gen_lock = threading.Lock()
+        self._more = True  # the journal may hold more than was read: set by notify(), a reconnect, a full batch
         self._recent_commands: collections.OrderedDict[str, AckMessage] = collections.OrderedDict()
         self.cursor = source.load_cursor()  # acknowledged by the broker
         self._saved = self.cursor
@@ -150,7 +155,10 @@ class TablePublisher:
 
     def notify(self) -> None:
         """The journal has something new."""
-        self.caught_up.clear()
+        with self._gen_lock:
+            self._gen += 1
+            self.caught_up.clear()
+        self._more = True
         self._wake.set()
 
     def publish_snapshot(self, game: int | None, seq: int, snapshot: Mapping[str, Any]) -> None:
@@ -192,12 +200,19 @@ class TablePublisher:
                         self.settings.broker.url, reason_code)
             return
         self.stats.connects += 1
-        client.publish(self._topic_status, StatusMessage(self.settings.table, "online", _now_iso(),
-                                                         self.name).to_bytes(), qos=1, retain=True)
-        client.subscribe([(t, 1) for t in self._command_topics])
+        client.subscribe([(t, 1) for t in self._command_topics])  # "online" follows in _on_subscribe
         self._reset = True
         self._connected.set()
         self._wake.set()
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, reason_codes: Any,
+                      properties: Any) -> None:
+        """Say "online" only once the command topics are subscribed: a director that sees it can command."""
+        if any(rc.is_failure for rc in reason_codes):
+            log.error("table %s: the broker refused the command subscriptions (%s); check the ACL for user %r",
+                      self.settings.table, ", ".join(str(rc) for rc in reason_codes), self.settings.broker.username)
+        client.publish(self._topic_status, StatusMessage(self.settings.table, "online", _now_iso(),
+                                                         self.name).to_bytes(), qos=1, retain=True)
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
@@ -249,9 +264,14 @@ class TablePublisher:
             self._inflight.clear()
             self._acked_mids.clear()
             self._sent = self.cursor
+            self._more = True
         room = self.window - len(self._inflight)
-        if room > 0:
+        gen = self._gen
+        if room > 0 and (self._more or self._timed_out()):
+            self._more = False  # cleared before reading: a notify() meanwhile sets it again
             batch = self.source.pending(self._sent, room)
+            if len(batch) == room:
+                self._more = True
             for item in batch:
                 info = self.client.publish(self._topic_events, item.message.to_bytes(), qos=1,
                                            properties=mqtt.publish_properties(
@@ -260,8 +280,24 @@ class TablePublisher:
                 self._sent = item.cursor
                 self.stats.published += 1
             if not batch and not self._inflight:
-                self.caught_up.set()
+                self._set_caught_up(gen)
+        elif not self._inflight and not self._more:
+            self._set_caught_up(gen)
         self._send_snapshot(now)
+
+    def _set_caught_up(self, gen: int) -> None:
+        with self._gen_lock:
+            if gen == self._gen:
+                self.caught_up.set()
+
+    def _timed_out(self) -> bool:
+        """Read the journal at least every 5 s even without a notify(): a writer that forgot to call it (or
+        another process writing the same journal) is published anyway."""
+        now = self.monotonic()
+        if now - self._last_read >= 5.0:
+            self._last_read = now
+            return True
+        return False
 
     def _take_acks(self) -> None:
         while self._acks:
@@ -285,8 +321,6 @@ class TablePublisher:
             self._inflight.popitem(last=False)
             self._acked_mids.discard(mid)
             self.cursor = item.cursor
-        if self._reset and not self._connected.is_set():
-            self._wake.set()
 
     def _send_snapshot(self, now: float) -> None:
         if now - self._last_snapshot_at < self.snapshot_every_s:

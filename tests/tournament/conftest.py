@@ -20,7 +20,7 @@ from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
 TABLES = (1, 2, 3)
-WAIT_S = 20.0
+WAIT_S = 30.0
 
 
 def password(user: str) -> str:
@@ -51,7 +51,8 @@ class Director:
         self.cond = threading.Condition()
         self.applied: list[tuple[int, int, int]] = []
         self.events: list[EventMessage] = []
-        self.acks: dict[str, AckMessage] = {}
+        self.acks: dict[str, AckMessage] = {}  # the latest ack of each command id
+        self.acked: dict[str, set[int]] = {}  # command id -> the tables that acknowledged it
         self.status: dict[int, str] = {}
         self.link = DirectorLink(settings_for(broker, "director"), EVENT, on_event=self._event, on_ack=self._ack,
                                  on_status=self._status, client_id=client_id, retry_s=1.0)
@@ -66,6 +67,7 @@ class Director:
     def _ack(self, ack: AckMessage) -> None:
         with self.cond:
             self.acks[ack.id] = ack
+            self.acked.setdefault(ack.id, set()).add(ack.table)
             self.cond.notify_all()
 
     def _status(self, st: StatusMessage) -> None:
@@ -157,3 +159,14 @@ def make_table(broker: Broker, tmp_path: Path) -> Iterator[Callable[..., FakeTab
     yield make
     for t in made:
         t.stop()
+
+
+@pytest.fixture
+def helpers() -> type[Helpers]:
+    """The Director and FakeTable classes, for tests that build them on other brokers."""
+    return Helpers
+
+
+class Helpers:
+    Director = Director
+    FakeTable = FakeTable

@@ -15,7 +15,7 @@ from tournament.acl import table_user
 from tournament.testing.broker import Broker
 
 EVENT = "test-open"  # the conftest's
-WAIT_S = 20.0
+WAIT_S = 30.0
 Director = Any  # conftest.Director
 FakeTable = Any  # conftest.FakeTable
 

@@ -47,13 +47,15 @@ class Broker:
     every authenticated user may do anything). `extra` lines are appended to the configuration (bridges)."""
 
     def __init__(self, folder: str | Path, users: Mapping[str, str], acl: str | None = None, *,
-                 port: int | None = None, extra: str = "", max_queued: int = 100_000) -> None:
+                 port: int | None = None, extra: str = "", max_queued: int = 100_000,
+                 base: str | None = None) -> None:
         self.folder = Path(folder)
         self.users = dict(users)
         self.acl = acl
         self.port = port or free_port()
         self.extra = extra
         self.max_queued = max_queued
+        self.base = base  # a whole configuration instead of the generated one (a shipped file under test)
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = self.folder / "mosquitto.log"
         self._written = False
@@ -74,12 +76,13 @@ class Broker:
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "data").mkdir(exist_ok=True)
         write_password_file(self.folder / "passwords", self.users)
+        me = pwd.getpwuid(os.getuid()).pw_name
         lines = [
             f"listener {self.port} 127.0.0.1",
             "allow_anonymous false",
             # Run as whoever started it: as root, Mosquitto would switch to the "mosquitto" user, which
             # cannot read a temporary folder.
-            f"user {pwd.getpwuid(os.getuid()).pw_name}",
+            f"user {me}",
             f"password_file {self.folder / 'passwords'}",
             "persistence true",
             f"persistence_location {self.folder / 'data'}/",
@@ -94,6 +97,9 @@ class Broker:
         if self.acl is not None:
             (self.folder / "acl").write_text(self.acl, encoding="utf-8")
             lines.append(f"acl_file {self.folder / 'acl'}")
+        if self.base is not None:
+            lines = [self.base.format(port=self.port, passwords=self.folder / "passwords", acl=self.folder / "acl",
+                                      data=self.folder / "data", user=me)]
         conf = self.folder / "mosquitto.conf"
         conf.write_text("\n".join(lines) + "\n" + self.extra + "\n", encoding="utf-8")
         self._written = True
