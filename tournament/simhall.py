@@ -167,14 +167,18 @@ class SimTable:
             self._new_game(list(args["players"]), int(args.get("first", 0)))
         elif command.cmd == "message":
             self.alerts.append({"level": "info", "code": "director_message", "text": args["text"], "squares": []})
-        elif command.cmd in ("adjust_time", "correct_score"):
+        elif command.cmd == "correct_score" and "square" not in args:
+            # as the real table: a free point adjustment has no line in a GCG record
+            return False, "a score is corrected by its misread letter (square and letter)", "bad_args"
+        elif command.cmd == "correct_score":
+            if not self.moves:
+                return False, "there is no play to correct", "wrong_state"
+            self.moves[-1]["notation"] += f" ({args['square']}={args['letter']})"
+        elif command.cmd == "adjust_time":
             player = int(args["player"])
             if player >= len(self.players):
                 return False, f"there is no player {player}", "unknown_player"
-            if command.cmd == "adjust_time":
-                self.players[player]["clock"]["remaining_ms"] += int(args["seconds"]) * 1000
-            else:
-                self.players[player]["score"] += int(args["points"])
+            self.players[player]["clock"]["remaining_ms"] += int(args["seconds"]) * 1000
         elif command.cmd == "undo":
             if not self.moves:
                 return False, "there is no play to undo", "wrong_state"

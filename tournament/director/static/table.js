@@ -63,11 +63,9 @@
     }
     $("adjust-time").addEventListener("click", () =>
       send("adjust_time", { player: Number($("player").value), seconds: Number($("seconds").value) }));
-    $("correct-score").addEventListener("click", () => {
-      const args = { player: Number($("player").value), points: Number($("points").value) };
-      if ($("reason").value.trim()) args.reason = $("reason").value.trim();
-      send("correct_score", args);
-    });
+    $("correct-score").addEventListener("click", () =>
+      send("correct_score", { square: $("square").value.trim().toUpperCase(),
+                              letter: $("letter").value.trim().toUpperCase() }));
     $("send-message").addEventListener("click", () => send("message", { text: $("message").value }));
     $("set-players").addEventListener("click", () =>
       send("set_players", { players: [$("p1").value.trim(), $("p2").value.trim()], first: 0 }));
