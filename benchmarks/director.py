@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tournament.acl import DIRECTOR_USER, acl_text, table_user  # noqa: E402
+from tournament.acl import DIRECTOR_USER, VIEWER_USER, acl_text, table_user  # noqa: E402
 from tournament.settings import BrokerSettings  # noqa: E402
 from tournament.simhall import SimTable  # noqa: E402
 from tournament.testing.broker import Broker, mosquitto_path  # noqa: E402
@@ -123,6 +123,25 @@ def sse_probe(url: str, seen: dict[tuple[int, int], float], stop: Any) -> None:
                     seen.setdefault((int(tile["table"]), int(tile["seq"])), now)
 
 
+def broker_probe(broker: Any, seen: dict[tuple[int, int], float]) -> Any:
+    """A plain subscriber (the broker's read-only `viewer` user) to every table's snapshot: when each (table, seq)
+    left the broker, to tell the tables' and the broker's share of the latency from the director's."""
+    from tournament import mqtt, topics
+
+    client = mqtt.make_client(BrokerSettings(broker.host, broker.port, username=VIEWER_USER,
+                                             password=f"pw-{VIEWER_USER}"), "bench-probe")
+
+    def on_message(_client: Any, _userdata: Any, message: Any) -> None:
+        now = time.time() * 1000
+        body = json.loads(message.payload)
+        seen.setdefault((int(body["table"]), int(body["seq"])), now)
+
+    client.on_connect = lambda c, *_: c.subscribe(topics.all_tables(EVENT, "snapshot"), 1)
+    client.on_message = on_message
+    mqtt.connect_async(client, BrokerSettings(broker.host, broker.port), clean_start=True)
+    return client
+
+
 def cpu_s(pid: int) -> float:
     """User + system CPU seconds of a process so far (/proc/PID/stat, clock ticks)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -147,7 +166,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     folder = Path(tempfile.mkdtemp(prefix="director-bench-"))
-    users = {u: f"pw-{u}" for u in (DIRECTOR_USER, *(table_user(n) for n in range(1, TABLES + 1)))}
+    users = {u: f"pw-{u}" for u in (DIRECTOR_USER, VIEWER_USER, *(table_user(n) for n in range(1, TABLES + 1)))}
     broker = Broker(folder / "broker", users, acl_text(EVENT, range(1, TABLES + 1)))
     broker.start()
     director: subprocess.Popen[str] | None = None
@@ -194,6 +213,8 @@ def main() -> int:
                                    timeout=60000)
             page.evaluate(OBSERVE)
             probe_seen: dict[tuple[int, int], float] = {}
+            broker_seen: dict[tuple[int, int], float] = {}
+            probe = broker_probe(broker, broker_seen)
             probe_stop = threading.Event()
             threading.Thread(target=sse_probe, args=(url, probe_seen, probe_stop), daemon=True).start()
             cpu_before, wall_before = cpu_s(director.pid), time.monotonic()
@@ -212,6 +233,8 @@ def main() -> int:
             for _ in shares:
                 published.update(out.get(timeout=60))
             probe_stop.set()
+            probe.disconnect()
+            probe.loop_stop()
             with urllib.request.urlopen(url + "api/stats", timeout=10) as response:
                 stats = json.loads(response.read())
             shown = page.evaluate("window.__shown")
@@ -227,6 +250,7 @@ def main() -> int:
             sent = published.get((int(table), int(seq)))
             if sent is not None:
                 latencies.append(at - sent)
+        to_broker = [at - published[key] for key, at in broker_seen.items() if key in published]
         to_stream = [at - published[key] for key, at in probe_seen.items() if key in published]
         moves = len(published)
         print(f"moves published: {moves} count")
@@ -238,6 +262,9 @@ def main() -> int:
             print(f"event to page DOM p50: {statistics.median(latencies):.0f} ms")
             print(f"event to page DOM p99: {pct(latencies, 0.99):.0f} ms")
             print(f"event to page DOM max: {max(latencies):.0f} ms")
+        if to_broker:
+            print(f"event to a plain subscriber p50 (tables and broker): {statistics.median(to_broker):.0f} ms")
+            print(f"event to a plain subscriber p99 (tables and broker): {pct(to_broker, 0.99):.0f} ms")
         if to_stream:
             print(f"event to director event stream p50 (all tables): {statistics.median(to_stream):.0f} ms")
             print(f"event to director event stream p99 (all tables): {pct(to_stream, 0.99):.0f} ms")

@@ -65,7 +65,6 @@ class Director:
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(3)
         self.commands: dict[str, SentCommand] = {}
-        self.duplicates = 0  # events the store already held (redelivered after a restart)
         # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
         self.link_stats: Callable[[], dict[str, int]] = dict
         self._restore()
@@ -105,7 +104,7 @@ class Director:
         online = sum(1 for s in self.tables.values() if s.online)
         return {"tables": len(self.tables), "online": online, "offline": len(self.tables) - online,
                 "with_alerts": sum(1 for s in self.tables.values() if s.alerts()),
-                "stored_duplicates": self.duplicates, "delivery": self.link_stats()}
+                "stored_duplicates": self.store.duplicates, "delivery": self.link_stats()}
 
     def subscribe(self, listener: TileListener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -177,12 +176,9 @@ class Director:
         self.store.assign_game(state.table, game, current, division, ids)
 
     def on_event(self, message: EventMessage) -> None:
-        """One event, in order: kept in the store (once); a game header names the table's new game."""
-        fresh = self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
-                                     message.time, message.at)
-        if not fresh:
-            self.duplicates += 1
-            return
+        """One event, in order: queued for the store (kept once); a game header names the table's new game."""
+        self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
+                             message.time, message.at)
         state = self.table(message.table)
         if message.seq == HEADER_SEQ and (state.game is None or message.game > state.game):
             data = dict(message.data)
