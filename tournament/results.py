@@ -32,8 +32,8 @@ class GameRecord:
     """One game as the director saw it. `moves` are the table snapshot's MoveView dicts, in order."""
 
     table: int
-    round: int
-    division: str
+    round: int  # 0: a game not in the pairings
+    division: str  # "" outside a division (a game not in the pairings)
     players: list[str]
     scores: list[int]
     moves: list[dict[str, Any]] = field(default_factory=list)
@@ -71,7 +71,11 @@ def game_gcg(record: GameRecord) -> str:
         lines.append("#variant german")
     if record.event:
         lines.append(f"#event {record.event}")
-    lines += [f"#round {record.round}", f"#division {record.division}", f"#table {record.table}"]
+    if record.round:
+        lines.append(f"#round {record.round}")
+    if record.division:
+        lines.append(f"#division {record.division}")
+    lines.append(f"#table {record.table}")
     if record.game:
         lines.append(f"#id referee {record.game}")
     if not record.ended:
@@ -198,7 +202,8 @@ def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[G
     `everything` (default: `records`) are the games the standings count: all ended games up to this round.
     """
     games = [r for r in records if r.round == round_]
-    counted = [r for r in (everything if everything is not None else records) if r.round <= round_]
+    counted = [r for r in (everything if everything is not None else records)
+               if r.round <= round_ and (r.round > 0 or round_ == 0)]  # round 0: games outside the pairings
     buffer = io.BytesIO()
     folder = f"round{round_:02d}"
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

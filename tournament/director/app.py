@@ -246,7 +246,7 @@ async def _gcg(request: web.Request) -> web.Response:
     game = int(request.match_info["game"]) if "game" in request.match_info else None
     record = _current_game(director, table, game)
     if record is None:
-        return _error(404, "no_game", f"table {table} has no {'such ' if game else ''}game with a round yet")
+        return _error(404, "no_game", f"table {table} has no {'such ' if game else ''}game yet")
     return web.Response(text=game_gcg(record), content_type="text/plain", charset="utf-8",
                         headers={"Cache-Control": "no-store"})
 
@@ -287,8 +287,10 @@ async def _round_json(request: web.Request) -> web.Response:
 
 
 async def _standings(request: web.Request) -> web.Response:
-    return web.Response(text=standings_csv(standings(request.app[DIRECTOR].records())), content_type="text/csv",
-                        charset="utf-8")
+    """Standings over the paired rounds (over every game when nothing was paired: a club night)."""
+    records = request.app[DIRECTOR].records()
+    paired = [r for r in records if r.round > 0]
+    return web.Response(text=standings_csv(standings(paired or records)), content_type="text/csv", charset="utf-8")
 
 
 def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None) -> web.Application:

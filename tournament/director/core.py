@@ -231,18 +231,19 @@ class Director:
     # --- results -------------------------------------------------------------------------------
 
     def records(self) -> list[GameRecord]:
-        """Every game the director holds a score sheet of, with its round and division."""
+        """Every game the director holds a score sheet of, with its round and division (0 and "" for a game
+        played outside the pairings: its live GCG is there all the same)."""
         out = []
         for stored in self.store.games():
             snap = stored.snapshot
-            if not snap or stored.round is None:
+            if not snap:
                 continue
             players = [str(p.get("name", "")) for p in snap.get("players") or []]
             if len(players) != 2:
                 continue
             result = snap.get("result") or {}
             out.append(GameRecord(
-                stored.table, stored.round, stored.division or "A", players,
+                stored.table, stored.round or 0, stored.division or "", players,
                 [int(p.get("score", 0)) for p in snap.get("players") or []],
                 [dict(m) for m in snap.get("moves") or []], list(stored.ids),
                 edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
