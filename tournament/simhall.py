@@ -85,7 +85,7 @@ class SimTable:
                     "state": self.state, "board": list(self.board), "premiums": [], "last_play": list(self.last_play),
                     "players": [dict(p, clock=dict(p["clock"])) for p in self.players], "turn_timer": None,
                     "moves": [dict(m) for m in self.moves], "unseen": "", "bag": 86, "alerts": list(self.alerts),
-                    "pending": {"held": True} if self.held else {}, "result": self.result,
+                    "pending": {}, "result": self.result,
                     "seq": len(self.journal[self.game]) - 1}
 
     def _journal(self, kind: str, data: dict[str, Any]) -> EventMessage:
@@ -185,7 +185,19 @@ class SimTable:
             move = self.moves.pop()
             self.players[move["player"]]["score"] -= move["score"]
         elif command.cmd == "hold":
+            # as the real table: a notice while the challenge is held, the clocks stopped
             self.held = bool(args.get("hold", True))
+            self.alerts = [a for a in self.alerts if a["code"] != "challenge_held"]
+            if self.held:
+                self.alerts.append({"level": "warning", "code": "challenge_held", "squares": [],
+                                    "text": "The director holds the challenge: the clocks are stopped."})
+                self.state = "paused"
+                for p in self.players:
+                    p["clock"]["running"] = False
+            else:
+                self.state = "turn"
+                for p in self.players:
+                    p["clock"]["running"] = p["on_turn"]
         self.applied.append(command)
         self._journal("director", {"cmd": command.cmd, "args": args, "by": command.by, "id": command.id})
         return True, None, None

@@ -53,7 +53,9 @@ class TableState:
             out.append({"code": "offline", "level": "error", "text": f"offline{since}"})
         state = str(snap.get("state", ""))
         pending = snap.get("pending") or {}
-        if (isinstance(pending, dict) and (pending.get("held") or pending.get("hold"))) or state in ("held", "hold"):
+        codes = {a.get("code") for a in snap.get("alerts") or [] if isinstance(a, dict)}
+        # the table says a held challenge with its "challenge_held" notice (and pauses its clocks)
+        if "challenge_held" in codes:
             out.append({"code": "challenge_held", "level": "warning", "text": "challenge held"})
         elif state == "challenge" or (isinstance(pending, dict) and pending.get("challenge")):
             out.append({"code": "challenge", "level": "info", "text": "challenge open"})
@@ -66,8 +68,6 @@ class TableState:
             if code in DIRECTOR_ALERTS:
                 level = "error" if code in ("camera_lost", "board_lost", "journal_failed") else "warning"
                 out.append({"code": str(code), "level": level, "text": DIRECTOR_ALERTS[str(code)]})
-            elif code == "director_message":
-                continue
         out += [{"code": "refused", "level": "warning", "text": text} for text in self.messages[-2:]]
         return out
 

@@ -60,6 +60,10 @@ def test_tiles_carry_the_director_alerts(tmp_path: Path) -> None:
     assert tile["alerts"][0]["text"].startswith("offline since ")
     director.on_status(4, StatusMessage(4, "online", "t", "Table 4"))
     assert director.tables[4].tile()["alerts"][0]["code"] != "offline"
+    held = snapshot(4, (40, 12), state="paused")
+    held.snapshot["alerts"] = [{"code": "challenge_held", "level": "warning", "text": "", "squares": []}]
+    director.on_snapshot(held)
+    assert [a["text"] for a in director.tables[4].tile()["alerts"]][:1] == ["challenge held"]
 
 
 def test_a_late_snapshot_does_not_go_back(tmp_path: Path) -> None:
