@@ -49,7 +49,7 @@ class TableState:
         snap = self.snapshot
         out: list[dict[str, str]] = []
         if not self.online:
-            since = f" since {self.offline_since}" if self.offline_since else ""
+            since = f" since {self.offline_since[11:19]} UTC" if self.offline_since else ""
             out.append({"code": "offline", "level": "error", "text": f"offline{since}"})
         state = str(snap.get("state", ""))
         pending = snap.get("pending") or {}
