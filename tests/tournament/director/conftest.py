@@ -1,11 +1,10 @@
 """The director on a real Mosquitto (with the event's ACL and a user per table), simulated tables speaking the
-contract, and Debian's Chromium for the page. Waits are on conditions with timeouts, never fixed sleeps."""
+contract, and pages of the run's one Chromium (the `browser` fixture of tests/conftest.py). Waits are on
+conditions with timeouts, never fixed sleeps."""
 
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,9 +26,6 @@ from tournament.testing.broker import Broker, mosquitto_path
 EVENT = "test-open"
 KEY = "hall-key-2026"
 MAX_TABLE = 60
-CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def password(user: str) -> str:
@@ -161,19 +157,6 @@ def table_moves() -> list[dict[str, Any]]:
     table.control("pass", {})
     table.advance(20)
     return [dict(m) for m in table.control("exchange", {"count": 3})["moves"]]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"chromium is not installed ({CHROMIUM})")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @pytest.fixture
