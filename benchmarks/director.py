@@ -268,6 +268,10 @@ def main() -> int:
         if to_stream:
             print(f"event to director event stream p50 (all tables): {statistics.median(to_stream):.0f} ms")
             print(f"event to director event stream p99 (all tables): {pct(to_stream, 0.99):.0f} ms")
+        own = stats.get("event_to_director_ms")
+        if own:
+            print(f"event to the director's loop p50 (last {own['count']} events): {own['p50']:.0f} ms")
+            print(f"event to the director's loop p99 (last {own['count']} events): {own['p99']:.0f} ms")
         delivery = stats["delivery"]
         print(f"director replays asked: {delivery.get('replay_requests', 0)} count")
         print(f"director duplicates dropped: {delivery.get('duplicates', 0)} count")

@@ -14,6 +14,7 @@ import itertools
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,14 @@ log = logging.getLogger(__name__)
 # (table or None for every table, command, args, command id): publishes one command
 Sender = Callable[[int | None, str, dict[str, Any], str], None]
 TileListener = Callable[[TableState], None]
+
+
+def _percentiles(values: deque[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return {"p50": round(ordered[len(ordered) // 2], 1), "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 1),
+            "count": len(ordered)}
 
 
 @dataclass
@@ -67,6 +76,7 @@ class Director:
         self.commands: dict[str, SentCommand] = {}
         # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
         self.link_stats: Callable[[], dict[str, int]] = dict
+        self._delays: deque[float] = deque(maxlen=2000)
         self._restore()
 
     # --- start-up ------------------------------------------------------------------------------
@@ -104,7 +114,8 @@ class Director:
         online = sum(1 for s in self.tables.values() if s.online)
         return {"tables": len(self.tables), "online": online, "offline": len(self.tables) - online,
                 "with_alerts": sum(1 for s in self.tables.values() if s.alerts()),
-                "stored_duplicates": self.store.duplicates, "delivery": self.link_stats()}
+                "stored_duplicates": self.store.duplicates, "delivery": self.link_stats(),
+                "event_to_director_ms": _percentiles(self._delays)}
 
     def subscribe(self, listener: TileListener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -175,8 +186,13 @@ class Director:
         state.round, state.division = current, division
         self.store.assign_game(state.table, game, current, division, ids)
 
-    def on_event(self, message: EventMessage) -> None:
-        """One event, in order: queued for the store (kept once); a game header names the table's new game."""
+    def on_event(self, message: EventMessage, published_ms: int | None = None) -> None:
+        """One event, in order: queued for the store (kept once); a game header names the table's new game.
+
+        `published_ms` (the table's wall clock when it sent the event, an MQTT user property) gives the
+        delivery time to the director's loop, kept for `stats` (the last 2000)."""
+        if published_ms is not None:
+            self._delays.append(time.time() * 1000 - published_ms)
         self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
                              message.time, message.at)
         state = self.table(message.table)

@@ -70,7 +70,7 @@ class BrokerLink:
                 loop.call_soon_threadsafe(fn, *args)
 
     def _on_event(self, message: EventMessage, published_ms: int | None) -> None:
-        self._hand_over(self.director.on_event, message)
+        self._hand_over(self.director.on_event, message, published_ms)
 
     def _on_snapshot(self, message: SnapshotMessage) -> None:
         self._hand_over(self.director.on_snapshot, message)
