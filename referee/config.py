@@ -204,8 +204,14 @@ def _board_url(v: Any) -> str:
 
 
 def _table_pin(v: Any) -> str:
-    if not isinstance(v, str) or not v.isdigit() or not 4 <= len(v) <= 12:
-        raise ValueError("must be 4 to 12 digits in quotes, e.g. \"4711\"")
+    """A PIN strong enough for an open club network (referee.pin_policy says what is refused and why)."""
+    from referee.pin_policy import weak_pin_reason
+
+    if not isinstance(v, str):
+        raise ValueError("must be 6 to 12 digits in quotes, e.g. \"583016\" (but not that one)")
+    reason = weak_pin_reason(v)
+    if reason is not None:
+        raise ValueError(reason)
     return v
 
 
@@ -345,7 +351,7 @@ def _check_whole(c: Config) -> None:
     src = c.source
     if c.web.enabled and not c.web.pin:
         raise ConfigError(src, "web.pin", "the scoreboard's control needs a table PIN and there is no default; "
-                                          "set one (4 to 12 digits) or set web.enabled = false")
+                                          "set one (6 to 12 digits) or set web.enabled = false")
     if c.game.kind != "standard" and c.clocks.mode == "tournament":
         raise ConfigError(src, "clocks.mode", "Scramble uses its 60-second turn timer, not tournament clocks; "
                                               "use \"turn\" or \"none\"")

@@ -48,6 +48,10 @@ def handle(args: argparse.Namespace) -> int:
             return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    from referee import log_limits
+
+    for handler in logging.getLogger().handlers:
+        log_limits.install(handler)  # a flood must not fill the SD card the journal lives on
     try:
         holder = None
         if args.sim:

@@ -22,7 +22,7 @@ def test_serve_runs_until_cancelled_and_closes_open_streams(table: Any, run_asyn
     async def go() -> None:
         port = free_port()
         started = asyncio.Event()
-        task = asyncio.create_task(serve(table, "127.0.0.1", port, "4711", started=started))
+        task = asyncio.create_task(serve(table, "127.0.0.1", port, "390217", started=started))
         await asyncio.wait_for(started.wait(), 10)
         async with ClientSession() as session:
             response = await session.get(f"http://127.0.0.1:{port}/api/session")
