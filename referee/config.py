@@ -9,6 +9,7 @@ example that this module's tests load.
 
 from __future__ import annotations
 
+import struct
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -196,7 +197,11 @@ def _board_url(v: Any) -> str:
         from firmware_bridge.emulator import EmulatedBoard
         from firmware_bridge.link import parse_emulator_url
 
-        EmulatedBoard(**parse_emulator_url(v))  # raises a ValueError naming what is wrong
+        try:
+            EmulatedBoard(**parse_emulator_url(v))  # raises a ValueError naming what is wrong
+        except (struct.error, OverflowError, TypeError) as exc:  # a value the board's wire format cannot carry
+            raise ValueError(f"{v!r}: a value is out of range for the sensor board ({exc}); e.g. buttons is "
+                             "0 to 255") from None
         return v
     raise ValueError(f"{v!r} is neither a device path (\"/dev/ttyACM0\", better /dev/serial/by-id/...), nor "
                      "the built-in emulator (\"emulator://15x15?coded=1&buttons=2\"), nor a pyserial URL "
@@ -395,4 +400,7 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(str(p), "", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(p), "", f"is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(str(p), "", "is nested too deeply to be a table's configuration (arrays or tables "
+                                      "inside one another hundreds of levels deep)") from None
     return parse_config(data, source=str(p))

@@ -67,6 +67,7 @@ class LiveTable:
         self._links: dict[str, bool] = {}
         self.refused = 0  # control actions refused (counted for the service's log)
         self.journal_error = ""  # set while the journal cannot be written: shown as an alert
+        self._service_alerts: dict[str, dict[str, Any]] = {}  # the service's own alerts (set_alert), by code
 
     # --- construction ------------------------------------------------------------------------
 
@@ -80,9 +81,10 @@ class LiveTable:
 
     @classmethod
     def resume(cls, journal: Journal, rules_for_setup: Callable[[TableSetup], TableRules], *,
-               monotonic: Monotonic = time.monotonic) -> LiveTable | None:
-        """Rebuild the unfinished game of the journal, or None when there is none."""
-        row = journal.unfinished_game()
+               monotonic: Monotonic = time.monotonic, game_id: int | None = None) -> LiveTable | None:
+        """Rebuild the unfinished game of the journal (or game `game_id`, e.g. the last one, finished, to show
+        it again), or None when there is none."""
+        row = journal.unfinished_game() if game_id is None else journal.game(game_id)
         if row is None:
             return None
         setup = TableSetup.from_dict(row.setup)
@@ -100,7 +102,28 @@ class LiveTable:
         table = cls(machine, journal=journal, game_id=row.id, clock=TableClock(monotonic, offset_ms=resume_at))
         table._last_board = picture_to_json(machine.observed)
         table._links = dict(machine.links)
+        if machine.state == "ended" and row.ended_utc is None:
+            journal.end_game(row.id)  # a journal from before the end was written with its last event
+        bad = journal.unreadable.get(row.id)
+        if bad:
+            table.set_alert("journal_damaged", f"The saved game has {len(bad)} unreadable event(s) (number "
+                            f"{', '.join(map(str, bad[:5]))}): they were skipped and the game may differ from the "
+                            "board. Call the director.", publish=False)
         return table
+
+    def set_alert(self, code: str, text: str | None, *, level: str = "error", publish: bool = True) -> None:
+        """Show (or with None, clear) one of the service's own alerts on every view, first in the list."""
+        with self._lock:
+            if text is None:
+                if self._service_alerts.pop(code, None) is None:
+                    return
+            else:
+                alert = {"level": level, "code": code, "squares": [], "text": text}
+                if self._service_alerts.get(code) == alert:
+                    return
+                self._service_alerts[code] = alert
+            if publish:
+                self._publish()
 
     # --- TableView ------------------------------------------------------------------------------
 
@@ -245,9 +268,14 @@ class LiveTable:
                     # The verdict goes into the journal, so a replay (an export on a machine without the
                     # table's word list) reaches the same outcome.
                     ev = Event(kind, now, {**data, "verdict": candidate.last_verdict})
+            ends = False
+            if trial:
+                ends = candidate.state == "ended"
+            elif kind not in ("board", "link") and self.machine.state != "ended":
+                ends = self._would_end(ev)
             if self.journal is not None and self.game_id is not None:
                 try:
-                    self.journal.append(self.game_id, ev)
+                    self.journal.append(self.game_id, ev, ends_game=ends)
                 except JournalError as exc:
                     # Not journaled, so not applied: the game must never get ahead of its journal.
                     log.error("%s; %s event not taken", exc, kind)
@@ -259,13 +287,26 @@ class LiveTable:
                 self.machine = candidate
             else:
                 self.machine.apply(ev)
-            if self.machine.state == "ended" and self.journal is not None and self.game_id is not None:
-                self.journal.end_game(self.game_id)
+            if self.machine.state == "ended" and not ends and self.journal is not None and self.game_id is not None:
+                self.journal.end_game(self.game_id)  # only if the trial above did not foresee it
             return self._publish()
+
+    def _would_end(self, ev: Event) -> bool:
+        """Whether `ev` ends the game (tried on a copy), so its row and the end mark are written together."""
+        rules = self.machine.rules
+        shared: list[object] = [rules, rules.ruleset, rules.lexicon, rules.layout, rules.ruleset.tiles]
+        probe = copy.deepcopy(self.machine, {id(o): o for o in shared})
+        try:
+            probe.apply(ev)
+        except ControlError:
+            return False
+        return probe.state == "ended"
 
     def _snapshot(self) -> Snapshot:
         snap = self.machine.snapshot()
         snap["seq"] = self._seq
+        for alert in reversed(list(self._service_alerts.values())):
+            snap["alerts"].insert(0, dict(alert))
         if self.journal_error:
             snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
                                       "text": "The referee cannot save the game (is the SD card full?): "

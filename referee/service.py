@@ -87,6 +87,12 @@ def _lock_state_dir(state_dir: Path) -> IO[bytes]:
     return f
 
 
+def _same_setup(a: Any, b: Any) -> bool:
+    import json
+
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
 class TableService:
     def __init__(self, parts: ServiceParts) -> None:
         self.parts = parts
@@ -94,8 +100,13 @@ class TableService:
         self.mono = parts.monotonic
         state_dir = Path(self.config.table.state_dir)
         self._lock_file = _lock_state_dir(state_dir)
-        self.journal = Journal(state_dir / "games.sqlite3")
+        try:
+            self.journal = Journal(state_dir / "games.sqlite3", writer=True)
+        except BaseException:
+            self._lock_file.close()
+            raise
         self.table = self._open_table()
+        self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
         self.camera = parts.camera
         if self.camera is not None:
@@ -110,7 +121,9 @@ class TableService:
         self._last_publish = float("-inf")
         self._last_status = float("-inf")
         self._camera_retry_at = float("-inf")
-        self.web_url = ""
+        self.web_url = ""  # the page's best address for a phone (the first of web_urls)
+        self.web_urls: list[str] = []
+        self.web_listen = ""  # what the page listens on, said to people
         self.ready = threading.Event()
 
     # --- start-up ---------------------------------------------------------------------------------
@@ -124,6 +137,14 @@ class TableService:
             log.info("resumed game %s: the time the referee was down counted as a pause", resumed.game_id)
             return resumed
         setup = TableSetup.from_config(self.config)
+        last = self.journal.last_game()
+        if last is not None and _same_setup(last.setup, setup.to_dict()):
+            # The last game here has ended: it stays on the page, complete, until someone starts the next one
+            # (the page's "new game"). A changed configuration (other players, other rules) starts a new one.
+            shown = LiveTable.resume(self.journal, self._rules, monotonic=self.mono, game_id=last.id)
+            if shown is not None and shown.machine.state == "ended":
+                log.info("game %s has ended: shown until the next game is started", last.id)
+                return shown
         table = LiveTable.new_game(setup, self._rules(setup), journal=self.journal, monotonic=self.mono)
         log.info("new game %s at %s: %s", table.game_id, setup.table, " v ".join(setup.players))
         return table
@@ -170,7 +191,33 @@ class TableService:
         if mode == "camera" and camera is None:
             return
         picture: dict[str, Cell] = fuse(sensors, camera, self.config.sensors.min_confidence)
+        self._compare_with_journal(picture)
         self.table.board_seen(picture)
+
+    def _journal_squares(self) -> set[str]:
+        """The squares the journal knows tiles on: the game's board and the last picture it recorded."""
+        snap = self.table.snapshot()
+        known = {f"{chr(ord('A') + c)}{r + 1}" for r, row in enumerate(snap.get("board") or [])
+                 for c, ch in enumerate(row) if ch not in ".-"}
+        with self.table._lock:
+            known |= set(self.table.machine.observed)
+        return known
+
+    def _compare_with_journal(self, picture: dict[str, Cell]) -> None:
+        """From start until they agree: tiles on squares the journal never saw mean the journal is behind the
+        board (a lost write-ahead log, a restored old backup). That is an alert, never silence."""
+        if self._known_squares is None:
+            return
+        unknown = sorted(set(picture) - self._known_squares)
+        if not unknown:
+            self._known_squares = None
+            self.table.set_alert("journal_behind", None)
+            return
+        shown = ", ".join(unknown[:8]) + (" ..." if len(unknown) > 8 else "")
+        log.error("the board holds tiles on %d squares the journal does not know (%s)", len(unknown), shown)
+        self.table.set_alert("journal_behind", f"The board holds tiles on {len(unknown)} square(s) the saved game "
+                             f"does not know ({shown}): the journal may have lost moves. Call the director "
+                             "(docs/backup.md); clear the board for a new game.")
 
     def _on_board_event(self, ev: Any) -> None:
         from firmware_bridge import events as fe
@@ -407,8 +454,10 @@ class TableService:
                                      return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             task.result()  # raises: the port is taken, say so at start
-        host = "127.0.0.1" if web.host in ("0.0.0.0", "::") else web.host
-        self.web_url = f"http://{host}:{web.port}/"
+        from referee.web.addresses import page_urls
+
+        self.web_listen, self.web_urls = page_urls(web.host, web.port)
+        self.web_url = self.web_urls[0]
         return task
 
     def status(self) -> str:

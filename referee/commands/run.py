@@ -63,6 +63,16 @@ def handle(args: argparse.Namespace) -> int:
         else:
             config = load_config(args.config)
             parts = real_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
+        if config.web.enabled:
+            # Before the journal opens a game for a table whose page cannot be served.
+            from referee.web.addresses import CannotServe, check_bind
+
+            try:
+                check_bind(config.web.host, config.web.port)
+            except CannotServe as exc:
+                where = str(exc).replace("web.port: ", "--port: ", 1) if args.sim else f"{config.source}: {exc}"
+                print(f"referee: {where}", file=sys.stderr)
+                return 2 if exc.config_error else 1
         service = TableService(parts)
     except RefereeError as exc:
         print(f"referee: {exc}", file=sys.stderr)
@@ -94,7 +104,9 @@ async def _serve(service: Any) -> None:
     def started() -> None:
         print(f"referee: {service.status()}", flush=True)
         if service.web_url:
-            print(f"referee: watch the scoreboard at {service.web_url}", flush=True)
+            print(f"referee: the scoreboard listens on {service.web_listen}", flush=True)
+            others = f" (or {', '.join(service.web_urls[1:])})" if len(service.web_urls) > 1 else ""
+            print(f"referee: watch the scoreboard at {service.web_url}{others}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             pin = service.config.web.pin
             waiting = service.table.snapshot()["state"] == "waiting"  # not a game resumed from the journal

@@ -109,6 +109,28 @@ pin = "390217"
     assert proc.returncode == 1
     assert f"referee: {cfg}: web.port: port {port} is already in use" in proc.stderr
     assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "state" / "games.sqlite3").exists()  # no game row for a table that never served
+
+
+def test_run_with_an_unresolvable_host_exits_2_before_opening_a_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    def no_such_host(*args: object, **kwargs: object) -> object:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)  # no resolver is asked: tests stay off the network
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"[table]\nstate_dir = \"{tmp_path / 'state'}\"\n[game]\nlexicon = \"{words}\"\n"
+                   "[sensors]\nboard = \"/dev/ttyACM0\"\n[web]\nhost = \"referee-pi.lcoal\"\npin = \"390217\"\n",
+                   encoding="utf-8")
+    assert main(["run", "--config", str(cfg)]) == 2  # a configuration error: systemd does not restart it
+    err = capsys.readouterr().err
+    assert err.startswith(f"referee: {cfg}: web.host: 'referee-pi.lcoal' is not an address of this Pi")
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "state" / "games.sqlite3").exists()
 
 
 def test_sim_options_with_a_configuration_are_refused_not_ignored(tmp_path: Path,

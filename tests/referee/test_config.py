@@ -89,6 +89,9 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[sensors]\nboard = 'emulator://15x15?colour=red'\n", "sensors.board", "unknown emulator option 'colour'"),
         ("[sensors]\nboard = 'emulator://15x15?bounce_ms=x'\n", "sensors.board", ""),
         ("[sensors]\nboard = 3\n", "sensors.board", "must be a string"),
+        ("[sensors]\nboard = 'emulator://15x15?buttons=-1'\n", "sensors.board", "out of range for the sensor board"),
+        ("[sensors]\nboard = 'emulator://15x15?buttons=300'\n", "sensors.board", "out of range for the sensor board"),
+        ("x = " + "[" * 3000 + "]" * 3000 + "\n", "", "nested too deeply"),
     ],
 )
 def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str, key: str, reason: str) -> None:
