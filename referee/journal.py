@@ -29,13 +29,15 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from game.errors import RefereeError
+from referee.journal_writer import HeartbeatWriter
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +140,26 @@ class Journal:
             raise JournalError(f"{self.path}: cannot open the journal ({exc})") from None
         self._lock = threading.Lock()
         self._seq: dict[int, int] = {}
+        # How long the current write has waited for the disk (the table shows an alert past a few seconds).
+        self.clock: Callable[[], float] = time.monotonic
+        self._busy_since: float | None = None
+        self._heartbeats = HeartbeatWriter(self._write_heartbeat)
+
+    def waiting_s(self) -> float:
+        """Seconds the write in progress has waited for the disk so far (0 when none is in progress)."""
+        since = self._busy_since
+        return 0.0 if since is None else max(0.0, self.clock() - since)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        self._busy_since = self.clock()
+        try:
+            yield
+        finally:
+            self._busy_since = None
 
     def close(self) -> None:
+        self._heartbeats.close()
         with self._lock:
             self._db.close()
             if self._writer_lock is not None:
@@ -176,7 +196,7 @@ class Journal:
             return game_id
 
     def end_game(self, game_id: int) -> None:
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("UPDATE games SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL", (_utc_now(), game_id))
 
     def games(self) -> list[GameRow]:
@@ -216,6 +236,7 @@ class Journal:
                 seq = int(row.fetchone()[0])
             seq += 1
             try:
+                self._busy_since = self.clock()
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     self._db.execute(
@@ -232,9 +253,11 @@ class Journal:
                     raise
             except sqlite3.Error as exc:
                 raise JournalError(f"{self.path}: cannot write to the journal ({exc})") from None
+            finally:
+                self._busy_since = None
             self._seq[game_id] = seq
             if ends_game or event.kind in CHECKPOINT_KINDS:
-                with contextlib.suppress(sqlite3.Error):  # the row is safe in the log; the copy is for backups
+                with self._writing(), contextlib.suppress(sqlite3.Error):  # the row is safe in the log already
                     self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
             return seq
 
@@ -262,9 +285,16 @@ class Journal:
         else:
             self.unreadable.pop(game_id, None)
 
-    def heartbeat(self, game_id: int, t_ms: int) -> None:
-        """Record how far table time got. Cheap and not fsynced (see the module docstring)."""
-        with self._lock, contextlib.suppress(sqlite3.Error):  # a lost heartbeat costs at most 2 s of a clock
+    def heartbeat(self, game_id: int, t_ms: int, *, wait: bool = True) -> None:
+        """Record how far table time got. Not fsynced (see the module docstring). `wait=False` (the service
+        loop) hands it to the heartbeat thread and returns at once, however slow the disk is."""
+        if wait:
+            self._write_heartbeat(game_id, t_ms)
+        else:
+            self._heartbeats.submit(game_id, t_ms)
+
+    def _write_heartbeat(self, game_id: int, t_ms: int) -> None:
+        with self._lock, self._writing(), contextlib.suppress(sqlite3.Error):  # a lost one costs <= 2 s of a clock
             self._db.execute("PRAGMA synchronous=NORMAL")
             try:
                 self._db.execute(

@@ -45,6 +45,9 @@ from referee.table_setup import TableSetup
 log = logging.getLogger(__name__)
 
 STEP_S = 0.05
+# The watchdog is pinged while the table's loop has finished a round within this many seconds (or waits for the
+# disk); WatchdogSec in systemd/referee.service is 30.
+WATCHDOG_GRACE_S = 10.0
 
 
 @dataclass
@@ -121,6 +124,8 @@ class TableService:
         self._last_publish = float("-inf")
         self._last_status = float("-inf")
         self._camera_retry_at = float("-inf")
+        self._table_loop_stop = threading.Event()
+        self._table_round_at = self.mono()
         self.web_url = ""  # the page's best address for a phone (the first of web_urls)
         self.web_urls: list[str] = []
         self.web_listen = ""  # what the page listens on, said to people
@@ -405,17 +410,40 @@ class TableService:
     # --- the loop ---------------------------------------------------------------------------------
 
     def step(self) -> None:
-        """One round of the service loop: timers due, heartbeat, outputs, watchdog, clocks on the page."""
+        """One round of the service loop: timers due, heartbeat, outputs, watchdog, clocks on the page
+        (`run` does the same from two places: the table's part on a thread, the rest on the page's loop)."""
+        self.table_step()
+        self.loop_step()
+
+    def table_step(self) -> None:
+        """Timers due, the heartbeat, the LED clocks, the page's clocks each second. This may wait for the disk
+        (a timer's event is journaled before it takes effect), so `run` calls it on a thread of its own."""
         self.table.poll()
         self.outputs.refresh()
-        self.watchdog.ping()
         now = self.mono()
         if now - self._last_publish >= 1.0:
             self.table.publish()
             self._last_publish = now
+        self._table_round_at = now
+
+    def loop_step(self) -> None:
+        """The watchdog and systemd's status line: never waits for the disk or the table."""
+        now = self.mono()
+        # A table round that ended lately, or one waiting for the disk (a stall is not a hang: restarting
+        # would not make the card answer, and would stop the clocks for the time of a restart).
+        if now - self._table_round_at < WATCHDOG_GRACE_S or self.journal.waiting_s() > 0:
+            self.watchdog.ping()
         if self.watchdog.interval is not None and now - self._last_status >= 10.0:
             notify(f"STATUS={self.status()}")  # what `systemctl status referee` shows
             self._last_status = now
+
+    def _table_loop(self) -> None:
+        while not self._stop.is_set() and not self._table_loop_stop.is_set():
+            try:
+                self.table_step()
+            except Exception:
+                log.exception("the table's loop failed; it goes on")
+            self._table_loop_stop.wait(STEP_S)
 
     async def run(self, stop: asyncio.Event | None = None, started: Callable[[], None] | None = None) -> None:
         """Serve until `stop` is set (or the task is cancelled)."""
@@ -429,12 +457,17 @@ class TableService:
         self.ready.set()
         if started is not None:
             started()
+        self._table_loop_stop.clear()
+        table_thread = threading.Thread(target=self._table_loop, name="referee-table", daemon=True)
+        table_thread.start()
         try:
             while not stop.is_set():
-                self.step()
+                self.loop_step()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), STEP_S)
         finally:
+            self._table_loop_stop.set()
+            await asyncio.to_thread(table_thread.join, 10)
             notify("STOPPING=1")
             if web_task is not None:
                 web_task.cancel()
