@@ -204,8 +204,7 @@ class TableService:
         snap = self.table.snapshot()
         known = {f"{chr(ord('A') + c)}{r + 1}" for r, row in enumerate(snap.get("board") or [])
                  for c, ch in enumerate(row) if ch not in ".-"}
-        with self.table._lock:
-            known |= set(self.table.machine.observed)
+        known |= set(self.table.machine.observed)  # at start: no other thread touches the table yet
         return known
 
     def _compare_with_journal(self, picture: dict[str, Cell]) -> None:

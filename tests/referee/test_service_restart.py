@@ -110,3 +110,23 @@ def test_deleting_the_lock_file_does_not_let_a_second_referee_write(tmp_path: Pa
             _service(tmp_path)
     finally:
         first.close()
+
+
+def test_the_watchdog_is_spared_while_the_journal_waits_for_the_disk_but_not_when_the_table_hangs(
+        tmp_path: Path) -> None:
+    service = _service(tmp_path)
+    pings: list[float] = []
+    service.watchdog.ping = lambda: pings.append(service.mono())  # type: ignore[method-assign]
+    try:
+        service.table_step()
+        service.loop_step()
+        assert len(pings) == 1  # the table's loop went round lately
+        service._table_round_at = service.mono() - 60  # the table's loop has not come round for a minute
+        service.loop_step()
+        assert len(pings) == 1  # a hang: systemd's watchdog restarts the referee
+        service.journal._busy_since = service.journal.clock() - 40  # ... because the SD card has stalled 40 s
+        service.loop_step()
+        assert len(pings) == 2  # a stall is not a hang: a restart would not make the card answer
+    finally:
+        service.journal._busy_since = None
+        service.close()
