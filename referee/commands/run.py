@@ -46,12 +46,14 @@ def handle(args: argparse.Namespace) -> int:
             print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
                   "file says it (web.port, table.state_dir, sensors.camera, game.kind)", file=sys.stderr)
             return 2
+    before = list(logging.getLogger().handlers)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     from referee import log_limits
 
     for handler in logging.getLogger().handlers:
-        log_limits.install(handler)  # a flood must not fill the SD card the journal lives on
+        if handler not in before:  # the service's own handler, not one a host program (a test) set up
+            log_limits.install(handler)  # a flood must not fill the SD card the journal lives on
     try:
         holder = None
         if args.sim:
