@@ -30,7 +30,7 @@ from aiohttp import web
 from referee.table_api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
 from referee.web.events import SnapshotHub
-from referee.web.limits import BODY_TIMEOUT_S, MAX_CONNECTIONS, ConnectionGuard, runner_settings
+from referee.web.limits import BACKLOG, BODY_TIMEOUT_S, MAX_CONNECTIONS, ConnectionGuard, runner_settings
 from referee.web.records import GcgSource
 from referee.web.security import (
     ControlDisabled,
@@ -309,7 +309,9 @@ async def serve(table: Table, host: str, port: int, pin: str | None, *, started:
     try:
         assert runner.server is not None
         guard = ConnectionGuard(runner.server, max_connections)
-        server = await asyncio.get_running_loop().create_server(guard, host, port, backlog=512,
+        # A deep accept queue: a burst of connections beyond it has its SYNs dropped, and a phone's request
+        # caught in that burst waits a whole TCP retransmission (1 s) before it is even seen.
+        server = await asyncio.get_running_loop().create_server(guard, host, port, backlog=BACKLOG,
                                                                 reuse_address=True)
         if started is not None:
             started.set()

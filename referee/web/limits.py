@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 MAX_CONNECTIONS = 512
 IDLE_TIMEOUT_S = 15.0
 BODY_TIMEOUT_S = 10.0
+BACKLOG = 2048  # connections the kernel queues before they are accepted (capped by net.core.somaxconn)
 
 
 class ConnectionGuard:
@@ -44,14 +45,19 @@ class ConnectionGuard:
         self._last_report = 0
 
     def __call__(self) -> asyncio.BaseProtocol:
-        live = [h for h in self._server.connections if not getattr(h, "_force_close", False)]
-        excess = len(live) + 1 - self.limit
-        if excess > 0:
-            idle = [h for h in live if not getattr(h, "_request_in_progress", False)]
-            busy = [h for h in live if getattr(h, "_request_in_progress", False)]
-            for handler in (idle + busy)[:excess]:
-                handler.force_close()
-                self.evicted += 1
+        connections = self._server.connections
+        if len(connections) + 1 > self.limit:
+            live = [h for h in connections if not getattr(h, "_force_close", False)]
+            excess = len(live) + 1 - self.limit
+            if excess > 0:
+                idle = [h for h in live if not getattr(h, "_request_in_progress", False)]
+                busy = [h for h in live if getattr(h, "_request_in_progress", False)]
+                # Idle ones in a batch (an eighth of the limit): under a flood the scan above then runs once
+                # per batch, not once per connection; busy ones only as many as must go.
+                victims = idle[:max(excess, self.limit // 8)] if len(idle) >= excess else (idle + busy)[:excess]
+                for handler in victims:
+                    handler.force_close()
+                    self.evicted += 1
             if self.evicted >= self._last_report * 2 or self.evicted - self._last_report >= 1000:
                 # log 1, 2, 4, 8 ... closings, then every thousand: a flood must not become a flood of log
                 log.warning("the page is at its limit of %d connections: %d closed so far to make room for "
