@@ -1,6 +1,10 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
-#   make test   ruff, mypy --strict game/, and the whole pytest suite
+<<<<<<< HEAD
+#   make test   ruff, mypy --strict game/ and referee/, and the whole pytest suite
+=======
+#   make test   ruff, mypy --strict on game/, firmware_bridge/ and hardware/, and the whole pytest suite
+>>>>>>> h/link
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -44,7 +48,7 @@ system-deps-run:
 	$(call apt_install,fonts-dejavu-core:$(DEJAVU))
 
 system-deps: system-deps-run
-	$(call apt_install,chromium:chromium systemd:systemd-analyze)
+	$(call apt_install,chromium:chromium systemd:systemd-analyze espeak-ng:espeak-ng)
 
 run: $(VENV)/.installed-run system-deps-run
 	$(BIN)/referee demo
@@ -52,8 +56,12 @@ run: $(VENV)/.installed-run system-deps-run
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
+# referee/ is checked on its own code: the packages it imports (vision, hardware, firmware_bridge) are typed
+# and checked by their own runs, so their errors are not reported twice here (--follow-imports=silent).
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy --strict game/
+	$(BIN)/mypy --strict firmware_bridge/ hardware/
+	$(BIN)/mypy --strict --follow-imports=silent referee/
 
 pytest: $(VENV)/.installed-test system-deps
 	$(BIN)/pytest

@@ -30,7 +30,9 @@ Public API (import from the modules named):
   Hooks for variants: `draw_count`, `after_turn`, `is_first_play`, `record_rack`.
 - `game.events`: `Event`, `EventKind` (JSON round trip).
 - `game.lexicon`: `Lexicon` (load a word list, compile, membership, `missing(words)`).
-- `game.gcg`: `decode_gcg(bytes)`, `parse_gcg(text)`, `write_gcg(players, events, pragmas)`.
+- `game.gcg`: `decode_gcg(bytes)` (UTF-8, UTF-16 with a BOM, Latin-1), `parse_gcg(text)`,
+  `write_gcg(players, events, pragmas)` (the rack field on every move line; names kept on one line: `one_line`).
 - `game.gcg_check`: `check_record(record, default_rules)` -> mismatches (what `referee gcg check` prints).
-- `game.errors`: `RefereeError` and one class per failure.
+- `game.errors`: `RefereeError` and one class per failure, each with a stable `code`, the `form` of its
+  message and the `fields` it names (docs/errors.md; `referee.error_texts` renders them in English and German).
 """

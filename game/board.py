@@ -39,7 +39,7 @@ class Board:
 
     def __getitem__(self, square: Square) -> Tile | None:
         if not self.contains(square):
-            raise OffBoardError(f"{square}: off the board")
+            raise OffBoardError(f"{square}: off the board", form="square", square=str(square))
         return self.cells[square.row * self.width + square.col]
 
     def get(self, square: Square) -> Tile | None:
@@ -60,7 +60,8 @@ class Board:
         """Put tiles on empty squares (no rules checked: validate first)."""
         for square, tile in placements:
             if self[square] is not None:
-                raise OccupiedSquareError(f"{square}: already holds {self[square]}")
+                raise OccupiedSquareError(f"{square}: already holds {self[square]}", square=str(square),
+                                          tile=str(self[square]))
             self.cells[square.row * self.width + square.col] = tile
             self._count += 1
 
@@ -70,7 +71,7 @@ class Board:
         for square in squares:
             tile = self[square]
             if tile is None:
-                raise OffBoardError(f"{square}: no tile to take back")
+                raise OffBoardError(f"{square}: no tile to take back", form="take_back", square=str(square))
             self.cells[square.row * self.width + square.col] = None
             self._count -= 1
             taken.append(tile)

@@ -60,9 +60,11 @@ def overtime_penalty(overtime_ms: int, points_per_minute: int = 10) -> int:
     Whole milliseconds, not float seconds, so a clock that stopped at exactly 3:00.000 over is not
     charged a fourth minute by a rounding error."""
     if isinstance(overtime_ms, bool) or not isinstance(overtime_ms, int):
-        raise ClockError(f"overtime must be whole milliseconds, not {overtime_ms!r}")
+        raise ClockError(f"overtime must be whole milliseconds, not {overtime_ms!r}", form="overtime_ms",
+                         value=overtime_ms)
     if points_per_minute < 0:
-        raise ClockError(f"the overtime penalty must not be negative, not {points_per_minute} points a minute")
+        raise ClockError(f"the overtime penalty must not be negative, not {points_per_minute} points a minute",
+                         form="penalty_negative", points=points_per_minute)
     if overtime_ms <= 0:
         return 0
     started_minutes = -(-overtime_ms // MS_PER_MINUTE)
@@ -84,18 +86,22 @@ class ClockConfig:
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int) or not 2 <= self.players <= 4:
-            raise ClockError(f"game clock: a game has 2 to 4 players, not {self.players!r}")
+            raise ClockError(f"game clock: a game has 2 to 4 players, not {self.players!r}", form="players",
+                             value=self.players)
         for name in ("budget_s", "increment_s", "max_overtime_s"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-                raise ClockError(f"game clock: {name} must be a number of seconds, 0 or more, not {value!r}")
+                raise ClockError(f"game clock: {name} must be a number of seconds, 0 or more, not {value!r}",
+                                 form="setting", name=name, value=value)
         if self.budget_s == 0:
-            raise ClockError("game clock: the budget per player must be more than 0 seconds")
+            raise ClockError("game clock: the budget per player must be more than 0 seconds", form="budget_zero")
         if self.on_max_overtime not in ("flag", "lose"):
-            raise ClockError(f"game clock: on_max_overtime must be 'flag' or 'lose', not {self.on_max_overtime!r}")
+            raise ClockError(f"game clock: on_max_overtime must be 'flag' or 'lose', not {self.on_max_overtime!r}",
+                             form="on_max_overtime", value=self.on_max_overtime)
         ppm = self.penalty_points_per_minute
         if isinstance(ppm, bool) or not isinstance(ppm, int) or ppm < 0:
-            raise ClockError(f"game clock: penalty_points_per_minute must be a whole number, 0 or more, not {ppm!r}")
+            raise ClockError(f"game clock: penalty_points_per_minute must be a whole number, 0 or more, not {ppm!r}",
+                             form="penalty_setting", value=ppm)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -111,7 +117,8 @@ class ClockConfig:
     def from_dict(cls, data: Mapping[str, Any]) -> ClockConfig:
         unknown = set(data) - set(cls().to_dict())
         if unknown:
-            raise ClockError(f"game clock: unknown setting(s) {', '.join(sorted(unknown))}")
+            raise ClockError(f"game clock: unknown setting(s) {', '.join(sorted(unknown))}", form="unknown_settings",
+                             names=", ".join(sorted(unknown)))
         return cls(**dict(data))
 
 
@@ -181,7 +188,8 @@ class GameClock:
     def start(self, player: int = 0) -> None:
         """Start the game: `player`'s clock runs."""
         if self._state != "ready":
-            raise ClockError(f"the game clock cannot start: it is already {self._state}")
+            raise ClockError(f"the game clock cannot start: it is already {self._state}", form="cannot_start",
+                             state=self._state)
         self._on_move = self._check_player(player)
         self._faces[player].start()
         self._state = "running"
@@ -204,7 +212,8 @@ class GameClock:
         For the service when turns do not go round in seat order (a lost turn after a challenge)."""
         self._check_player(player)
         if self._state != "running":
-            raise ClockError(f"the game clock cannot switch: it is {self._state}")
+            raise ClockError(f"the game clock cannot switch: it is {self._state}", form="cannot_switch",
+                             state=self._state)
         assert self._on_move is not None
         self._check_events()
         if self._state != "running":  # the mover just lost on time
@@ -221,7 +230,8 @@ class GameClock:
     def pause(self) -> None:
         """The director stops the clocks (a dispute, a broken tile rack, a call to the judge)."""
         if self._state != "running":
-            raise ClockError(f"the game clock cannot pause: it is {self._state}")
+            raise ClockError(f"the game clock cannot pause: it is {self._state}", form="cannot_pause",
+                             state=self._state)
         self._check_events()
         if self._state != "running":
             return
@@ -231,7 +241,8 @@ class GameClock:
 
     def resume(self) -> None:
         if self._state != "paused":
-            raise ClockError(f"the game clock cannot resume: it is {self._state}, not paused")
+            raise ClockError(f"the game clock cannot resume: it is {self._state}, not paused", form="cannot_resume",
+                             state=self._state)
         assert self._on_move is not None
         self._faces[self._on_move].start()
         self._state = "running"
@@ -239,7 +250,9 @@ class GameClock:
     def adjust(self, player: int, seconds: float) -> None:
         """The director gives (positive) or takes (negative) time, e.g. after a clock was not pressed."""
         if not math.isfinite(seconds):
-            raise ClockError(f"a clock adjustment must be a finite number of seconds, not {seconds!r}")
+            raise ClockError(f"a clock adjustment must be a finite number of seconds, not {seconds!r}",
+                             form="adjustment",
+                             value=seconds)
         self._faces[self._check_player(player)].add(seconds)
         if self.remaining(player) > 0:
             self._time_up[player] = False
@@ -330,17 +343,19 @@ class GameClock:
         try:
             config = ClockConfig.from_dict(_mapping(data, "config"))
         except TypeError as exc:
-            raise ClockError(f"saved game clock: bad config ({exc})") from exc
+            raise ClockError(f"saved game clock: bad config ({exc})", form="saved_config", detail=str(exc)) from exc
         game = cls(config, clock)
         n = config.players
         state = data.get("state")
         if state not in ("ready", "running", "paused", "ended"):
-            raise ClockError(f"saved game clock: unknown state {state!r}")
+            raise ClockError(f"saved game clock: unknown state {state!r}", form="saved_state", value=state)
         on_move = data.get("on_move")
         if on_move is not None and (isinstance(on_move, bool) or not isinstance(on_move, int) or not 0 <= on_move < n):
-            raise ClockError(f"saved game clock: on_move must be a seat from 0 to {n - 1} or null, not {on_move!r}")
+            raise ClockError(f"saved game clock: on_move must be a seat from 0 to {n - 1} or null, not {on_move!r}",
+                             form="saved_on_move", last=n - 1, value=on_move)
         if state in ("running", "paused") and on_move is None:
-            raise ClockError(f"saved game clock: a {state} clock needs the player on move")
+            raise ClockError(f"saved game clock: a {state} clock needs the player on move", form="saved_needs_mover",
+                             state=state)
         remaining = _list(data, "remaining_s", n)
         time_up = _list(data, "time_up", n)
         flagged = _list(data, "flagged", n)
@@ -350,7 +365,8 @@ class GameClock:
             game._flagged[i] = _bool({"flagged": flagged[i]}, "flagged")
         loser = data.get("loser")
         if loser is not None and (isinstance(loser, bool) or not isinstance(loser, int) or not 0 <= loser < n):
-            raise ClockError(f"saved game clock: loser must be a seat from 0 to {n - 1} or null, not {loser!r}")
+            raise ClockError(f"saved game clock: loser must be a seat from 0 to {n - 1} or null, not {loser!r}",
+                             form="saved_loser", last=n - 1, value=loser)
         game._loser = loser
         game._on_move = on_move
         game._state = state
@@ -364,12 +380,14 @@ class GameClock:
 
     def _check_player(self, player: int) -> int:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.config.players:
-            raise ClockError(f"there is no player {player!r} at this table (seats 0 to {self.config.players - 1})")
+            raise ClockError(f"there is no player {player!r} at this table (seats 0 to {self.config.players - 1})",
+                             form="no_player", player=player, last=self.config.players - 1)
         return player
 
 
 def _list(data: Mapping[str, Any], key: str, length: int) -> Sequence[Any]:
     value = data.get(key)
     if not isinstance(value, list | tuple) or len(value) != length:
-        raise ClockError(f"saved game clock: {key!r} must be a list of {length} values, got {value!r}")
+        raise ClockError(f"saved game clock: {key!r} must be a list of {length} values, got {value!r}",
+                         form="saved_list", key=key, length=length, value=value)
     return value

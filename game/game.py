@@ -104,7 +104,7 @@ def first_player(draws: Sequence[str]) -> list[int]:
     """Who plays first from the tiles each player drew [ONYX]: the letter closest to A, a blank (`?`)
     beating any letter. One index: that player starts; several: they tied and draw again."""
     if not draws or any(len(d) != 1 or not (d == BLANK or d.isalpha()) for d in draws):
-        raise PlayerError(f"draws {list(draws)}: one tile per player, a letter or ?")
+        raise PlayerError(f"draws {list(draws)}: one tile per player, a letter or ?", form="draws", draws=list(draws))
     keys = [(-1, "") if d == BLANK else (0, d.upper()) for d in draws]
     best = min(keys)
     return [i for i, k in enumerate(keys) if k == best]
@@ -129,10 +129,12 @@ class Game:
         """
         if not rules.min_players <= len(players) <= rules.max_players:
             raise PlayerError(
-                f"{len(players)} players: the {rules.name} rules are for {rules.min_players} to {rules.max_players}"
+                f"{len(players)} players: the {rules.name} rules are for {rules.min_players} to {rules.max_players}",
+                form="count", count=len(players), rules=rules.name, min=rules.min_players, max=rules.max_players,
             )
         if rules.challenge is ChallengeRule.VOID and lexicon is None:
-            raise ChallengeError("the void challenge rule needs a lexicon to judge every play")
+            raise ChallengeError("the void challenge rule needs a lexicon to judge every play",
+                                 form="void_needs_lexicon")
         self.rules = rules
         self.players = list(players)
         self.lexicon = lexicon
@@ -220,13 +222,14 @@ class Game:
 
     def _actor(self, player: int | None) -> int:
         if self.over:
-            raise GameOverError(f"the game is over ({self.end_reason})")
+            raise GameOverError(f"the game is over ({self.end_reason})", form="over", why=self.end_reason)
         if player is None:
             return self.to_move
         if not 0 <= player < len(self.players):
-            raise PlayerError(f"there is no player {player}")
+            raise PlayerError(f"there is no player {player}", form="no_player", player=player)
         if self.strict_turns and player != self.to_move:
-            raise NotYourTurnError(f"it is {self.players[self.to_move]}'s turn, not {self.players[player]}'s")
+            raise NotYourTurnError(f"it is {self.players[self.to_move]}'s turn, not {self.players[player]}'s",
+                                   turn=self.players[self.to_move], player=self.players[player])
         return player
 
     def set_rack(self, player: int, rack: str) -> None:
@@ -243,16 +246,18 @@ class Game:
         total: Counter[str] = Counter()
         for player, rack in racks.items():
             if not 0 <= player < len(self.players):
-                raise PlayerError(f"there is no player {player}")
+                raise PlayerError(f"there is no player {player}", form="no_player", player=player)
             wanted = rack_counter(rack)
             missing = wanted - pool
             if missing:
-                raise NotInBagError(f"rack {rack}: {_rack_str(missing)} not among the unseen tiles")
+                raise NotInBagError(f"rack {rack}: {_rack_str(missing)} not among the unseen tiles", form="rack",
+                                    rack=rack, tiles=_rack_str(missing))
             total += wanted
             out[player] = wanted
         missing = total - pool
         if missing:
-            raise NotInBagError(f"racks {', '.join(racks.values())}: together more {_rack_str(missing)} than unseen")
+            raise NotInBagError(f"racks {', '.join(racks.values())}: together more {_rack_str(missing)} than unseen",
+                                form="racks", racks=", ".join(racks.values()), tiles=_rack_str(missing))
         return out
 
     # --- turns ----------------------------------------------------------------------------------
@@ -275,22 +280,28 @@ class Game:
         if rack is not None:
             short = used - rack
             if short:
-                raise NotOnRackError(f"{scored.play()}: {_rack_str(short)} not on the rack {_rack_str(rack)}")
+                raise NotOnRackError(f"{scored.play()}: {_rack_str(short)} not on the rack {_rack_str(rack)}",
+                                     form="played", play=str(scored.play()), tiles=_rack_str(short),
+                                     rack=_rack_str(rack))
         else:
             if len(placed) > self.rack_sizes[who]:
                 raise NotOnRackError(
                     f"{scored.play()}: {len(placed)} tiles played, but {self.players[who]} holds only "
-                    f"{self.rack_sizes[who]}"
+                    f"{self.rack_sizes[who]}",
+                    form="too_many", play=str(scored.play()), count=len(placed), player=self.players[who],
+                    held=self.rack_sizes[who],
                 )
             unseen = self.unseen()
             short = used - unseen
             if short:
                 left = ", ".join(f"only {unseen[ch]} {ch}" if unseen[ch] else f"no {ch}" for ch in sorted(short))
-                raise NotInBagError(f"{scored.play()}: {left} left unseen")
+                raise NotInBagError(f"{scored.play()}: {left} left unseen", form="play", play=str(scored.play()),
+                                    unseen=tuple((ch, unseen[ch]) for ch in sorted(short)))
         if self.rules.challenge is ChallengeRule.VOID and self.lexicon is not None:
             bad = tuple(w.word.text for w in scored.words if w.word.text not in self.lexicon)
             if bad:
-                raise NotInLexiconError(f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not in the lexicon", bad)
+                raise NotInLexiconError(f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not in the lexicon", bad,
+                                        form="one" if len(bad) == 1 else "many", words=", ".join(bad))
         self._close_pending()
         snapshot = self._snapshot()
         self.actions.append(
@@ -356,21 +367,25 @@ class Game:
         who = self._actor(player)
         count = tiles if isinstance(tiles, int) else len(tiles)
         if count < 1:
-            raise ExchangeNotAllowedError("an exchange needs at least one tile")
+            raise ExchangeNotAllowedError("an exchange needs at least one tile", form="no_tiles")
         bag = self.bag_count
         if bag < self.rules.exchange_min_bag:
             raise ExchangeNotAllowedError(
-                f"exchange refused: {bag} tiles in the bag, the rules need {self.rules.exchange_min_bag}"
+                f"exchange refused: {bag} tiles in the bag, the rules need {self.rules.exchange_min_bag}",
+                form="bag_too_small", bag=bag, needed=self.rules.exchange_min_bag,
             )
         if count > bag:
-            raise ExchangeNotAllowedError(f"exchange of {count} tiles refused: only {bag} in the bag")
+            raise ExchangeNotAllowedError(f"exchange of {count} tiles refused: only {bag} in the bag",
+                                          form="more_than_bag",
+                                          count=count, bag=bag)
         rack = self.racks[who]
         if isinstance(tiles, str) and rack is not None:
             short = rack_counter(tiles) - rack
             if short:
-                raise NotOnRackError(f"exchange {tiles}: {_rack_str(short)} not on the rack {_rack_str(rack)}")
+                raise NotOnRackError(f"exchange {tiles}: {_rack_str(short)} not on the rack {_rack_str(rack)}",
+                                     form="exchange", exchanged=tiles, tiles=_rack_str(short), rack=_rack_str(rack))
         if self.bag is not None and not isinstance(tiles, str):
-            raise ExchangeNotAllowedError("with a known rack, say which tiles are exchanged")
+            raise ExchangeNotAllowedError("with a known rack, say which tiles are exchanged", form="say_tiles")
         self._close_pending()
         self.actions.append({"action": "exchange", "player": who, "tiles": tiles})
         rack_before = self.rack(who) or ""
@@ -414,23 +429,29 @@ class Game:
         [WESPA] the bonus is owed for each of them.
         """
         if self.rules.challenge is ChallengeRule.VOID:
-            raise ChallengeError("under the void rule the lexicon judges every play; there is nothing to challenge")
+            raise ChallengeError("under the void rule the lexicon judges every play; there is nothing to challenge",
+                                 form="void")
         pending = self._pending
         if pending is None:
-            raise ChallengeError("there is no play to challenge (a play may be challenged only before the next turn)")
+            raise ChallengeError("there is no play to challenge (a play may be challenged only before the next turn)",
+                                 form="nothing_pending")
         if not 0 <= challenger < len(self.players) or challenger == pending.player:
-            raise ChallengeError(f"player {challenger} cannot challenge {self.players[pending.player]}'s play")
+            raise ChallengeError(f"player {challenger} cannot challenge {self.players[pending.player]}'s play",
+                                 form="cannot_challenge", challenger=challenger, player=self.players[pending.player])
         if challenger in pending.challengers:
-            raise ChallengeError(f"{self.players[challenger]} has already challenged this play")
+            raise ChallengeError(f"{self.players[challenger]} has already challenged this play", form="already",
+                                 player=self.players[challenger])
         formed = len(pending.scored.words) if pending.scored is not None else None
         if words < 1 or (formed is not None and words > formed):
-            raise ChallengeError(f"{words} words challenged, but the play formed {formed or 'no'} word(s)")
+            raise ChallengeError(f"{words} words challenged, but the play formed {formed or 'no'} word(s)",
+                                 form="word_count" if formed else "word_count_none", words=words, formed=formed or 0)
         bad: tuple[str, ...] = ()
         if valid is None:
             if self.lexicon is None:
-                raise ChallengeError("no lexicon to judge the challenge: give the verdict")
+                raise ChallengeError("no lexicon to judge the challenge: give the verdict", form="no_lexicon")
             if pending.scored is None:
-                raise ChallengeError("a forced play has no words the lexicon can judge: give the verdict")
+                raise ChallengeError("a forced play has no words the lexicon can judge: give the verdict",
+                                     form="forced_play")
             lex = self.lexicon
             bad = tuple(w.word.text for w in pending.scored.words if w.word.text not in lex)
             valid = not bad
@@ -467,7 +488,7 @@ class Game:
     def apply_time_penalty(self, player: int, seconds_over: float) -> int:
         """Take `time_penalty_points` for each started minute over time (handed in by the clocks)."""
         if not 0 <= player < len(self.players):
-            raise PlayerError(f"there is no player {player}")
+            raise PlayerError(f"there is no player {player}", form="no_player", player=player)
         minutes = math.ceil(seconds_over / 60) if seconds_over > 0 else 0
         points = minutes * self.rules.time_penalty_points
         self.actions.append({"action": "time_penalty", "player": player, "seconds_over": seconds_over})
@@ -485,9 +506,10 @@ class Game:
         the game ends now, the last play stands, no racks are counted, and the player cannot win. The time
         penalties are handed in as usual (`apply_time_penalty`)."""
         if not 0 <= player < len(self.players):
-            raise PlayerError(f"there is no player {player}")
+            raise PlayerError(f"there is no player {player}", form="no_player", player=player)
         if self.lost_on_time is not None:
-            raise GameOverError(f"{self.players[self.lost_on_time]} has already lost on time")
+            raise GameOverError(f"{self.players[self.lost_on_time]} has already lost on time", form="lost_on_time",
+                                player=self.players[self.lost_on_time])
         self.actions.append({"action": "lose_on_time", "player": player})
         limit = self.rules.overtime_loss_minutes
         self._lost_on_time(player, "the overtime limit reached" if limit is None else f"{limit:g} minutes over")
@@ -503,12 +525,13 @@ class Game:
         """Enter the unplayed tiles at the end of a game whose racks were not known (all at once: nothing
         changes when one is wrong or missing)."""
         if not self.awaiting_racks:
-            raise GameOverError("the game is not waiting for the racks at its end")
+            raise GameOverError("the game is not waiting for the racks at its end", form="not_waiting_racks")
         checked = self._checked_racks(racks)
         missing = [self.players[i] for i, r in enumerate(self.racks)
                    if r is None and i != self._out_player and i not in checked]
         if missing:
-            raise PlayerError(f"the racks of {', '.join(missing)} are still needed")
+            raise PlayerError(f"the racks of {', '.join(missing)} are still needed", form="racks_needed",
+                              players=", ".join(missing))
         for player, wanted in checked.items():
             self.racks[player] = wanted
             self.rack_sizes[player] = sum(wanted.values())
@@ -669,7 +692,8 @@ class Game:
         try:
             self._apply_action(action)
         except (KeyError, TypeError, AttributeError) as exc:
-            raise DataError(f"journal entry {dict(action)!r} is malformed ({exc!r})") from exc
+            raise DataError(f"journal entry {dict(action)!r} is malformed ({exc!r})", form="journal_entry",
+                            entry=dict(action), detail=repr(exc)) from exc
 
     def _apply_action(self, action: Mapping[str, Any]) -> None:
         kind = action["action"]
@@ -693,4 +717,4 @@ class Game:
         elif kind == "finish_with_racks":
             self.finish_with_racks({int(k): v for k, v in action["racks"].items()})
         else:
-            raise PlayerError(f"unknown action {kind!r} in the journal")
+            raise PlayerError(f"unknown action {kind!r} in the journal", form="unknown_action", action=kind)

@@ -93,11 +93,18 @@ class GCGRecord:
 def decode_gcg(data: bytes) -> tuple[str, str]:
     """Bytes to text and the encoding used.
 
+    A byte-order mark decides first: UTF-8, or UTF-16 (little or big endian).
     Valid UTF-8 is taken as UTF-8 whatever the pragma says (a wrong pragma is common); otherwise the
     declared encoding when Python knows it, else ISO-8859-1 (which decodes anything).
     """
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8"), "utf-8"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # as Windows editors save "Unicode"
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as exc:
+            raise GCGError(f"a UTF-16 file that does not decode ({exc.reason} at byte {exc.start})",
+                           form="utf16", why=exc.reason, at=exc.start) from exc
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -143,7 +150,8 @@ def parse_move_line(line: str, number: int) -> GCGMove:
     body = line[1:]
     nick, sep, rest = body.partition(":")
     if not sep or not nick.strip():
-        raise GCGError(f"line {number}: a move line needs '>nick:' ({line.strip()!r})")
+        raise GCGError(f"line {number}: a move line needs '>nick:' ({line.strip()!r})", form="move_nick", line=number,
+                       text=line.strip())
     tokens = rest.split()
     # score and total: the last pair of numbers with nothing but words after them
     at = None
@@ -152,7 +160,8 @@ def parse_move_line(line: str, number: int) -> GCGMove:
             at = i
             break
     if at is None or at == 0:
-        raise GCGError(f"line {number}: no score and total found in {line.strip()!r}")
+        raise GCGError(f"line {number}: no score and total found in {line.strip()!r}", form="no_score", line=number,
+                       text=line.strip())
     head = tokens[:at]
     score, total = int(tokens[at]), int(tokens[at + 1])
     extra = " ".join(tokens[at + 2:])
@@ -166,15 +175,19 @@ def parse_move_line(line: str, number: int) -> GCGMove:
     elif len(head) == 1:
         move_tokens = head
     else:
-        raise GCGError(f"line {number}: cannot tell rack and move apart in {line.strip()!r}")
+        raise GCGError(f"line {number}: cannot tell rack and move apart in {line.strip()!r}", form="rack_move",
+                       line=number, text=line.strip())
     if len(move_tokens) == 2:
         if not _is_position(move_tokens[0]):
-            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a position (like 8D or D8)")
+            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a position (like 8D or D8)",
+                           form="not_position",
+                           line=number, token=move_tokens[0])
         kind = MoveKind.PLAY
     else:
         found = _classify(move_tokens[0])
         if found is None:
-            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a move")
+            raise GCGError(f"line {number}: {move_tokens[0]!r} is not a move", form="not_move", line=number,
+                           token=move_tokens[0])
         kind = found
     return GCGMove(number, line.rstrip("\r\n"), nick.strip(), rack, kind, " ".join(move_tokens), score, total, extra)
 
@@ -199,7 +212,8 @@ def parse_gcg(text: str) -> GCGRecord:
             if m:
                 nick, _, name = value.partition(" ")
                 if not nick:
-                    raise GCGError(f"line {number}: #{key} needs a nickname")
+                    raise GCGError(f"line {number}: #{key} needs a nickname", form="player_nick", line=number,
+                                   key=key)
                 players[int(m.group(1))] = GCGPlayer(int(m.group(1)), nick, name.strip() or nick)
             elif key == "note":
                 (moves[-1].notes if moves else notes).append(value)
@@ -217,33 +231,92 @@ def parse_gcg(text: str) -> GCGRecord:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def _event_line(nick: str, event: Event) -> str | None:
-    """One `>` line for an event; None for events GCG does not write (a lost turn)."""
-    moves = {
-        EventKind.PASS: "-",
-        EventKind.WITHDRAWN: "--",
-        EventKind.CHALLENGE_BONUS: "(challenge)",
-        EventKind.TIME_PENALTY: "(time)",
-    }
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(text: str) -> str:
+    """`text` as one line of printable text: line breaks, tabs and other control characters become one
+    space. What a name or pragma holds can never start a line of its own (a fake `>` move or `#` pragma)."""
+    return " ".join(_CONTROL.sub(" ", text).split())
+
+
+def gcg_nick(name: str, number: int) -> str:
+    """A GCG nickname for a player's name: one token of printable characters without ':' (which ends the
+    nickname on a move line), spaces written as `_`; `player<number>` when nothing printable is left."""
+    nick = "_".join(one_line(name).replace(":", "_").split()).lstrip("#>")
+    return nick or f"player{number}"
+
+
+def _rack_letters(letters: str) -> str:
+    """Rack letters in the order GCG writers use: letters sorted, blanks (`?`) last."""
+    return "".join(sorted(letters, key=lambda c: (c == "?", c)))
+
+
+def _played_tiles(event: Event) -> str:
+    """The rack letters a play put down (`?` for a blank)."""
+    return _rack_letters("".join(p.tile.rack_letter for p in event.placements))
+
+
+def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str | None:
+    """One `>` line for an event, in the form GCG readers (Quackle, Macondo/Woogles) match; None for events
+    GCG does not write (a lost turn).
+
+    The rack field holds what the player is known to have held: the whole rack where it is known (a
+    rack entered at the table, Scramble's rolled dice), else at least the tiles played (a play, and a
+    phony withdrawn or a challenge bonus after it) or exchanged. A loss of tiles at the end is written
+    `RACK (RACK) -N`, a gain `(RACK) +N`, as the spec and Macondo have them.
+    """
     if event.kind is EventKind.LOST_TURN:
         return None
-    move = moves.get(event.kind, event.move)
-    rack = "" if event.kind is EventKind.END_RACK else event.rack
-    parts = [f">{nick}:", *([rack] if rack else []), move, f"{event.delta:+d}", str(event.total)]
-    return " ".join(parts)
+    rack = event.rack
+    if event.kind is EventKind.PLAY:
+        move = event.move
+        rack = rack or _played_tiles(event)
+    elif event.kind is EventKind.EXCHANGE:
+        tiles = event.move.removeprefix("-")
+        move = f"-{tiles}"
+        if not rack and not tiles.isdigit():
+            rack = _rack_letters(tiles)
+    elif event.kind is EventKind.PASS:
+        move = "-"
+    elif event.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+        move = "--" if event.kind is EventKind.WITHDRAWN else "(challenge)"
+        if not rack:
+            play = next((e for e in reversed(events[:index])
+                         if e.kind is EventKind.PLAY and e.player == event.player), None)
+            rack = (play.rack or _played_tiles(play)) if play is not None else ""
+    elif event.kind is EventKind.TIME_PENALTY:
+        move = "(time)"
+    else:  # END_RACK
+        move = event.move
+        if event.delta >= 0:
+            return f">{nick}: {move} {event.delta:+d} {event.total}"
+        rack = event.move.strip("()")
+    # An unknown rack leaves the field empty, two spaces wide, as Macondo writes it.
+    return f">{nick}: {rack} {move} {event.delta:+d} {event.total}"
 
 
 def write_gcg(
     players: list[str], events: list[Event], pragmas: dict[str, str] | None = None
 ) -> str:
-    """A GCG record (UTF-8 text) from a game's players and score sheet (`Game.events`)."""
-    nicks = [re.sub(r"\s+", "_", p) or f"player{i + 1}" for i, p in enumerate(players)]
+    """A GCG record (UTF-8 text) from a game's players and score sheet (`Game.events`).
+
+    Names and pragma values are written on one line each whatever they hold (see `one_line`), and two
+    players whose names give the same nickname get distinct ones, so a record always reads back as the
+    game it was written from."""
+    nicks: list[str] = []
+    for i, name in enumerate(players):
+        nick = gcg_nick(name, i + 1)
+        while nick in nicks:
+            nick = f"{nick}_{i + 1}"
+        nicks.append(nick)
     lines = ["#character-encoding UTF-8"]
-    lines += [f"#player{i + 1} {nick} {name}" for i, (nick, name) in enumerate(zip(nicks, players, strict=True))]
+    lines += [f"#player{i + 1} {nick} {one_line(name) or nick}"
+              for i, (nick, name) in enumerate(zip(nicks, players, strict=True))]
     for key, value in (pragmas or {}).items():
-        lines.append(f"#{key} {value}".rstrip())
-    for event in events:
-        line = _event_line(nicks[event.player], event)
+        lines.append(f"#{one_line(key).replace(' ', '-')} {one_line(value)}".rstrip())
+    for index, event in enumerate(events):
+        line = _event_line(nicks[event.player], event, events, index)
         if line is not None:
             lines.append(line)
     return "\n".join(lines) + "\n"

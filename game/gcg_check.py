@@ -151,7 +151,8 @@ class _Replay:
         nicks = [p.nick for p in self.record.players]
         found = [i for i, n in enumerate(nicks) if n == mv.nick]
         if not found:
-            raise NotationError(f"line {mv.line}: {mv.nick!r} is not a player of this game")
+            raise NotationError(f"line {mv.line}: {mv.nick!r} is not a player of this game", form="gcg_nick",
+                                line=mv.line, nick=mv.nick)
         if len(found) == 1:
             return found[0]
         # one nickname for two players: the turn order decides
@@ -328,14 +329,16 @@ class _Replay:
             try:
                 game.finish_with_racks(racks)
             except (IllegalTurnError, IllegalPlayError) as exc:
-                raise GameOverError(f"cannot score the racks at the end: {exc}") from exc
+                raise GameOverError(f"cannot score the racks at the end: {exc}", form="end_racks",
+                                    detail=str(exc)) from exc
         if not game.over:
             raise GameOverError("the engine has not ended the game: nobody went out and the scoreless turns "
-                                "are below the limit")
+                                "are below the limit", form="not_ended")
         mine = [k for k, e in enumerate(game.events)
                 if e.kind is EventKind.END_RACK and e.player == who and k not in self.matched_end]
         if not mine:
-            raise GameOverError(f"the engine gives {game.players[who]} no end-of-game rack adjustment")
+            raise GameOverError(f"the engine gives {game.players[who]} no end-of-game rack adjustment",
+                                form="no_end_rack", player=game.players[who])
         self.matched_end.add(mine[0])
         event = game.events[mine[0]]
         computed_letters = re.sub(r"[()]", "", event.move)
@@ -352,7 +355,7 @@ def replay_record(
     """Replay one record; returns the engine's game (None when skipped) and what the check found.
     With a lexicon, the words of each play are also judged (as notes)."""
     if not record.players and not record.moves:
-        raise GCGError("no #player lines and no moves (lines starting with '>'): not a GCG record")
+        raise GCGError("no #player lines and no moves (lines starting with '>'): not a GCG record", form="not_gcg")
     result = CheckResult()
     rules, notes = rules_for_record(record, default)
     result.notes.extend(notes)

@@ -43,19 +43,23 @@ class Layout:
 
     def __post_init__(self) -> None:
         if not self.rows or not self.rows[0]:
-            raise DataError(f"layout {self.name!r}: no squares")
+            raise DataError(f"layout {self.name!r}: no squares", form="layout_empty", name=self.name)
         width = len(self.rows[0])
         for r, row in enumerate(self.rows):
             if len(row) != width:
-                raise DataError(f"layout {self.name!r}: row {r + 1} has {len(row)} squares, row 1 has {width}")
+                raise DataError(f"layout {self.name!r}: row {r + 1} has {len(row)} squares, row 1 has {width}",
+                                form="layout_row_width", name=self.name, row=r + 1, count=len(row), width=width)
             bad = set(row) - PREMIUMS.keys()
             if bad:
-                raise DataError(f"layout {self.name!r}: row {r + 1} has unknown square kinds {sorted(bad)}")
+                raise DataError(f"layout {self.name!r}: row {r + 1} has unknown square kinds {sorted(bad)}",
+                                form="layout_kinds", name=self.name, row=r + 1, kinds=sorted(bad))
         if width > 26:
-            raise DataError(f"layout {self.name!r}: more than 26 columns cannot be named")
+            raise DataError(f"layout {self.name!r}: more than 26 columns cannot be named", form="layout_too_wide",
+                            name=self.name)
         starts = [Square(r, c) for r, row in enumerate(self.rows) for c, ch in enumerate(row) if ch == "*"]
         if len(starts) != 1:
-            raise DataError(f"layout {self.name!r}: needs exactly one start square '*', has {len(starts)}")
+            raise DataError(f"layout {self.name!r}: needs exactly one start square '*', has {len(starts)}",
+                            form="layout_start", name=self.name, count=len(starts))
         object.__setattr__(self, "start", starts[0])
         # flat premium tables, indexed row * width + col, for the scorer's inner loop
         object.__setattr__(self, "letter_mult", tuple(PREMIUMS[ch][0] for row in self.rows for ch in row))
@@ -84,7 +88,8 @@ class Layout:
         except DataError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"{source}: not a layout file ({exc})") from exc
+            raise DataError(f"{source}: not a layout file ({exc})", form="layout_file", source=source,
+                            detail=str(exc)) from exc
 
 
 @cache
@@ -93,5 +98,5 @@ def load_layout(name: str) -> Layout:
     try:
         text = resources.files("game").joinpath("data", "layouts", f"{name}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError) as exc:
-        raise DataError(f"no layout named {name!r}") from exc
+        raise DataError(f"no layout named {name!r}", form="no_layout", name=name) from exc
     return Layout.from_json(text, f"layouts/{name}.json")

@@ -44,14 +44,98 @@ class LoadReport:
         return text
 
 
+MAX_UNPACKED = 256 * 1024 * 1024  # a word list unpacks to a few MB; past this it is not one (or a bomb)
+
+# How compressed files start, and the standard library's module that opens each.
+_PACKED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))
+
+# How files that are no word list start: said by name, so a user knows what they gave.
+_NOT_WORD_LISTS = (
+    (b"PK\x03\x04", "zip", "a ZIP archive: unpack it and give the word list inside"),
+    (b"%PDF", "pdf", "a PDF document, not a plain word list"),
+    (b"\x89PNG", "png", "a PNG image, not a word list"),
+    (b"\xff\xd8\xff", "jpeg", "a JPEG image, not a word list"),
+    (b"\x7fELF", "elf", "a program (ELF), not a word list"),
+    (b"SQLite format 3\x00", "sqlite", "an SQLite database, not a word list"),
+    (b"7z\xbc\xaf\x27\x1c", "7z", "a 7-Zip archive: unpack it and give the word list inside"),
+    (b"Rar!", "rar", "a RAR archive: unpack it and give the word list inside"),
+    (COMPILED_MAGIC.encode(), "compiled",
+     "a lexicon this program already compiled: install the word list it was made from"),
+)
+
+
+def unpack_word_list(data: bytes, name: str = "word list") -> tuple[bytes, str]:
+    """The bytes of a word list and how it was packed ("" plain, "gzip", "bz2", "xz").
+
+    Compressed lists are unpacked in memory (the standard library's own modules, no I/O here); other
+    binary files are refused naming what they are, never read as words."""
+    for magic, kind in _PACKED:
+        if data.startswith(magic):
+            return _decompress(data, kind, name), kind
+    for magic, kind, what in _NOT_WORD_LISTS:
+        if data.startswith(magic):
+            raise LexiconError(f"{name}: {what}", form="not_a_list", name=name, kind=kind, what=what)
+    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LexiconError(f"{name}: a binary file, not a plain word list", form="binary", name=name)
+    return data, ""
+
+
+def _decompress(data: bytes, kind: str, name: str) -> bytes:
+    import bz2
+    import lzma
+    import zlib
+
+    unpacker: bz2.BZ2Decompressor | lzma.LZMADecompressor | zlib._Decompress
+    if kind == "gzip":
+        unpacker = zlib.decompressobj(wbits=31)
+    elif kind == "bz2":
+        unpacker = bz2.BZ2Decompressor()
+    else:
+        unpacker = lzma.LZMADecompressor()
+    try:
+        out = unpacker.decompress(data, MAX_UNPACKED + 1)
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError) as exc:
+        raise LexiconError(f"{name}: a damaged {kind} file ({exc})", form="damaged", name=name, kind=kind,
+                           detail=str(exc)) from exc
+    if len(out) > MAX_UNPACKED:
+        raise LexiconError(f"{name}: unpacks to more than {MAX_UNPACKED // 2**20} MB: not a word list",
+                           form="too_big", name=name, limit=MAX_UNPACKED // 2**20)
+    if not unpacker.eof:
+        raise LexiconError(f"{name}: a damaged {kind} file (it ends early)", form="damaged", name=name, kind=kind,
+                           detail="it ends early")
+    return out
+
+
 def decode_word_list(data: bytes) -> tuple[str, str]:
-    """UTF-8 (BOM allowed) when the bytes are valid UTF-8, else Latin-1."""
+    """UTF-8 (BOM allowed) when the bytes are valid UTF-8, UTF-16 with its BOM, else Latin-1."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError:
+            pass
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("iso-8859-1"), "iso-8859-1"
+
+
+def check_plausible(report: LoadReport, name: str, min_words: int, max_rejected_share: float) -> None:
+    """Refuse a list with fewer than `min_words` words, or whose rejected lines are more than
+    `max_rejected_share` of its lines with content: the message names the file and the figures."""
+    content = report.words + report.duplicates + report.rejected
+    share = report.rejected / content if content else 0.0
+    if share > max_rejected_share:
+        raise LexiconError(
+            f"{name}: {report.rejected} of {content} lines ({share:.0%}) are not words; this does not look like "
+            f"a word list ({report.summary()})",
+            form="rejects", name=name, rejected=report.rejected, content=content, share=share,
+            summary=report.summary())
+    if report.words < min_words:
+        raise LexiconError(
+            f"{name}: only {report.words} words, a lexicon has at least {min_words} ({report.summary()})",
+            form="too_few", name=name, words=report.words, min_words=min_words, summary=report.summary())
 
 
 class Lexicon:
@@ -82,12 +166,20 @@ class Lexicon:
 
     @classmethod
     def from_word_list(
-        cls, data: bytes, name: str = "", alphabet: Iterable[str] | None = None
+        cls, data: bytes, name: str = "", alphabet: Iterable[str] | None = None, *, min_words: int = 1,
+        max_rejected_share: float = 1.0,
     ) -> tuple[Lexicon, LoadReport]:
-        """Read a plain word list. `alphabet` (the tile letters) rejects words no tiles can spell."""
+        """Read a word list, plain or compressed (gzip, bz2, xz). `alphabet` (the tile letters) rejects words no
+        tiles can spell.
+
+        `min_words` and `max_rejected_share` refuse a file that is not really a word list (a binary file
+        read as text loads a few hundred junk "words" and then judges every challenge wrongly); the
+        defaults accept anything with a word, as a test's three-word list. `referee lexicon install` sets
+        them (see `check_plausible`)."""
+        data, packed = unpack_word_list(data, name or "word list")
         text, encoding = decode_word_list(data)
         letters = frozenset(alphabet) if alphabet is not None else None
-        report = LoadReport(encoding=encoding)
+        report = LoadReport(encoding=f"{packed}, {encoding}" if packed else encoding)
         words: set[str] = set()
 
         def reject(number: int, line: str, why: str) -> None:
@@ -121,8 +213,12 @@ class Lexicon:
                 continue
             words.add(word)
         if not words:
-            raise LexiconError(f"{name or 'word list'}: no words found ({report.summary()})")
+            raise LexiconError(f"{name or 'word list'}: no words found ({report.summary()})", form="no_words",
+                               name=name or "word list", words=report.words, lines=report.lines,
+                               encoding=report.encoding, duplicates=report.duplicates, comments=report.comments,
+                               rejected=report.rejected)
         report.words = len(words)
+        check_plausible(report, name or "word list", min_words, max_rejected_share)
         return cls(words, name), report
 
     def to_compiled(self) -> bytes:
@@ -135,8 +231,9 @@ class Lexicon:
         """Load what `to_compiled` wrote (no checks per word: it was checked when compiled)."""
         header, _, body = data.partition(b"\n")
         if not header.startswith(COMPILED_MAGIC.encode()):
-            raise LexiconError("not a compiled lexicon (recompile it with `referee lexicon install`)")
+            raise LexiconError("not a compiled lexicon (recompile it with `referee lexicon install`)",
+                               form="not_compiled")
         name = header[len(COMPILED_MAGIC):].decode("utf-8", "replace").strip()
         if not body:
-            raise LexiconError(f"compiled lexicon {name!r} is empty")
+            raise LexiconError(f"compiled lexicon {name!r} is empty", form="compiled_empty", name=name)
         return cls(body.decode("utf-8").split("\n"), name)

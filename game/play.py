@@ -34,7 +34,8 @@ class Placement:
         """`H8=A`, or `H8=a` for a blank played as A."""
         m = _PLACEMENT_RE.match(text)
         if not m:
-            raise NotationError(f"{text!r} is not a placement: write square=letter, like H8=A (lowercase for a blank)")
+            raise NotationError(f"{text!r} is not a placement: write square=letter, like H8=A (lowercase for a blank)",
+                                form="placement", text=text)
         return cls(Square.from_str(m.group(1)), Tile.from_str(m.group(2)))
 
     def __str__(self) -> str:
@@ -67,7 +68,8 @@ class Play:
     def from_str(cls, text: str) -> Play:
         parts = text.split()
         if len(parts) != 2:
-            raise NotationError(f"{text!r} is not a play: write position and word, like 8D WORD")
+            raise NotationError(f"{text!r} is not a play: write position and word, like 8D WORD", form="play",
+                                text=text)
         return cls(Position.from_str(parts[0]), parts[1])
 
     def __str__(self) -> str:
@@ -84,17 +86,17 @@ class Play:
         for ch in self.word:
             if ch in "()":
                 if (ch == "(") == inside:
-                    raise NotationError(f"{self}: unbalanced parentheses")
+                    raise NotationError(f"{self}: unbalanced parentheses", form="parentheses", play=str(self))
                 inside = ch == "("
                 continue
             if ch != "." and not ch.isalpha():
-                raise NotationError(f"{self}: {ch!r} is not a letter")
+                raise NotationError(f"{self}: {ch!r} is not a letter", form="play_letter", play=str(self), char=ch)
             out.append((square, ch, inside or ch == "."))
             square = square.step(self.position.direction)
         if inside:
-            raise NotationError(f"{self}: unbalanced parentheses")
+            raise NotationError(f"{self}: unbalanced parentheses", form="parentheses", play=str(self))
         if not out:
-            raise NotationError(f"{self}: no letters")
+            raise NotationError(f"{self}: no letters", form="no_letters", play=str(self))
         return out
 
     def placements(self, board: Board) -> tuple[Placement, ...]:
@@ -107,14 +109,18 @@ class Play:
         new: list[Placement] = []
         for square, ch, through in self.cells():
             if not board.contains(square):
-                raise OffBoardError(f"{self}: {square} is off the board")
+                raise OffBoardError(f"{self}: {square} is off the board", form="play", play=str(self),
+                                    square=str(square))
             there = board.get(square)
             if there is not None:
                 if ch != "." and ch.upper() != there.letter:
-                    raise PlayThroughMismatchError(f"{self}: {square} holds {there}, not {ch}")
+                    raise PlayThroughMismatchError(f"{self}: {square} holds {there}, not {ch}", form="holds",
+                                                   play=str(self),
+                                                   square=str(square), tile=str(there), letter=ch)
                 continue
             if through:
-                raise PlayThroughMismatchError(f"{self}: {square} is empty, but the play goes through a tile there")
+                raise PlayThroughMismatchError(f"{self}: {square} is empty, but the play goes through a tile there",
+                                               form="empty", play=str(self), square=str(square))
             new.append(Placement(square, Tile.from_str(ch)))
         return tuple(new)
 

@@ -156,7 +156,8 @@ def rules_from_dict(raw: Mapping[str, Any]) -> RuleSet:
     known = {f.name for f in fields(RuleSet)}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise DataError(f"rule set: unknown options {', '.join(unknown)}")
+        raise DataError(f"rule set: unknown options {', '.join(unknown)}", form="rules_options",
+                        options=", ".join(unknown))
     try:
         values: dict[str, Any] = dict(raw)
         values["layout"] = load_layout(str(raw["layout"]))
@@ -170,4 +171,5 @@ def rules_from_dict(raw: Mapping[str, Any]) -> RuleSet:
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DataError(f"rule set: {exc!r} in {dict(raw)}") from exc
+        raise DataError(f"rule set: {exc!r} in {dict(raw)}", form="rules_value", detail=repr(exc),
+                        raw=str(dict(raw))) from exc

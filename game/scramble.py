@@ -61,11 +61,13 @@ class ScrambleRules(RuleSet):
 
     def __post_init__(self) -> None:
         if self.dice is None:
-            raise DataError(f"rule set {self.name!r}: Scramble needs a dice set")
+            raise DataError(f"rule set {self.name!r}: Scramble needs a dice set", form="no_dice", name=self.name)
         if self.target <= 0:
-            raise DataError(f"rule set {self.name!r}: the winning score must be positive, not {self.target}")
+            raise DataError(f"rule set {self.name!r}: the winning score must be positive, not {self.target}",
+                            form="target", name=self.name, target=self.target)
         if self.turn_seconds <= 0:
-            raise DataError(f"rule set {self.name!r}: the turn time must be positive, not {self.turn_seconds}")
+            raise DataError(f"rule set {self.name!r}: the turn time must be positive, not {self.turn_seconds}",
+                            form="turn_seconds", name=self.name, seconds=self.turn_seconds)
         # The scorer reads values from `tiles`: they must be the dice's (a dice set swapped in with
         # `with_options(dice=...)` alone would leave the old values).
         wrong = sorted(
@@ -74,7 +76,8 @@ class ScrambleRules(RuleSet):
         if wrong:
             raise DataError(
                 f"rule set {self.name!r}: the tile values of {', '.join(wrong)} differ from the dice "
-                f"{self.dice.name!r}; build the rules with scramble_rules(dice)"
+                f"{self.dice.name!r}; build the rules with scramble_rules(dice)",
+                form="dice_values", name=self.name, letters=", ".join(wrong), dice=self.dice.name,
             )
 
     @property
@@ -111,7 +114,7 @@ def scramble_rules_from_dict(raw: Mapping[str, Any]) -> ScrambleRules:
     except DataError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise DataError(f"Scramble rule set: {exc!r}") from exc
+        raise DataError(f"Scramble rule set: {exc!r}", form="scramble_rules", detail=repr(exc)) from exc
     standard = {f.name: getattr(base, f.name) for f in fields(RuleSet)}
     standard.update(layout=layout, tiles=dice.tile_set(ALPHABETS.get(dice.language, "")))
     return ScrambleRules(**standard, dice=dice, **extra)
@@ -162,7 +165,8 @@ class ScrambleGame(Game):
     ) -> None:
         """`seed` seeds the simulated rolls (`roll()`); without it, faces come from `read_roll` or `set_rack`."""
         if not isinstance(rules, ScrambleRules):
-            raise DataError(f"rule set {rules.name!r} is not a Scramble rule set (use game.scramble.scramble_rules)")
+            raise DataError(f"rule set {rules.name!r} is not a Scramble rule set (use game.scramble.scramble_rules)",
+                            form="not_scramble", name=rules.name)
         self.dice = Dice()
         self.rolled = False  # whether the player to move has this turn's dice
         self.holder = 0  # who holds the dice in hand
@@ -226,7 +230,9 @@ class ScrambleGame(Game):
         wanted = rack_counter(rack)
         if self.rolled:
             if wanted != Counter(d.face.letter for d in self.dice.hand):
-                raise RollError(f"rack {rack}: the dice in hand show {self.dice.rack or 'nothing'}")
+                raise RollError(f"rack {rack}: the dice in hand show {self.dice.rack or 'nothing'}",
+                                form="rack_not_hand" if self.dice.rack else "rack_empty_hand", rack=rack,
+                                hand=self.dice.rack)
             self.actions.append({"action": "set_rack", "player": player, "rack": rack})
             self.holder = player
             self._sync_racks()
@@ -236,7 +242,8 @@ class ScrambleGame(Game):
         missing = passed - wanted
         if missing:
             have = "".join(sorted(missing.elements()))
-            raise NotOnRackError(f"rack {rack}: the dice passed on ({self.dice.rack}) include {have}, not in the rack")
+            raise NotOnRackError(f"rack {rack}: the dice passed on ({self.dice.rack}) include {have}, not in the rack",
+                                 form="passed_dice", rack=rack, passed=self.dice.rack, tiles=have)
         fresh = [Face(letter, self.dice_set.value(letter)) for letter in sorted((wanted - passed).elements())]
         self.dice = self.dice.read(self.dice_set, fresh)
         self.actions.append({"action": "set_rack", "player": player, "rack": rack})
@@ -253,7 +260,8 @@ class ScrambleGame(Game):
         if self.over:
             self._actor(None)  # raises GameOverError with the reason
         if self.rolled:
-            raise RollOrderError(f"{self.players[self.to_move]} has already rolled this turn")
+            raise RollOrderError(f"{self.players[self.to_move]} has already rolled this turn", form="rolled_twice",
+                                 player=self.players[self.to_move])
         self._close_pending()
 
     def _rolled(self, player: int) -> None:
@@ -277,7 +285,8 @@ class ScrambleGame(Game):
         """
         if not self.rolled and not self.over:
             if self.strict_turns:
-                raise RollOrderError(f"{self.players[self.to_move]} has not rolled the dice yet")
+                raise RollOrderError(f"{self.players[self.to_move]} has not rolled the dice yet", form="not_rolled",
+                                     player=self.players[self.to_move])
             placed = Play.from_str(placements).placements(self.board) if isinstance(placements, str) else placements
             placed = tuple(placed)
             used = Counter(p.tile.rack_letter for p in placed) - Counter(d.face.letter for d in self.dice.hand)
@@ -300,7 +309,7 @@ class ScrambleGame(Game):
         self.pass_turn(player)
 
     def exchange(self, tiles: str | int, player: int | None = None) -> None:
-        raise ExchangeNotAllowedError("Scramble has no exchange: every turn rolls new dice")
+        raise ExchangeNotAllowedError("Scramble has no exchange: every turn rolls new dice", form="scramble")
 
     def draw_count(self, player: int, played: int) -> int:
         """No drawing after a play: the next player rolls at the start of the turn."""

@@ -50,9 +50,13 @@ class Dice:
         object.__setattr__(self, "mat", MappingProxyType(dict(self.mat)))
         out = [d.die for d in self.hand] + [d.die for d in self.mat.values()]
         if len(set(out)) != len(out) or set(out) & self.cup:
-            raise RollError(f"a die is in two places at once: cup {sorted(self.cup)}, out {sorted(out)}")
+            raise RollError(f"a die is in two places at once: cup {sorted(self.cup)}, out {sorted(out)}",
+                            form="die_twice",
+                            cup=sorted(self.cup), out=sorted(out))
         if len(self.cup) + len(out) != DICE_PER_SET:
-            raise RollError(f"{len(self.cup) + len(out)} dice accounted for, a set has {DICE_PER_SET}")
+            raise RollError(f"{len(self.cup) + len(out)} dice accounted for, a set has {DICE_PER_SET}",
+                            form="dice_count",
+                            count=len(self.cup) + len(out), per_set=DICE_PER_SET)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Dice:
         """Immutable: a game snapshot (for a phony taken back) shares it."""
@@ -86,11 +90,14 @@ class Dice:
         if len(read) > self.to_draw() or (exact and len(read) != self.to_draw()):
             raise RollError(
                 f"{len(read)} dice read, but the player rolls {self.to_draw()} "
-                f"({len(self.hand)} in hand, {len(self.cup)} in the cup, never more than {MAX_ROLL} in all)"
+                f"({len(self.hand)} in hand, {len(self.cup)} in the cup, never more than {MAX_ROLL} in all)",
+                form="roll_count", read=len(read), to_draw=self.to_draw(), hand=len(self.hand), cup=len(self.cup),
+                max=MAX_ROLL,
             )
         for face in read:
             if not any(face in die.faces for die in dice_set.dice):
-                raise RollError(f"no die of the set {dice_set.name!r} has the face {face}")
+                raise RollError(f"no die of the set {dice_set.name!r} has the face {face}", form="no_face",
+                                dice_set=dice_set.name, face=str(face))
         ids = match_faces(dice_set, read, sorted(self.cup))
         if ids is not None:
             shown = tuple(ShownDie(i, f) for i, f in zip(ids, read, strict=True))
@@ -101,7 +108,8 @@ class Dice:
         every = match_faces(dice_set, old + read, range(DICE_PER_SET))
         if every is None:
             wanted = " ".join(str(f) for f in read)
-            raise RollError(f"the dice left in the cup cannot show {wanted}")
+            raise RollError(f"the dice left in the cup cannot show {wanted}", form="cup_cannot_show",
+                            wanted=str(wanted))
         n_hand = len(self.hand)
         hand = tuple(ShownDie(i, f) for i, f in zip(every[:n_hand], old[:n_hand], strict=True))
         mat = {s: ShownDie(i, f) for s, i, f in zip(squares, every[n_hand : len(old)], old[n_hand:], strict=True)}
@@ -133,7 +141,9 @@ class Dice:
             if spare is None:
                 has = "".join(d.face.letter for d in self.hand) or "no dice"
                 what = "a blank" if letter == BLANK else letter
-                raise NotOnRackError(f"{square}: {what} is not among the faces in hand ({has})")
+                raise NotOnRackError(f"{square}: {what} is not among the faces in hand ({has})",
+                                     form="face_not_in_hand",
+                                     square=str(square), face=str(what), hand=str(has))
             cup.discard(spare[0])
             hand = [d for d in hand if d.die != spare[0]]
             mat[square] = ShownDie(*spare)
@@ -178,13 +188,15 @@ def opening_order(faces: Sequence[Face], alphabet: str) -> list[int]:
     letter. Returns the indices of the players tied for first (one index: that player starts; more:
     those players roll again). `alphabet` gives the letter order (German: A Ä B ... O Ö ... U Ü ...)."""
     if not faces:
-        raise RollError("nobody rolled for the first play")
+        raise RollError("nobody rolled for the first play", form="nobody_rolled")
 
     def rank(face: Face) -> int:
         if face.is_blank:
             return -1
         if face.letter not in alphabet:
-            raise RollError(f"{face.letter} is not in the alphabet {alphabet}")
+            raise RollError(f"{face.letter} is not in the alphabet {alphabet}", form="not_in_alphabet",
+                            letter=face.letter,
+                            alphabet=alphabet)
         return alphabet.index(face.letter)
 
     best = min(rank(f) for f in faces)

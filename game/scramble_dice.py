@@ -39,18 +39,22 @@ class Face:
 
     def __post_init__(self) -> None:
         if self.letter != BLANK and (len(self.letter) != 1 or not self.letter.isalpha() or not self.letter.isupper()):
-            raise NotationError(f"{self.letter!r} is not a die letter: use one uppercase letter or ? for a blank")
+            raise NotationError(f"{self.letter!r} is not a die letter: use one uppercase letter or ? for a blank",
+                                form="die_letter", letter=self.letter)
         if self.value < 0:
-            raise NotationError(f"face {self.letter}: a value cannot be negative ({self.value})")
+            raise NotationError(f"face {self.letter}: a value cannot be negative ({self.value})",
+                                form="face_negative",
+                                letter=self.letter, value=self.value)
         if self.letter == BLANK and self.value != 0:
-            raise NotationError(f"a blank face is worth 0, not {self.value}")
+            raise NotationError(f"a blank face is worth 0, not {self.value}", form="blank_face", value=self.value)
 
     @classmethod
     def from_str(cls, text: str) -> Face:
         """Read `Q10` (letter then value); a lowercase letter is accepted and uppercased."""
         m = _FACE_RE.match(text.strip())
         if not m:
-            raise NotationError(f"{text!r} is not a die face: write a letter and its value, like Q10 or ?0")
+            raise NotationError(f"{text!r} is not a die face: write a letter and its value, like Q10 or ?0",
+                                form="die_face", text=text)
         return cls(m.group(1).upper(), int(m.group(2)))
 
     def __str__(self) -> str:
@@ -69,7 +73,8 @@ class Die:
 
     def __post_init__(self) -> None:
         if len(self.faces) != FACES_PER_DIE:
-            raise NotationError(f"a die has {FACES_PER_DIE} faces, not {len(self.faces)}: {self}")
+            raise NotationError(f"a die has {FACES_PER_DIE} faces, not {len(self.faces)}: {self}", form="die_faces",
+                                per_die=FACES_PER_DIE, count=len(self.faces), die=str(self))
 
     @classmethod
     def from_str(cls, text: str) -> Die:
@@ -95,7 +100,8 @@ class DiceSet:
 
     def __post_init__(self) -> None:
         if len(self.dice) != DICE_PER_SET:
-            raise DataError(f"dice set {self.name!r}: has {len(self.dice)} dice, a Scramble set has {DICE_PER_SET}")
+            raise DataError(f"dice set {self.name!r}: has {len(self.dice)} dice, a Scramble set has {DICE_PER_SET}",
+                            form="dice_set_count", name=self.name, count=len(self.dice), per_set=DICE_PER_SET)
         seen: dict[str, tuple[int, int]] = {}
         for number, die in enumerate(self.dice, start=1):
             for face in die.faces:
@@ -103,7 +109,9 @@ class DiceSet:
                     first = seen[face.letter][0]
                     raise DataError(
                         f"dice set {self.name!r}: {face.letter} is worth {seen[face.letter][1]} on die {first} "
-                        f"but {face.value} on die {number}; a letter has one value in a set"
+                        f"but {face.value} on die {number}; a letter has one value in a set",
+                        form="dice_set_value", name=self.name, letter=face.letter, value=seen[face.letter][1],
+                        first=first, other=face.value, number=number,
                     )
                 seen.setdefault(face.letter, (number, face.value))
 
@@ -138,25 +146,30 @@ class DiceSet:
         try:
             raw = json.loads(text)
             if not isinstance(raw, dict):
-                raise DataError(f"{source}: not a dice set file (it holds no JSON object with name, language and dice)")
+                raise DataError(f"{source}: not a dice set file (it holds no JSON object with name, language and dice)",
+                                form="dice_file", source=source)
             name = str(raw["name"])
             language = str(raw["language"])
             provisional = raw.get("provisional", False)
             if not isinstance(provisional, bool):
-                raise DataError(f"{source}: 'provisional' must be true or false")
+                raise DataError(f"{source}: 'provisional' must be true or false", form="dice_provisional",
+                                source=source)
             note = str(raw.get("note", ""))
             dice: list[Die] = []
             for number, faces in enumerate(raw["dice"], start=1):
                 try:
                     dice.append(Die(tuple(_face_from_json(item) for item in faces)))
                 except NotationError as exc:
-                    raise DataError(f"{source}: die {number}: {exc}") from exc
+                    raise DataError(f"{source}: die {number}: {exc}", form="dice_die", source=source, number=number,
+                                    detail=str(exc)) from exc
         except DataError:
             raise
         except KeyError as exc:
-            raise DataError(f"{source}: not a dice set file (it has no {exc.args[0]!r} key)") from exc
+            raise DataError(f"{source}: not a dice set file (it has no {exc.args[0]!r} key)", form="dice_key",
+                            source=source, key=exc.args[0]) from exc
         except (ValueError, TypeError) as exc:
-            raise DataError(f"{source}: not a dice set file ({exc})") from exc
+            raise DataError(f"{source}: not a dice set file ({exc})", form="dice_detail", source=source,
+                            detail=str(exc)) from exc
         return cls(name, language, tuple(dice), provisional, note)
 
     def to_json(self) -> str:
@@ -176,7 +189,7 @@ def _face_from_json(item: object) -> Face:
         return Face.from_str(item)
     if isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], int):
         return Face(item[0], item[1])
-    raise NotationError(f"{item!r} is not a face: write [letter, value] or 'Q10'")
+    raise NotationError(f"{item!r} is not a face: write [letter, value] or 'Q10'", form="face_item", item=item)
 
 
 @cache
@@ -185,7 +198,8 @@ def load_dice_set(name: str) -> DiceSet:
     try:
         text = resources.files("game").joinpath("data", "dice", f"{name}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError) as exc:
-        raise DataError(f"no dice set named {name!r} (have: {', '.join(dice_set_names())})") from exc
+        raise DataError(f"no dice set named {name!r} (have: {', '.join(dice_set_names())})", form="no_dice_set",
+                        name=name, known=", ".join(dice_set_names())) from exc
     return DiceSet.from_json(text, f"dice/{name}.json")
 
 

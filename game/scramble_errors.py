@@ -7,6 +7,9 @@ a malformed data file, a turn out of order) is raised with the engine's classes 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from game.errors import IllegalTurnError
 
 
@@ -15,6 +18,25 @@ class RollError(IllegalTurnError):
 
     A turn error: a record checker reports it against the line like a refused play."""
 
+    code = "roll"
+    forms: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "cup_cannot_show": ("wanted",),
+        "dice_count": ("count", "per_set"),
+        "die_twice": ("cup", "out"),
+        "no_face": ("dice_set", "face"),
+        "nobody_rolled": (),
+        "not_in_alphabet": ("letter", "alphabet"),
+        "rack_empty_hand": ("rack", "hand"),
+        "rack_not_hand": ("rack", "hand"),
+        "roll_count": ("read", "to_draw", "hand", "cup", "max"),
+    }
+
 
 class RollOrderError(IllegalTurnError):
     """A turn step out of order: a play before the dice are rolled, or a second roll in one turn."""
+
+    code = "roll_order"
+    forms: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "not_rolled": ("player",),
+        "rolled_twice": ("player",),
+    }

@@ -67,7 +67,7 @@ def scramble(before: Iterable[Square], main: Iterable[Square], others: Iterable[
     word = frozenset(main)
     extra = [frozenset(w) for w in others]
     if not word:
-        raise EmptyPlayError("a scored play has a main word; this one has none")
+        raise EmptyPlayError("a scored play has a main word; this one has none", form="no_main_word")
     if old and old <= word and not extra:
         # Rule 4: an extension forms no second word; everything goes back.
         return Scramble(removed=old | word, kept=frozenset(), cleared=True)

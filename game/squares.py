@@ -48,10 +48,11 @@ class Square:
     def from_str(cls, text: str) -> Square:
         m = _SQUARE_RE.match(text.strip())
         if not m:
-            raise NotationError(f"{text!r} is not a square: write a column letter and a row number, like H8")
+            raise NotationError(f"{text!r} is not a square: write a column letter and a row number, like H8",
+                                form="square", text=text)
         row = int(m.group(2)) - 1
         if row < 0:
-            raise NotationError(f"{text!r} is not a square: rows count from 1")
+            raise NotationError(f"{text!r} is not a square: rows count from 1", form="square_row", text=text)
         return cls(row, COLUMNS.index(m.group(1).upper()))
 
     def __str__(self) -> str:
@@ -80,14 +81,15 @@ class Position:
         m = _POSITION_RE.match(text.strip())
         if not m:
             raise NotationError(
-                f"{text!r} is not a position: write row then column for across (8D), column then row for down (D8)"
+                f"{text!r} is not a position: write row then column for across (8D), column then row for down (D8)",
+                form="position", text=text,
             )
         if m.group(1):
             row, col, direction = int(m.group(1)), m.group(2), Direction.ACROSS
         else:
             row, col, direction = int(m.group(4)), m.group(3), Direction.DOWN
         if row < 1:
-            raise NotationError(f"{text!r} is not a position: rows count from 1")
+            raise NotationError(f"{text!r} is not a position: rows count from 1", form="position_row", text=text)
         return cls(Square(row - 1, COLUMNS.index(col.upper())), direction)
 
     def __str__(self) -> str:

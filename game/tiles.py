@@ -41,9 +41,10 @@ class Tile:
         """`A` is a lettered tile, `a` a blank played as A. `?` (undesignated) is refused: on the
         board a blank always stands for a letter."""
         if len(text) != 1 or not text.isalpha():
-            raise NotationError(f"{text!r} is not a tile: write one letter, lowercase for a blank")
+            raise NotationError(f"{text!r} is not a tile: write one letter, lowercase for a blank", form="tile",
+                                text=text)
         if text == "ß":
-            raise NotationError("ß has no tile: play S and S")
+            raise NotationError("ß has no tile: play S and S", form="eszett")
         return cls(text.upper(), blank=text.islower())
 
     def __str__(self) -> str:
@@ -64,7 +65,8 @@ def rack_counter(rack: str | Iterable[str]) -> Counter[str]:
         elif ch.isalpha():
             out[ch] += 1
         else:
-            raise NotationError(f"{ch!r} in rack {''.join(rack)!r} is not a tile")
+            raise NotationError(f"{ch!r} in rack {''.join(rack)!r} is not a tile", form="rack_char", char=ch,
+                                rack="".join(rack))
     return out
 
 
@@ -118,15 +120,18 @@ class TileSet:
             values: dict[str, int] = {}
             for letter, (count, value) in tiles.items():
                 if not isinstance(count, int) or not isinstance(value, int) or count < 0 or value < 0:
-                    raise DataError(f"{source}: tile {letter!r} needs a [count, value] of non-negative integers")
+                    raise DataError(f"{source}: tile {letter!r} needs a [count, value] of non-negative integers",
+                                    form="tile_entry", source=source, letter=letter)
                 if letter != BLANK and (len(letter) != 1 or not letter.isupper()):
-                    raise DataError(f"{source}: {letter!r} is not an uppercase letter or '?'")
+                    raise DataError(f"{source}: {letter!r} is not an uppercase letter or '?'", form="tile_letter",
+                                    source=source, letter=letter)
                 counts[letter] = count
                 values[letter] = value
         except DataError:
             raise
         except (ValueError, KeyError, TypeError) as exc:
-            raise DataError(f"{source}: not a tile set file ({exc})") from exc
+            raise DataError(f"{source}: not a tile set file ({exc})", form="tile_file", source=source,
+                            detail=str(exc)) from exc
         return cls(name, language, counts, values)
 
 
@@ -136,7 +141,8 @@ def load_tile_set(name: str) -> TileSet:
     try:
         text = resources.files("game").joinpath("data", "tiles", f"{name}.json").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError) as exc:
-        raise DataError(f"no tile set named {name!r} (have: {', '.join(tile_set_names())})") from exc
+        raise DataError(f"no tile set named {name!r} (have: {', '.join(tile_set_names())})", form="no_tile_set",
+                        name=name, known=", ".join(tile_set_names())) from exc
     return TileSet.from_json(text, f"tiles/{name}.json")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from game.errors import RefereeError
 
@@ -24,6 +24,41 @@ Monotonic = Callable[[], float]
 
 class ClockError(RefereeError, ValueError):
     """A timer or clock was asked something impossible (bad setting, wrong state, corrupt saved state)."""
+
+    code = "clock"
+    forms: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "adjustment": ("value",),
+        "budget_zero": (),
+        "cannot_pause": ("state",),
+        "cannot_resume": ("state",),
+        "cannot_start": ("state",),
+        "cannot_switch": ("state",),
+        "countdown": ("value",),
+        "no_player": ("player", "last"),
+        "on_max_overtime": ("value",),
+        "overtime_ms": ("value",),
+        "penalty_negative": ("points",),
+        "penalty_setting": ("value",),
+        "players": ("value",),
+        "saved_config": ("detail",),
+        "saved_field_bool": ("key", "value"),
+        "saved_field_mapping": ("key", "value"),
+        "saved_field_number": ("key", "value"),
+        "saved_kind": ("kind", "found"),
+        "saved_list": ("key", "length", "value"),
+        "saved_loser": ("last", "value"),
+        "saved_needs_mover": ("state",),
+        "saved_not_mapping": ("kind", "type"),
+        "saved_on_move": ("last", "value"),
+        "saved_state": ("value",),
+        "saved_timer_state": ("value",),
+        "saved_version": ("kind", "version"),
+        "setting": ("name", "value"),
+        "timer_cannot_pause": ("state",),
+        "timer_cannot_resume": ("state",),
+        "turn_seconds": ("value",),
+        "unknown_settings": ("names",),
+    }
 
 
 def to_ms(seconds: float) -> int:
@@ -41,7 +76,8 @@ class Countdown:
 
     def __init__(self, seconds: float, clock: Monotonic) -> None:
         if not math.isfinite(seconds):
-            raise ClockError(f"a countdown needs a finite number of seconds, not {seconds!r}")
+            raise ClockError(f"a countdown needs a finite number of seconds, not {seconds!r}", form="countdown",
+                             value=seconds)
         self._clock = clock
         self._left = float(seconds)
         self._deadline: float | None = None
@@ -99,7 +135,8 @@ class TurnTimerConfig:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.seconds) and self.seconds > 0):
-            raise ClockError(f"turn timer: the time per turn must be positive seconds, not {self.seconds!r}")
+            raise ClockError(f"turn timer: the time per turn must be positive seconds, not {self.seconds!r}",
+                             form="turn_seconds", value=self.seconds)
 
     @classmethod
     def standard(cls, seconds: float = 180.0) -> TurnTimerConfig:
@@ -163,13 +200,16 @@ class TurnTimer:
 
     def pause(self) -> None:
         if self._state != "running":
-            raise ClockError(f"the turn timer cannot pause: it is {self._state}")
+            raise ClockError(f"the turn timer cannot pause: it is {self._state}", form="timer_cannot_pause",
+                             state=self._state)
         self._countdown.stop()
         self._state = "paused"
 
     def resume(self) -> None:
         if self._state != "paused":
-            raise ClockError(f"the turn timer cannot resume: it is {self._state}, not paused")
+            raise ClockError(f"the turn timer cannot resume: it is {self._state}, not paused",
+                             form="timer_cannot_resume",
+                             state=self._state)
         self._countdown.start()
         self._state = "running"
 
@@ -218,7 +258,7 @@ class TurnTimer:
         timer = cls(config, clock)
         state = data.get("state")
         if state not in ("idle", "running", "paused", "expired"):
-            raise ClockError(f"saved turn timer: unknown state {state!r}")
+            raise ClockError(f"saved turn timer: unknown state {state!r}", form="saved_timer_state", value=state)
         timer._countdown.reset(_number(data, "remaining_s"))
         timer._announced = _bool(data, "announced")
         timer._state = state
@@ -235,29 +275,36 @@ class TurnTimer:
 
 def _expect_kind(data: Mapping[str, Any], kind: str) -> None:
     if not isinstance(data, Mapping):
-        raise ClockError(f"saved {kind}: expected a mapping, got {type(data).__name__}")
+        raise ClockError(f"saved {kind}: expected a mapping, got {type(data).__name__}", form="saved_not_mapping",
+                         kind=kind, type=type(data).__name__)
     if data.get("kind") != kind:
-        raise ClockError(f"saved {kind}: the record is a {data.get('kind')!r}, not a {kind!r}")
+        raise ClockError(f"saved {kind}: the record is a {data.get('kind')!r}, not a {kind!r}", form="saved_kind",
+                         kind=kind, found=data.get("kind"))
     if data.get("version") != 1:
-        raise ClockError(f"saved {kind}: unsupported version {data.get('version')!r} (this build reads version 1)")
+        raise ClockError(f"saved {kind}: unsupported version {data.get('version')!r} (this build reads version 1)",
+                         form="saved_version", kind=kind, version=data.get("version"))
 
 
 def _mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key)
     if not isinstance(value, Mapping):
-        raise ClockError(f"saved clock: field {key!r} must be a mapping, got {value!r}")
+        raise ClockError(f"saved clock: field {key!r} must be a mapping, got {value!r}", form="saved_field_mapping",
+                         key=key, value=value)
     return value
 
 
 def _number(data: Mapping[str, Any], key: str) -> float:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ClockError(f"saved clock: field {key!r} must be a finite number, got {value!r}")
+        raise ClockError(f"saved clock: field {key!r} must be a finite number, got {value!r}",
+                         form="saved_field_number",
+                         key=key, value=value)
     return float(value)
 
 
 def _bool(data: Mapping[str, Any], key: str) -> bool:
     value = data.get(key)
     if not isinstance(value, bool):
-        raise ClockError(f"saved clock: field {key!r} must be true or false, got {value!r}")
+        raise ClockError(f"saved clock: field {key!r} must be true or false, got {value!r}", form="saved_field_bool",
+                         key=key, value=value)
     return value

@@ -106,23 +106,27 @@ def validate(
         sq, tile = p.square, p.tile
         if not tile.letter.isalpha():
             if tile.blank or tile.letter == "?":
-                raise BlankWithoutLetterError(f"{sq}: say which letter the blank stands for")
-            raise UnknownLetterError(f"{sq}: {tile.letter!r} is not a letter")
+                raise BlankWithoutLetterError(f"{sq}: say which letter the blank stands for", square=str(sq))
+            raise UnknownLetterError(f"{sq}: {tile.letter!r} is not a letter", form="not_letter", square=str(sq),
+                                     letter=tile.letter)
         if not tiles_set.has_letter(tile.letter):
-            raise UnknownLetterError(f"{sq}: the {tiles_set.name} tile set has no letter {tile.letter}")
+            raise UnknownLetterError(f"{sq}: the {tiles_set.name} tile set has no letter {tile.letter}",
+                                     form="not_in_set",
+                                     square=str(sq), tile_set=tiles_set.name, letter=tile.letter)
     off = [p.square for p in placed if not (0 <= p.square.row < height and 0 <= p.square.col < width)]
     if off:
-        raise OffBoardError(f"{', '.join(map(str, off))}: off the board (the board is {width}x{height})")
+        raise OffBoardError(f"{', '.join(map(str, off))}: off the board (the board is {width}x{height})",
+                            form="squares", squares=", ".join(map(str, off)), width=width, height=height)
     new: dict[int, Tile] = {}
     for p in placed:
         idx = p.square.row * width + p.square.col
         if idx in new:
-            raise DuplicateSquareError(f"{p.square}: two tiles placed on one square")
+            raise DuplicateSquareError(f"{p.square}: two tiles placed on one square", square=str(p.square))
         new[idx] = p.tile
     for p in placed:
         there = cells[p.square.row * width + p.square.col]
         if there is not None:
-            raise OccupiedSquareError(f"{p.square}: already holds {there}")
+            raise OccupiedSquareError(f"{p.square}: already holds {there}", square=str(p.square), tile=str(there))
 
     first, last = placed[0].square, placed[-1].square
     if all(p.square.row == first.row for p in placed):
@@ -137,7 +141,8 @@ def validate(
     elif all(p.square.col == first.col for p in placed):
         direction = Direction.DOWN
     else:
-        raise NotInLineError(f"{', '.join(str(p.square) for p in placed)}: tiles are not in one line")
+        raise NotInLineError(f"{', '.join(str(p.square) for p in placed)}: tiles are not in one line",
+                             squares=", ".join(str(p.square) for p in placed))
 
     step = 1 if direction is Direction.ACROSS else width
     lo = first.row * width + first.col
@@ -145,7 +150,8 @@ def validate(
     for idx in range(lo, hi + 1, step):
         if idx not in new and cells[idx] is None:
             gap = Square(idx // width, idx % width)
-            raise GapError(f"{_span([first, last])}: there is a gap at {gap}")
+            raise GapError(f"{_span([first, last])}: there is a gap at {gap}", span=_span([first, last]),
+                           square=str(gap))
 
     if first_play is None:
         first_play = board.is_empty
@@ -153,10 +159,12 @@ def validate(
         if rules.first_play_covers_start:
             start = board.layout.start
             if (start.row * width + start.col) not in new:
-                raise StartSquareError(f"{_span([first, last])}: the first play must cover the start square {start}")
+                raise StartSquareError(f"{_span([first, last])}: the first play must cover the start square {start}",
+                                       span=_span([first, last]), start=str(start))
         if len(placed) < rules.first_play_min_tiles:
             raise FirstPlayTooShortError(
-                f"{_span([first, last])}: the first word needs at least {rules.first_play_min_tiles} letters"
+                f"{_span([first, last])}: the first word needs at least {rules.first_play_min_tiles} letters",
+                form="min_letters", span=_span([first, last]), count=rules.first_play_min_tiles,
             )
 
     words: list[Word] = []
@@ -168,9 +176,11 @@ def validate(
         if cross is not None:
             words.append(cross)
     if not first_play and not any(not all(w.new) for w in words):
-        raise NotConnectedError(f"{_span([first, last])}: the play does not touch any tile on the board")
+        raise NotConnectedError(f"{_span([first, last])}: the play does not touch any tile on the board",
+                                 span=_span([first, last]))
     if not words:
-        raise FirstPlayTooShortError(f"{_span([first, last])}: a single tile forms no word")
+        raise FirstPlayTooShortError(f"{_span([first, last])}: a single tile forms no word", form="single_tile",
+                                     span=_span([first, last]))
     return CheckedPlay(placed, direction, tuple(words))
 
 

@@ -66,7 +66,8 @@ def get_variant(name: str) -> Variant:
     try:
         return _REGISTRY[name.strip().lower()]
     except KeyError:
-        raise UnknownVariantError(f"unknown variant {name!r} (known: {', '.join(variant_names())})") from None
+        raise UnknownVariantError(f"unknown variant {name!r} (known: {', '.join(variant_names())})", name=name,
+                                  known=", ".join(variant_names())) from None
 
 
 def variant_names() -> list[str]:

@@ -90,6 +90,9 @@ class SensorSection:
 class OutputSection:
     devices: str = "none"  # the LED timer, displays, buzzer and buttons of [hardware]: none, mock or real pins
     terminal_clock: bool = False
+    speech: bool = False  # announce plays, challenges, time and the end aloud through espeak-ng
+    speech_voice: str = ""  # an espeak-ng voice name; "" the table language's own ("en" or "de")
+    speech_rate: int = 160  # words a minute
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ class Config:
     sensors: SensorSection = field(default_factory=SensorSection)
     outputs: OutputSection = field(default_factory=OutputSection)
     web: WebSection = field(default_factory=WebSection)
-    hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (issue 6's schema), or None
+    hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (its schema is hardware's), or None
 
 
 # --- value checkers: each returns the converted value or raises ValueError with the reason ---------------
@@ -136,6 +139,27 @@ def _string(*, nonempty: bool = False, max_len: int = 200) -> Check:
         if len(v) > max_len:
             raise ValueError(f"must be at most {max_len} characters long")
         return v
+    return check
+
+
+def _unprintable(text: str) -> str | None:
+    """The first character of `text` that is not printable (a line break, a tab, a control character),
+    written so a reader sees it (`'\\n'`), or None when every character prints."""
+    return next((repr(ch) for ch in text if not ch.isprintable()), None)
+
+
+def _one_line_name(*, max_len: int) -> Check:
+    """A name shown on the page and written into game records: one line of printable text. A line
+    break in a name would start a line of its own in an exported record (a fake move or pragma)."""
+    def check(v: Any) -> str:
+        if not isinstance(v, str) or not v.strip():
+            raise ValueError(f"must be a non-empty name in quotes, not {v!r}")
+        bad = _unprintable(v)
+        if bad is not None:
+            raise ValueError(f"must be one line of printable text; {v!r} holds {bad}")
+        if len(v) > max_len:
+            raise ValueError(f"must be at most {max_len} characters long")
+        return v.strip()
     return check
 
 
@@ -172,36 +196,40 @@ def _rectangle(v: Any) -> tuple[int, int, int, int]:
 def _players(v: Any) -> tuple[str, ...]:
     if not isinstance(v, list) or not 2 <= len(v) <= 4:
         raise ValueError("must be a list of 2 to 4 player names, e.g. [\"Anna\", \"Ben\"]")
-    names = []
+    names: list[str] = []
     for i, name in enumerate(v):
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"player {i + 1} must be a non-empty name in quotes, not {name!r}")
+        bad = _unprintable(name)
+        if bad is not None:
+            raise ValueError(f"player {i + 1}'s name must be one line of printable text; {name!r} holds {bad}")
         if len(name) > 40:
             raise ValueError(f"player {i + 1}'s name is longer than 40 characters")
+        same = [j + 1 for j, other in enumerate(names) if " ".join(other.split()).casefold()
+                == " ".join(name.split()).casefold()]
+        if same:
+            raise ValueError(f"players {same[0]} and {i + 1} are both called {name.strip()!r}: the score sheet "
+                             f"and the game record could not tell them apart; give each player a name of their own")
         names.append(name.strip())
     return tuple(names)
 
 
-# pyserial's URL handlers (serial_for_url), besides device paths and the built-in emulator
-_SERIAL_URL_SCHEMES = ("socket://", "rfc2217://", "loop://", "spy://", "hwgrep://", "alt://", "cp2110://")
-
-
 def _board_url(v: Any) -> str:
-    """A device path, `emulator://WxH?...` (checked here: a wrong option must not wait for the start), or a
-    pyserial URL. A device path is not required to exist: a board unplugged at boot is waited for."""
+    """A device path, or a URL pyserial opens (`emulator://WxH?...`, `socket://...`, `loop://`), checked here by
+    the link itself: a wrong option must not wait for the start. A device path is not required to exist: a
+    board unplugged at boot is waited for."""
     if not isinstance(v, str):
         raise ValueError(f"must be a string in quotes, not {v!r}")
-    if not v or v.startswith("/") or v.startswith(_SERIAL_URL_SCHEMES):
+    if not v or v.startswith("/"):
         return v
-    if v.startswith("emulator://"):
-        from firmware_bridge.emulator import EmulatedBoard
-        from firmware_bridge.link import parse_emulator_url
+    from firmware_bridge.link import check_url
 
-        try:
-            EmulatedBoard(**parse_emulator_url(v))  # raises a ValueError naming what is wrong
-        except (struct.error, OverflowError, TypeError) as exc:  # a value the board's wire format cannot carry
-            raise ValueError(f"{v!r}: a value is out of range for the sensor board ({exc}); e.g. buttons is "
-                             "0 to 255") from None
+    try:
+        known = "://" in v and check_url(v)  # raises a ValueError naming what is wrong with a known kind of URL
+    except (struct.error, OverflowError, TypeError) as exc:  # a value the board's wire format cannot carry
+        raise ValueError(f"{v!r}: a value is out of range for the sensor board ({exc}); e.g. buttons is "
+                         "0 to 255") from None
+    if known:
         return v
     raise ValueError(f"{v!r} is neither a device path (\"/dev/ttyACM0\", better /dev/serial/by-id/...), nor "
                      "the built-in emulator (\"emulator://15x15?coded=1&buttons=2\"), nor a pyserial URL "
@@ -222,7 +250,7 @@ def _table_pin(v: Any) -> str:
 
 _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "table": (TableSection, {
-        "name": _string(nonempty=True, max_len=60),
+        "name": _one_line_name(max_len=60),
         "language": _choice(*LANGUAGES),
         "state_dir": _path,
     }),
@@ -260,6 +288,9 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "outputs": (OutputSection, {
         "devices": _choice(*DEVICE_BACKENDS),
         "terminal_clock": _boolean,
+        "speech": _boolean,
+        "speech_voice": _string(),
+        "speech_rate": _number(80, 450, integer=True),
     }),
     "web": (WebSection, {
         "enabled": _boolean,

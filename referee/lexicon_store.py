@@ -137,12 +137,21 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+MIN_WORDS = 1000  # the shortest real lexicon of a club is far longer; fewer words is a wrong file
+MAX_REJECTED_SHARE = 0.5  # a list with a header and some junk loads; a binary file read as text does not
+
+
 def install_bytes(
-    name: str, data: bytes, origin: str, root: Path | None = None, alphabet: set[str] | None = None
+    name: str, data: bytes, origin: str, root: Path | None = None, alphabet: set[str] | None = None, *,
+    min_words: int = MIN_WORDS, source: str = "",
 ) -> tuple[Path, LoadReport]:
-    """Parse, compile and store a word list under `name`; returns the compiled file and the load report."""
+    """Parse (plain or compressed), check, compile and store a word list under `name`; returns the compiled
+    file and the load report. A file that is not a word list, has more rejected lines than
+    `MAX_REJECTED_SHARE` or fewer than `min_words` words is refused, naming `source` (the file or address)."""
     _check_name(name)
-    lexicon, report = Lexicon.from_word_list(data, name, alphabet)
+    lexicon, report = Lexicon.from_word_list(data, source or name, alphabet, min_words=min_words,
+                                             max_rejected_share=MAX_REJECTED_SHARE)
+    lexicon.name = name
     folder = lexicon_dir(root)
     target = folder / f"{name}.lex"
     _write_atomic(target, lexicon.to_compiled())

@@ -17,9 +17,12 @@ import logging
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from referee.live_table import LiveTable
+from referee.table.live import LiveTable
+
+if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.simulation)
+    from hardware.factory import TableDevices
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +33,7 @@ TROUBLE = (200, 0, 0)
 class Outputs:
     """Draws the table's clocks on the configured devices and/or the terminal. Call `refresh()` often."""
 
-    def __init__(self, table: LiveTable, devices: Any | None, clock: Monotonic,
+    def __init__(self, table: LiveTable, devices: TableDevices | None, clock: Monotonic,
                  terminal: TextIO | None = None) -> None:
         self.table = table
         self.devices = devices
@@ -41,6 +44,7 @@ class Outputs:
         self._alerts_seen: set[str] = set()
         self._faults: dict[str, int] = {}  # failures outside the devices' own writes (terminal, drawing)
         self.trouble = False  # an error alert is up: the ring blinks red instead of showing the clocks
+        self._closed = False
 
     @property
     def faults(self) -> dict[str, int]:
@@ -61,12 +65,11 @@ class Outputs:
     def _faces(self) -> tuple[list[Any], list[str], set[str]]:
         from hardware.frames import readings
 
-        with self.table._lock:
-            m = self.table.machine
-            timer = m.clock if m.clock is not None else m.timer
-            names = list(m.setup.players)
-            codes = {a.code for a in m.notices}
-            self.trouble = any(a.level == "error" for a in m.alerts())
+        with self.table.reading() as now:
+            timer = now.timing
+            names = list(now.players)
+            codes = set(now.notice_codes)
+            self.trouble = now.in_trouble
             return (readings(timer) if timer is not None else []), names, codes
 
     def refresh(self) -> None:
@@ -118,7 +121,17 @@ class Outputs:
             d = dataclasses.replace(d, ring=None)  # shares the devices and their fault counts
         draw(d, faces)
 
+    def __enter__(self) -> Outputs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        """End the terminal's clock line and switch the devices off. Safe to call again (it does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         if self.terminal is not None and self._last_line:
             self._guarded("terminal", partial(self._write, "\n"))
         if self.devices is not None:

@@ -15,11 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.fusion import CameraSquare
+from referee.ports import BoardReaderPort, BoardSeen, DiceReaderPort, DieSeen, FrameSource
 
 log = logging.getLogger(__name__)
 
 
-def camera_squares(reading: Any) -> dict[str, CameraSquare] | None:
+def camera_squares(reading: BoardSeen) -> dict[str, CameraSquare] | None:
     """A `vision` BoardReading as camera squares; None for an occluded frame (a hand over the board),
     which must not change what the table believes."""
     if reading.occluded:
@@ -35,11 +36,12 @@ def camera_squares(reading: Any) -> dict[str, CameraSquare] | None:
 class CameraPort:
     """A frame source and a board reader, with failure counting. Thread-safe."""
 
-    def __init__(self, source: Any, reader: Any, lost_after: int = 3, dice_reader: Any | None = None) -> None:
+    def __init__(self, source: FrameSource, reader: BoardReaderPort, lost_after: int = 3,
+                 dice_reader: DiceReaderPort | None = None) -> None:
         self.source = source
         self.reader = reader
         self.dice_reader = dice_reader  # Scramble: a vision.DiceReader for the dice tray, or None
-        self.rack_reader: Any | None = None  # a vision.DiceReader on the area where racks are laid at the end
+        self.rack_reader: DiceReaderPort | None = None  # a vision.DiceReader on the area racks are laid at the end
         self.lost_after = lost_after
         self.failures = 0
         self.frames = 0
@@ -47,6 +49,7 @@ class CameraPort:
         self.last_at: float | None = None  # when the frame behind `last` was taken (the `clock`'s time)
         self.clock = time.monotonic
         self._lock = threading.Lock()
+        self._closed = False
 
     @property
     def up(self) -> bool:
@@ -71,7 +74,7 @@ class CameraPort:
                 self.last_at = taken
             return squares
 
-    def read_dice(self, reader: Any | None = None) -> list[Any] | None:
+    def read_dice(self, reader: DiceReaderPort | None = None) -> list[DieSeen] | None:
         """The dice in the tray (vision DieReadings), or None without a tray reader or when the read fails.
         `reader`: another area read the same way (the rack area: square tiles, any rotation)."""
         reader = reader or self.dice_reader
@@ -85,11 +88,21 @@ class CameraPort:
                 log.warning("dice tray read failed: %s", exc)
                 return None
 
+    def __enter__(self) -> CameraPort:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
-        """Release the camera (not while another thread is in the middle of reading it)."""
-        close = getattr(self.source, "close", None)
-        if close is not None:
-            with self._lock:
+        """Release the camera (not while another thread is in the middle of reading it). Safe to call again:
+        the source is closed once (a camera's driver may not like a second release)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            close = getattr(self.source, "close", None)  # a still image or a fake has nothing to release
+            if close is not None:
                 close()
 
 

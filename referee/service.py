@@ -27,20 +27,27 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from game.errors import RefereeError
-from referee.board_picture import Cell
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
-from referee.live_table import LiveTable
 from referee.outputs import Outputs
+from referee.ports import Lexicon
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
-from referee.table_api import ControlError
-from referee.table_rules import TableRules, table_rules
-from referee.table_setup import TableSetup
+from referee.speech.announcer import Announcer, SpeechListener
+from referee.speech.voice import Voice
+from referee.table.api import ControlError
+from referee.table.live import LiveTable
+from referee.table.picture import Picture
+from referee.table.rules import TableRules, table_rules
+from referee.table.setup import TableSetup
+from referee.table.state import TableState
+
+if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.simulation)
+    from hardware.factory import TableDevices
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +63,10 @@ class ServiceParts:
     simulated table fill it with emulators and fakes."""
 
     config: Config
-    lexicon: Any
+    lexicon: Lexicon
     board_url: str | None = None
     camera: CameraPort | None = None
-    devices: Any | None = None
+    devices: TableDevices | None = None
     terminal: TextIO | None = None
     web: bool = True
     camera_interval_s: float = 1.0
@@ -68,6 +75,8 @@ class ServiceParts:
     # every `camera_retry_s` on `monotonic`'s clock, with the camera_lost alert up meanwhile.
     camera_opener: Callable[[], CameraPort] | None = None
     camera_retry_s: float = 30.0
+    # Says plays, challenges, time and the end aloud ([outputs] speech); None: the table is silent.
+    voice: Voice | None = None
 
 
 class StateDirBusy(RefereeError, ValueError):
@@ -115,6 +124,10 @@ class TableService:
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
         self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
+        self.announcer: Announcer | None = None
+        if parts.voice is not None:
+            self.announcer = Announcer(parts.voice, clock=self.mono)
+            self.table.subscribe(SpeechListener(self.announcer))
         self.watchdog = Watchdog(self.mono)
         self._presses: queue.Queue[int | None] = queue.Queue()
         self._stop = threading.Event()
@@ -130,6 +143,7 @@ class TableService:
         self.web_urls: list[str] = []
         self.web_listen = ""  # what the page listens on, said to people
         self.ready = threading.Event()
+        self._closed = False
 
     # --- start-up ---------------------------------------------------------------------------------
 
@@ -195,7 +209,7 @@ class TableService:
         camera = cam.last if cam is not None and cam.up and mode in ("camera", "both") else None
         if mode == "camera" and camera is None:
             return
-        picture: dict[str, Cell] = fuse(sensors, camera, self.config.sensors.min_confidence)
+        picture: Picture = fuse(sensors, camera, self.config.sensors.min_confidence)
         self._compare_with_journal(picture)
         self.table.board_seen(picture)
 
@@ -207,7 +221,7 @@ class TableService:
         known |= set(self.table.machine.observed)  # at start: no other thread touches the table yet
         return known
 
-    def _compare_with_journal(self, picture: dict[str, Cell]) -> None:
+    def _compare_with_journal(self, picture: Picture) -> None:
         """From start until they agree: tiles on squares the journal never saw mean the journal is behind the
         board (a lost write-ahead log, a restored old backup). That is an alert, never silence."""
         if self._known_squares is None:
@@ -251,12 +265,11 @@ class TableService:
         if self.link is None:
             return
         tray = dict(self.link.picture().tray)
-        with self.table._lock:
-            machine = self.table.machine
-            if machine.state != "roll" or not machine.setup.scramble:
+        with self.table.reading() as now:
+            if now.state is not TableState.ROLL or not now.scramble:
                 return
-            expected = machine.game.dice.to_draw()  # type: ignore[attr-defined]
-            dice = machine.game.dice_set.dice  # type: ignore[attr-defined]
+            expected = now.dice_to_draw
+            dice = now.dice
         if len(tray) != expected:
             return
         try:
@@ -271,12 +284,12 @@ class TableService:
             if ev.action == "clock" and ev.player is not None:
                 self.request_commit(ev.player)
             elif ev.action == "challenge":
-                with self.table._lock:
-                    challenger = self.table.machine.on_turn
+                with self.table.reading() as now:
+                    challenger = now.on_turn
                 self.table.control("challenge", {"player": challenger})
             elif ev.action == "pause":
                 state = self.table.snapshot()["state"]
-                self.table.control("resume" if state == "paused" else "pause", {})
+                self.table.control("resume" if state == TableState.PAUSED else "pause", {})
             elif ev.action == "confirm":
                 self.table.control("accept", {})
         except ControlError as exc:
@@ -370,12 +383,11 @@ class TableService:
         time, in the order the page asks). Anything doubtful leaves the rack to be typed on the page."""
         if self.camera is None or self.camera.rack_reader is None:
             return
-        with self.table._lock:
-            machine = self.table.machine
-            if machine.state != "racks" or not machine.racks_needed:
+        with self.table.reading() as now:
+            if now.state is not TableState.RACKS or not now.racks_needed:
                 return
-            player = machine.racks_needed[0]
-            size = machine.game.rack_sizes[player]
+            player = now.racks_needed[0]
+            size = now.rack_size(player)
         tiles = self.camera.read_dice(self.camera.rack_reader)
         if tiles is None or len(tiles) != size:
             return
@@ -391,11 +403,10 @@ class TableService:
         read with confidence, their letters are the roll. A doubtful die leaves the roll to be typed in."""
         if self.camera is None or self.camera.dice_reader is None:
             return
-        with self.table._lock:
-            machine = self.table.machine
-            if machine.state != "roll" or not machine.setup.scramble:
+        with self.table.reading() as now:
+            if now.state is not TableState.ROLL or not now.scramble:
                 return
-            expected = machine.game.dice.to_draw()  # type: ignore[attr-defined]
+            expected = now.dice_to_draw
         dice = self.camera.read_dice()
         if dice is None or len(dice) != expected:
             return
@@ -498,7 +509,18 @@ class TableService:
         where = f"; page {self.web_url}" if self.web_url else ""
         return f"game {self.table.game_id} {snap['state']}: {players}{where}"
 
+    def __enter__(self) -> TableService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        """Stop the threads, the sensors and the outputs, record table time, release the journal and the state
+        directory. Safe to call again (a `with` block and a signal handler may both close the service)."""
+        if self._closed:
+            return
+        self._closed = True
         self._stop.set()
         self._look.set()
         self._presses.put(None)
@@ -509,6 +531,8 @@ class TableService:
         if self.camera is not None:
             self.camera.close()
         self.outputs.close()
+        if self.announcer is not None:
+            self.announcer.close()
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
         self._lock_file.close()

@@ -4,7 +4,7 @@
   opened by the service exactly as it opens `/dev/ttyACM0` (a coded-tile board: it reads letters);
 - the camera: `MirrorCamera`, rendering the emulated board with `vision.synth` (perspective, light, blur)
   and read by the real `vision.BoardReader`; its letters are fused with the board's;
-- the buttons, LED ring and buzzer: issue 6's drivers on gpiozero's MockFactory;
+- the buttons, LED ring and buzzer: the real drivers of `hardware/` on gpiozero's MockFactory;
 - the clocks drawn in the terminal.
 """
 
@@ -19,7 +19,8 @@ from typing import Any, TextIO
 from game.errors import RefereeError
 from referee.config import Config, ConfigError, parse_config
 from referee.service import ServiceParts
-from referee.table_rules import EveryWord
+from referee.speech.voice import Voice
+from referee.table.rules import EveryWord
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,8 @@ SIM_PIN = "390217"
 def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: str = SIM_PIN,
                players: tuple[str, ...] = ("Anna", "Ben"), kind: str = "standard", clock_mode: str = "tournament",
                fusion: str = "both", challenge_window_s: float = 15.0, web: bool = True,
-               settle_ms: int = 0, challenge: str = "double", edition: str = "english") -> Config:
+               settle_ms: int = 0, challenge: str = "double", edition: str = "english",
+               speech: bool = False) -> Config:
     """A configuration for the simulated table (documented values, checked like a file)."""
     state = Path(state_dir) if state_dir else Path(tempfile.mkdtemp(prefix="referee-sim-"))
     n = len(players)
@@ -48,7 +50,7 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
                              + ("&slots=7" if kind != "standard" else ""),
                     "camera": "synthetic:mirror" if fusion != "sensors" else "", "fusion": fusion,
                     "settle_ms": settle_ms},
-        "outputs": {"devices": "mock", "terminal_clock": True},
+        "outputs": {"devices": "mock", "terminal_clock": True, "speech": speech},
         "hardware": {"players": n, "ring": {"leds": 24}, "buzzer": {"pin": 13},
                      "buttons": {"clock": [5, 6, 19, 20][:n], "challenge": 26, "pause": 16, "confirm": 21}},
         "web": {"enabled": web, "host": "127.0.0.1", "port": port, "pin": pin},
@@ -111,7 +113,7 @@ def sim_parts(config: Config, *, terminal: TextIO | None = None, camera_size: in
     devices = build_devices(config.hardware, "mock") if config.hardware is not None else None
     parts = ServiceParts(config=config, lexicon=load_lexicon(config, simulated=True), board_url=config.sensors.board,
                          camera=camera, devices=devices, terminal=terminal, web=config.web.enabled,
-                         camera_interval_s=2.0)
+                         camera_interval_s=2.0, voice=open_voice(config))
     return parts, holder
 
 
@@ -153,7 +155,20 @@ def real_parts(config: Config, terminal: TextIO | None = None) -> ServiceParts:
             raise ConfigError(config.source, "outputs.devices", str(exc)) from exc
     return ServiceParts(config=config, lexicon=lexicon, board_url=config.sensors.board or None,
                         camera=camera, devices=devices, terminal=terminal if config.outputs.terminal_clock else None,
-                        web=config.web.enabled, camera_opener=opener, camera_retry_s=CAMERA_RETRY_S)
+                        web=config.web.enabled, camera_opener=opener, camera_retry_s=CAMERA_RETRY_S,
+                        voice=open_voice(config))
+
+
+def open_voice(config: Config) -> Voice | None:
+    """The table's voice when `[outputs] speech` is on; a missing espeak-ng or a wrong voice refused at start."""
+    if not config.outputs.speech:
+        return None
+    from referee.speech import EspeakVoice, SpeechError
+
+    try:
+        return EspeakVoice(config.table.language, config.outputs.speech_voice, config.outputs.speech_rate)
+    except SpeechError as exc:
+        raise ConfigError(config.source, "outputs.speech", str(exc)) from exc
 
 
 def default_port() -> int:

@@ -1,4 +1,4 @@
-"""The one-way data flow of DESIGN.md, checked on the source: a forbidden import fails here, not on a Pi."""
+"""The one-way data flow of CONTRIBUTING.md, checked on the source: a forbidden import fails here, not on a Pi."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_package_respects_the_data_flow(package: str) -> None:
         for root, line in sorted(imported_roots(path))
         if root in FORBIDDEN[package]
     ]
-    assert offences == [], "imports against DESIGN.md's data flow:\n" + "\n".join(offences)
+    assert offences == [], "imports against the data flow of CONTRIBUTING.md:\n" + "\n".join(offences)
 
 
 

@@ -30,6 +30,7 @@ def register(sub: Any) -> None:
                       help="keep serving the page after the game until Ctrl-C (the default in a terminal)")
     stay.add_argument("--exit", action="store_false", dest="stay", help="stop as soon as the game is played")
     p.add_argument("--state-dir", default=None, help="where the journal goes (default: a new temp folder)")
+    p.add_argument("--speech", action="store_true", help="say each play, challenge and the end aloud (espeak-ng)")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(handler=handle)
 
@@ -52,7 +53,7 @@ def handle(args: argparse.Namespace) -> int:
         config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
                             edition=tiles, fusion="sensors" if args.no_camera or kind != "standard" else "both",
                             challenge=challenge_rule(record), kind=kind,
-                            clock_mode="tournament" if kind == "standard" else "none")
+                            clock_mode="tournament" if kind == "standard" else "none", speech=args.speech)
         print("referee demo: starting the simulated table (sensor board emulator, "
               f"{'synthetic camera' if config.sensors.camera else 'no camera'}, mock LEDs and buttons)...",
               flush=True)
@@ -126,6 +127,8 @@ def challenge_rule(record: Any) -> str:
 
 
 async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
+    from referee.table.state import TableState
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -145,7 +148,7 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     try:
         result = await loop.run_in_executor(None, driver.run)
         scores = ", ".join(f"{n} {s}" for n, s in result.final)
-        how = "game ended" if result.state == "ended" else "the record stops before the end of the game"
+        how = "game ended" if result.state is TableState.ENDED else "the record stops before the end of the game"
         if result.stopped:
             print(f"referee demo: stopped after {result.moves} move{'' if result.moves == 1 else 's'}: {scores}")
             return 130

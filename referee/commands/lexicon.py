@@ -27,6 +27,8 @@ def register(sub: Any) -> None:
     inst.add_argument("--name", help="name to install under (default: 'enable' or the file's stem)")
     inst.add_argument("--tiles", choices=["english", "german", "polish"],
                       help="reject words that this tile set cannot spell")
+    inst.add_argument("--min-words", type=int, default=None, metavar="N",
+                      help="refuse a list with fewer words (default: 1000; a short house list needs a lower N)")
     inst.add_argument("--data-dir", type=Path, help="data folder (default: $REFEREE_DATA_DIR or ~/.local/share)")
     inst.set_defaults(handler=handle_install)
 
@@ -85,7 +87,9 @@ def handle_install(args: argparse.Namespace) -> int:
             print(f"downloading {url}")
             data = lexicon_store.download(url, sha)
             origin = url
-        target, report = lexicon_store.install_bytes(name, data, origin, args.data_dir, alphabet)
+        min_words = lexicon_store.MIN_WORDS if args.min_words is None else max(1, args.min_words)
+        target, report = lexicon_store.install_bytes(name, data, origin, args.data_dir, alphabet,
+                                                     min_words=min_words, source=origin)
     except (OSError, RefereeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

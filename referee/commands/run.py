@@ -26,6 +26,7 @@ def register(sub: Any) -> None:
     p.add_argument("--port", type=int, default=None, help="scoreboard port for --sim (default 8080)")
     p.add_argument("--state-dir", default=None, help="where --sim keeps its journal (default: a new temp folder)")
     p.add_argument("--no-camera", action="store_true", help="--sim without the synthetic camera")
+    p.add_argument("--speech", action="store_true", help="--sim: say plays, challenges and the end aloud (espeak-ng)")
     p.add_argument("--game", choices=("standard", "scramble", "scramble-advanced"), default="standard",
                    help="--sim: the game (Scramble runs on a 9x9 mat with a dice tray, without the camera)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -41,6 +42,7 @@ def handle(args: argparse.Namespace) -> int:
     if not args.sim:
         given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
                                           ("--no-camera", args.no_camera or None),
+                                          ("--speech", args.speech or None),
                                           ("--game", None if args.game == "standard" else args.game)) if value]
         if given:
             print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
@@ -60,7 +62,7 @@ def handle(args: argparse.Namespace) -> int:
             standard = args.game == "standard"
             config = sim_config(state_dir=args.state_dir, port=args.port or 8080, kind=args.game,
                                 fusion="both" if standard and not args.no_camera else "sensors",
-                                clock_mode="tournament" if standard else "none")
+                                clock_mode="tournament" if standard else "none", speech=args.speech)
             parts, holder = sim_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
         else:
             config = load_config(args.config)
@@ -98,6 +100,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _serve(service: Any) -> None:
+    from referee.table.state import TableState
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -111,7 +115,7 @@ async def _serve(service: Any) -> None:
             print(f"referee: watch the scoreboard at {service.web_url}{others}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             pin = service.config.web.pin
-            waiting = service.table.snapshot()["state"] == "waiting"  # not a game resumed from the journal
+            waiting = service.table.snapshot()["state"] == TableState.WAITING  # not a game resumed from the journal
             start = f"; start the game on the page{f' (PIN {pin})' if pin else ''}" if waiting else ""
             print(f"referee: sensor board emulator at {service.link.emulator.path}{start}", flush=True)
             if sys.stdin.isatty():

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from referee.table_api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
+from referee.table.api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
 from referee.web.events import SnapshotHub
 from referee.web.limits import BACKLOG, BODY_TIMEOUT_S, MAX_CONNECTIONS, ConnectionGuard, runner_settings
@@ -133,7 +133,8 @@ async def _security_headers(request: web.Request, handler: Callable[[web.Request
 
 
 def _table(request: web.Request) -> Table:
-    table: Table = request.app[TABLE]  # type: ignore[assignment]
+    # The key holds `object`: AppKey takes a concrete class, and `Table` is a Protocol; create_app stores one.
+    table: Table = request.app[TABLE]  # type: ignore[assignment]  # see the line above
     return table
 
 
@@ -222,7 +223,9 @@ async def _control(request: web.Request) -> web.Response:
         # The table may score a play against a lexicon: keep the loop (and every event stream) moving.
         snapshot = await asyncio.to_thread(table.control, action, params)
     except ControlError as exc:
-        return _error(409, "refused", str(exc))
+        # Said in the table's language; `reason` is the refusal's code (referee/table/messages.py REFUSALS).
+        language = str(table.snapshot().get("language", "en"))
+        return _error(409, "refused", exc.text(language), reason=exc.code)
     except PermissionDenied as exc:
         return _error(403, "refused", str(exc))
     except Exception:  # a bug in the table must not leave the page with a bare "500"

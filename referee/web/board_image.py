@@ -11,7 +11,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.table_api import Snapshot
+from game.errors import NotationError
+from game.squares import COLUMNS, Square
+from referee.table.api import Snapshot
 
 CELL = 44
 MARGIN = 30
@@ -50,9 +52,12 @@ def _letter(img: np.ndarray, letter: str, cx: int, cy: int, color: tuple[int, in
 
 
 def _square_to_cell(square: str) -> tuple[int, int] | None:
-    if len(square) < 2 or not square[0].isalpha() or not square[1:].isdigit():
+    """`H8` -> (column, row), 0-based; None for what is not a square's name."""
+    try:
+        sq = Square.from_str(square)
+    except NotationError:
         return None
-    return ord(square[0].upper()) - ord("A"), int(square[1:]) - 1
+    return sq.col, sq.row
 
 
 def render_board(snapshot: Snapshot) -> np.ndarray:
@@ -63,7 +68,7 @@ def render_board(snapshot: Snapshot) -> np.ndarray:
     cols = len(board[0]) if board else 0
     img = np.full((MARGIN * 2 + rows * CELL, MARGIN * 2 + cols * CELL, 3), BACKGROUND, np.uint8)
     for c in range(cols):
-        _centered(img, chr(ord("A") + c), MARGIN + c * CELL + CELL // 2, MARGIN // 2, 0.5, LABEL, 1)
+        _centered(img, COLUMNS[c], MARGIN + c * CELL + CELL // 2, MARGIN // 2, 0.5, LABEL, 1)
     for r in range(rows):
         _centered(img, str(r + 1), MARGIN // 2, MARGIN + r * CELL + CELL // 2, 0.45, LABEL, 1)
     for r, line in enumerate(board):

@@ -12,14 +12,15 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.table_api import ControlError, Snapshot
+from game.squares import COLUMNS
+from referee.table.api import ControlError, Snapshot
 
 
 class InvalidInput(ControlError):
     """A control action's parameters are malformed; `field` names the parameter at fault."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
+        super().__init__("invalid_input", detail=f"{field}: {message}" if field else message)
         self.field = field
 
 
@@ -44,7 +45,7 @@ def _square(params: Mapping[str, Any], snapshot: Snapshot) -> str:
         raise InvalidInput("square", "name a square, column letter then row number, e.g. H8")
     match = _SQUARE.match(value.strip())
     cols, rows = board_size(snapshot)
-    last_col = chr(ord("A") + cols - 1)
+    last_col = COLUMNS[cols - 1]
     if match is None:
         raise InvalidInput("square", f"{value!r} is not a square; write column letter then row number, e.g. H8")
     col, row = match.group(1).upper(), int(match.group(2))
@@ -134,7 +135,7 @@ def _challenge(params: Mapping[str, Any], snapshot: Snapshot) -> dict[str, Any]:
 Parser = Callable[[Mapping[str, Any], Snapshot], dict[str, Any]]
 
 # One parser per action: the documented actions of `TableControl.control` and the service's `EXTRA_ACTIONS`
-# (referee/table_api.py), nothing else.
+# (referee/table/api.py), nothing else.
 ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
     "start": ((), lambda p, s: {}),
     "pause": ((), lambda p, s: {}),

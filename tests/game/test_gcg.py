@@ -114,3 +114,20 @@ def test_record_parser_raises_only_gcg_errors(lines: list[str]) -> None:
         assert str(exc).startswith("line ")
     else:
         assert all(m.nick for m in record.moves)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_utf16_records_with_a_bom_are_read(encoding: str) -> None:
+    text = "#player1 Zoë Zoë Müller\n#player2 Ben Ben\n>Zoë: IQUZ 8E QUIZ +44 44\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    decoded, used = decode_gcg(data)
+    assert used == "utf-16" and decoded == text
+    record = parse_gcg(decoded)
+    assert record.players[0].name == "Zoë Müller" and record.moves[0].move == "8E QUIZ"
+
+
+def test_a_broken_utf16_record_is_one_clear_error() -> None:
+    with pytest.raises(GCGError, match="UTF-16 file that does not decode"):
+        decode_gcg(b"\xff\xfe#\x00p\x00\x00\xd8")

@@ -7,8 +7,8 @@ import pytest
 from game.gcg import parse_gcg
 from referee.cli import main
 from referee.journal import Journal
-from referee.records import export_gcg
 from referee.sim_table import SimulatedTable, default_setup
+from referee.table.records import export_gcg
 
 WORDS = ["QUIZ", "ZA", "ZAP"]
 
@@ -48,7 +48,7 @@ def test_games_list_and_export_commands(tmp_path: Path, capsys: pytest.CaptureFi
     assert f"{gid:>4}" in out and "Anna 58 v Ben 0" in out and "not finished" in out
     target = tmp_path / "game.gcg"
     assert main(["games", "export", str(gid), "--gcg", "--state-dir", str(tmp_path), "-o", str(target)]) == 0
-    assert ">Anna: 8E QUIZ +44 44" in target.read_text(encoding="utf-8")
+    assert ">Anna: IQUZ 8E QUIZ +44 44" in target.read_text(encoding="utf-8")
 
 
 def test_missing_journal_and_game_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -65,7 +65,7 @@ def test_shared_records_summary(shared_dir: Path, capsys: pytest.CaptureFixture[
 def test_lexicon_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from referee import lexicon_store
 
-    lexicon_store.install_bytes("mini", b"cat\n", "test", tmp_path)
+    lexicon_store.install_bytes("mini", b"cat\n", "test", tmp_path, min_words=1)
     path = tmp_path / "g.gcg"
     path.write_text(GOOD, encoding="utf-8")
     code, out = run(capsys, "--lexicon", "mini", "--data-dir", str(tmp_path), str(path))

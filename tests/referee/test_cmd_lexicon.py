@@ -72,7 +72,8 @@ def test_install_own_file_with_tiles(tmp_path: Path, capsys: pytest.CaptureFixtu
     words = tmp_path / "meine-liste.txt"
     words.write_bytes("Straße\nÄRGER\ncafé\n# Kommentar\n".encode("latin-1"))
     data = tmp_path / "data"
-    assert main(["lexicon", "install", str(words), "--tiles", "german", "--data-dir", str(data)]) == 0
+    assert main(["lexicon", "install", str(words), "--tiles", "german", "--min-words", "1",
+                 "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
     assert "installed meine-liste: 2 words" in out and "no tile for É" in out
     assert main(["lexicon", "check", "strasse", "ärger", "--lexicon", "meine-liste", "--data-dir", str(data)]) == 0
@@ -97,7 +98,7 @@ def test_install_german_from_a_package(
     (pkg / "data" / "words.txt.gz").write_bytes(gzip.compress("säle\nstraße\nx\ncafé\nhaus\n".encode()))
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     data = tmp_path / "data"
-    assert main(["lexicon", "install", "german", "--data-dir", str(data)]) == 0
+    assert main(["lexicon", "install", "german", "--min-words", "2", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
     assert "installed german: 3 words" in out and "no tile for É" in out
     assert main(["lexicon", "check", "SÄLE", "strasse", "--lexicon", "german", "--data-dir", str(data)]) == 0
@@ -118,7 +119,7 @@ def test_check_uses_the_only_installed_list_without_lexicon(tmp_path: Path,
     words = tmp_path / "club.txt"
     words.write_text("QUIXOTIC\nQI\n", encoding="utf-8")
     data = tmp_path / "data"
-    assert main(["lexicon", "install", str(words), "--data-dir", str(data)]) == 0
+    assert main(["lexicon", "install", str(words), "--min-words", "2", "--data-dir", str(data)]) == 0
     assert main(["lexicon", "check", "quixotic", "qi", "--data-dir", str(data)]) == 0
     assert "QI: in club" in capsys.readouterr().out
 
@@ -128,3 +129,30 @@ def test_a_path_that_is_not_a_word_list_file_says_so(tmp_path: Path, capsys: pyt
     assert capsys.readouterr().err == f"error: {tmp_path / 'csw21.txt'}: no such file\n"
     assert main(["lexicon", "install", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_install_of_a_binary_file_says_what_it_is(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: an image was "compiled" into a lexicon of junk."""
+    picture = tmp_path / "board.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    assert main(["lexicon", "install", str(picture), "--data-dir", str(tmp_path / "data")]) == 1
+    captured = capsys.readouterr()
+    assert "a PNG image, not a word list" in captured.err and str(picture.resolve()) in captured.err
+    assert "compiled" not in captured.out and not (tmp_path / "data").exists()
+
+
+def test_install_of_a_short_list_names_the_file_and_the_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = tmp_path / "short.txt"
+    words.write_text("cat\nquiz\n", encoding="utf-8")
+    assert main(["lexicon", "install", str(words), "--data-dir", str(tmp_path / "data")]) == 1
+    err = capsys.readouterr().err
+    assert f"{words.resolve()}: only 2 words, a lexicon has at least 1000" in err
+
+
+def test_install_of_a_gzipped_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = tmp_path / "club.txt.gz"
+    words.write_bytes(gzip.compress(b"".join(f"{w}\n".encode() for w in ("quiz", "cat", "za"))))
+    assert main(["lexicon", "install", str(words), "--name", "club", "--min-words", "3",
+                 "--data-dir", str(tmp_path / "data")]) == 0
+    assert "installed club: 3 words" in capsys.readouterr().out

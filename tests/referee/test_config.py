@@ -89,8 +89,8 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[sensors]\nboard = 'emulator://15x15?colour=red'\n", "sensors.board", "unknown emulator option 'colour'"),
         ("[sensors]\nboard = 'emulator://15x15?bounce_ms=x'\n", "sensors.board", ""),
         ("[sensors]\nboard = 3\n", "sensors.board", "must be a string"),
-        ("[sensors]\nboard = 'emulator://15x15?buttons=-1'\n", "sensors.board", "out of range for the sensor board"),
-        ("[sensors]\nboard = 'emulator://15x15?buttons=300'\n", "sensors.board", "out of range for the sensor board"),
+        ("[sensors]\nboard = 'emulator://15x15?buttons=-1'\n", "sensors.board", "buttons -1 is outside"),
+        ("[sensors]\nboard = 'emulator://15x15?buttons=300'\n", "sensors.board", "buttons 300 is outside"),
         ("x = " + "[" * 3000 + "]" * 3000 + "\n", "", "nested too deeply"),
     ],
 )

@@ -12,7 +12,7 @@ import pytest
 from referee.journal import JournalError
 from referee.service import ServiceParts, TableService
 from referee.simulation import sim_config
-from referee.table_rules import EveryWord
+from referee.table.rules import EveryWord
 
 
 def _service(state: Path, **config: Any) -> TableService:

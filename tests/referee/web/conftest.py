@@ -20,8 +20,16 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from referee.table_api import ControlError, Snapshot
+from referee.table.api import ControlError, Snapshot
 from referee.web import create_app
+
+
+class FakeRefusal(ControlError):
+    """The fake table's refusals, in its own words (the real table's have codes: referee/table/messages.py)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_input", detail=message)
+
 
 # Debian's Chromium; REFEREE_CHROMIUM names another build (or a missing path, to check the clean skip).
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -103,17 +111,17 @@ class FakeTable:
             self.controls.append((action, dict(params)))
             if action == "start":
                 if self.state != "waiting":
-                    raise ControlError("the game has already started")
+                    raise FakeRefusal("the game has already started")
                 self.state = "turn"
                 self.started_at = self.clock()
             elif action == "pause":
                 if self.state != "turn":
-                    raise ControlError("nothing to pause: no turn is running")
+                    raise FakeRefusal("nothing to pause: no turn is running")
                 self._stop_clock()
                 self.state = "paused"
             elif action == "resume":
                 if self.state != "paused":
-                    raise ControlError("the game is not paused")
+                    raise FakeRefusal("the game is not paused")
                 self.state = "turn"
                 self.started_at = self.clock()
             elif action in ("blank", "correct"):
@@ -125,7 +133,7 @@ class FakeTable:
                 self.commit([], "-" + "?" * params["count"], [], 0, kind="exchange")
                 return self.snapshot()
             else:
-                raise ControlError(f"the fake table does not do {action}")
+                raise FakeRefusal(f"the fake table does not do {action}")
             self.publish()
             return self.snapshot()
 
@@ -198,10 +206,10 @@ class FakeTable:
     def _letter(self, action: str, square: str, letter: str) -> None:
         r, c = cell(square)
         if self.board[r][c] == ".":
-            raise ControlError(f"{square}: there is no tile on this square")
+            raise FakeRefusal(f"{square}: there is no tile on this square")
         if action == "blank":
             if square not in self.pending.get("blanks", []):
-                raise ControlError(f"{square}: no blank waits for its letter here")
+                raise FakeRefusal(f"{square}: no blank waits for its letter here")
             self.board[r][c] = letter.lower()
             self.pending["blanks"].remove(square)
             if not self.pending["blanks"]:
@@ -210,7 +218,7 @@ class FakeTable:
             return
         old = self.board[r][c]
         if old.islower():
-            raise ControlError(f"{square}: a blank scores nothing; set its letter with blank")
+            raise FakeRefusal(f"{square}: a blank scores nothing; set its letter with blank")
         if square in self.last_play and self.moves:
             move = self.moves[-1]
             delta = VALUES.get(letter, 0) - VALUES.get(old, 0)

@@ -407,6 +407,22 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
     run_async(go())
 
 
+def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any) -> None:
+    sim = pytest.importorskip("referee.sim_table")
+    german = sim.SimulatedTable(sim.default_setup(language="de", edition="german"), clock=sim.ManualClock())
+    english = sim.SimulatedTable(clock=sim.ManualClock())
+
+    async def go() -> None:
+        for table, said in ((german, "nichts anzuhalten: der Tisch ist vor dem Start"),
+                            (english, "nothing to pause: the table is waiting")):
+            async with serve(table) as client:
+                status, body = await control(client, "pause", {}, csrf=await token(client))
+                assert (status, body["code"], body["reason"]) == (409, "refused", "nothing_to_pause")
+                assert body["error"] == said
+
+    run_async(go())
+
+
 @pytest.mark.parametrize(
     ("action", "params"),
     [

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 
+from game.game import WordList
 from referee.journal import Journal
-from referee.table_api import ControlError
-from referee.table_machine import TableMachine
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError
+from referee.table.machine import TableMachine
+from referee.table.setup import TableSetup
 
 
 def game_gcg(machine: TableMachine) -> str:
@@ -24,7 +25,7 @@ def game_gcg(machine: TableMachine) -> str:
     return write_gcg(list(setup.players), list(machine.game.events), pragmas)
 
 
-def export_gcg(journal: Journal, game_id: int, lexicon: object | None = None) -> str:
+def export_gcg(journal: Journal, game_id: int, lexicon: WordList | None = None) -> str:
     """Replay game `game_id` from the journal and write it as GCG.
 
     Challenges are journaled with their verdicts, so the replay needs a lexicon only for the "void" and
@@ -33,9 +34,9 @@ def export_gcg(journal: Journal, game_id: int, lexicon: object | None = None) ->
     return game_gcg(replay_game(journal, game_id, lexicon))
 
 
-def replay_game(journal: Journal, game_id: int, lexicon: object | None = None) -> TableMachine:
+def replay_game(journal: Journal, game_id: int, lexicon: WordList | None = None) -> TableMachine:
     """The table machine of game `game_id`, rebuilt from the journal (see `export_gcg` on the lexicon)."""
-    from referee.table_rules import EveryWord, table_rules
+    from referee.table.rules import EveryWord, table_rules
 
     row = journal.game(game_id)
     setup = TableSetup.from_dict(row.setup)
@@ -43,14 +44,14 @@ def replay_game(journal: Journal, game_id: int, lexicon: object | None = None) -
         lexicon = EveryWord()
         if setup.challenge in ("void", "auto"):
             lexicon = _load_lexicon(setup.lexicon)
-    machine = TableMachine(setup, table_rules(setup, lexicon))  # type: ignore[arg-type]
+    machine = TableMachine(setup, table_rules(setup, lexicon))
     for ev in journal.events(game_id):
         with contextlib.suppress(ControlError):
             machine.apply(ev)
     return machine
 
 
-def _load_lexicon(spec: str) -> object:
+def _load_lexicon(spec: str) -> WordList:
     from pathlib import Path
 
     from game.errors import LexiconError

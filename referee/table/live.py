@@ -1,6 +1,6 @@
 """The live table: the state machine plus the journal, a clock, a lock and the views' listeners.
 
-`LiveTable` implements `TableView` and `TableControl` (referee/table_api.py). Everything that
+`LiveTable` implements `TableView` and `TableControl` (referee/table/api.py). Everything that
 changes the game goes through `_submit`, which
 
 1. stamps the event with the table time (`TableClock`: runs only while the service runs),
@@ -19,15 +19,17 @@ import copy
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
-from referee.board_picture import Picture, picture_to_json
 from referee.journal import Event, Journal, JournalError
-from referee.table_api import ControlError, Listener, Snapshot
-from referee.table_machine import TableMachine
-from referee.table_rules import TableRules
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError, Listener, Snapshot
+from referee.table.machine import TableMachine
+from referee.table.picture import Picture, picture_to_json
+from referee.table.reading import TableReading
+from referee.table.rules import TableRules
+from referee.table.setup import TableSetup
+from referee.table.state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -181,24 +183,35 @@ class LiveTable:
                     self._listeners.remove(listener)
         return unsubscribe
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[TableReading]:
+        """The one way to read the game from outside the table: `with table.reading() as r: r.on_turn`.
+        Holds the table's lock for the block (keep it short: the table waits); the reading is read-only."""
+        with self._lock:
+            reading = TableReading(self.machine)
+            try:
+                yield reading
+            finally:
+                reading.close()
+
     # --- TableControl ---------------------------------------------------------------------------
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
         """The actions of `TableControl`, plus `new_game` {}: once a game has ended, the next one at this
         table (same players and settings, a new journal entry); the director then starts it."""
         if not isinstance(action, str) or not isinstance(params, Mapping):
-            raise ControlError("an action is a name and an object of parameters")
+            raise ControlError("action_shape")
         if action == "new_game":
             return self._new_game(params)
         return self._submit("control", {"action": action, "params": dict(params)}, trial=True)
 
     def _new_game(self, params: Mapping[str, Any]) -> Snapshot:
         if params:
-            raise ControlError(f"new_game takes no parameters, not {', '.join(params)}")
+            raise ControlError("new_game_params", names=", ".join(params))
         with self._lock:
             old = self.machine
-            if old.state != "ended":
-                raise ControlError(f"a new game starts once this one has ended (the table is {old.state})")
+            if old.state is not TableState.ENDED:
+                raise ControlError("new_game_not_ended", state=old.state)
             machine = TableMachine(old.setup, old.rules)
             machine.time.ms = old.time.ms
             if self.journal is not None:
@@ -215,7 +228,7 @@ class LiveTable:
 
     def gcg(self) -> str:
         """The game as a GCG record (offered as a download by the page)."""
-        from referee.records import game_gcg
+        from referee.table.records import game_gcg
 
         with self._lock:
             return game_gcg(self.machine)
@@ -336,13 +349,14 @@ class LiveTable:
                     log.error("%s; %s event not taken", exc, kind)
                     self.journal_error = str(exc)
                     self._publish()
-                    raise ControlError(f"the table cannot write its journal, so nothing was changed: {exc}") from None
+                    raise ControlError("journal_failed", error=exc) from None
                 self.journal_error = ""
             if trial:
                 self.machine = candidate
             else:
                 self.machine.apply(ev)
-            if self.machine.state == "ended" and not ends and self.journal is not None and self.game_id is not None:
+            if self.machine.state is TableState.ENDED and not ends and self.journal is not None \
+                    and self.game_id is not None:
                 self.journal.end_game(self.game_id)  # only if the trial above did not foresee it
             return self._publish()
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from game.squares import COLUMNS
+from game.squares import Square
 
 
 @dataclass(frozen=True)
@@ -43,15 +43,6 @@ def picture_from_json(data: Mapping[str, Any]) -> dict[str, Cell]:
     return {sq: Cell(v[0] or None, bool(v[1]), str(v[2])) for sq, v in data.items()}
 
 
-def square_name(row: int, col: int) -> str:
-    """0-based row and column to the board's name: column letter then row number, `H8`."""
-    return f"{COLUMNS[col]}{row + 1}"
-
-
-def square_rc(name: str) -> tuple[int, int]:
-    return int(name[1:]) - 1, COLUMNS.index(name[0].upper())
-
-
 def squares_text(squares: list[str] | set[str] | frozenset[str]) -> str:
-    """`H8, H9, H10` in board order (row, then column), for messages."""
-    return ", ".join(sorted(squares, key=square_rc))
+    """`H8, H9, H10` in board order (row, then column: `Square`'s own order), for messages."""
+    return ", ".join(sorted(squares, key=Square.from_str))

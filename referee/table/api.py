@@ -16,10 +16,22 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol, TypedDict
 
 from game.errors import RefereeError
+from referee.table.messages import refusal_text
 
 
 class ControlError(RefereeError, ValueError):
-    """A control action was refused: unknown action, malformed or out-of-place parameters, wrong state."""
+    """A control action was refused: unknown action, malformed or out-of-place parameters, wrong state.
+
+    `code` names the refusal and `fields` hold its particulars (`REFUSALS` in referee/table/messages.py);
+    `text(language)` says it in English or German, and `str()` is the English."""
+
+    def __init__(self, code: str, /, **fields: object) -> None:
+        super().__init__(refusal_text(code, "en", **fields))
+        self.fields = fields
+        self.code = code  # type: ignore[misc]  # a refusal's own code: one class, many kinds of refusal
+
+    def text(self, language: str = "en") -> str:
+        return refusal_text(self.code, language, **self.fields)
 
 
 class PermissionDenied(RefereeError, ValueError):
@@ -121,7 +133,8 @@ class TableControl(Protocol):
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot: ...
 
 
-# --- Added by the table service (issue 8): what its snapshots and controls hold beyond the above -------
+# --- What the table service's snapshots and controls hold beyond the base contract above (kept apart so a view
+# --- built on the base contract alone still works) ---------------------------------------------------------
 
 PENDING_KEYS: dict[str, str] = {
     "blanks": "squares whose blank tile waits for its letter (action `blank`)",

@@ -1,0 +1,231 @@
+"""Words the table says to players, in English and German.
+
+Kept apart from the state machine so that a translation is one place and the machine reads as
+logic. Each message takes named arguments; squares come already formatted (`H8, H9`).
+"""
+
+from __future__ import annotations
+
+from game.errors import RefereeError
+from referee.error_texts import render_error
+from referee.table.state import TableState
+
+_TEXT: dict[str, dict[str, str]] = {
+    "board_lost": {
+        "en": "The sensor board is not answering: check its cable. The game waits.",
+        "de": "Das Sensorbrett antwortet nicht: Kabel prüfen. Das Spiel wartet.",
+    },
+    "camera_lost": {
+        "en": "The camera is not sending pictures: check it. The game waits.",
+        "de": "Die Kamera liefert keine Bilder: bitte prüfen. Das Spiel wartet.",
+    },
+    "camera_lost_board_up": {
+        "en": "The camera is not sending pictures: check it. Play goes on; letters the sensor board cannot read "
+              "are asked.",
+        "de": "Die Kamera liefert keine Bilder: bitte prüfen. Es wird weitergespielt; Buchstaben, die das "
+              "Sensorbrett nicht lesen kann, werden abgefragt.",
+    },
+    "tile_moved": {
+        "en": "A tile was moved or lifted outside a turn: {squares}. Put it back.",
+        "de": "Ein Stein wurde außerhalb eines Zuges bewegt oder entfernt: {squares}. Bitte zurücklegen.",
+    },
+    "tile_changed": {
+        "en": "A different letter now lies on {squares}. Put the original tile back.",
+        "de": "Auf {squares} liegt jetzt ein anderer Buchstabe. Bitte den ursprünglichen Stein zurücklegen.",
+    },
+    "tiles_added": {
+        "en": "Tiles were put down outside a turn: {squares}. Take them off.",
+        "de": "Steine wurden außerhalb eines Zuges gelegt: {squares}. Bitte wegnehmen.",
+    },
+    "doubtful_letter": {
+        "en": "Which letter is on {squares}? {why}",
+        "de": "Welcher Buchstabe liegt auf {squares}? {why}",
+    },
+    "blank_letter": {
+        "en": "Which letter does the blank on {squares} stand for?",
+        "de": "Für welchen Buchstaben steht der Blanko auf {squares}?",
+    },
+    "illegal_play": {
+        "en": "Not a legal play: {why}. Fix the tiles and press the clock again.",
+        "de": "Kein gültiger Zug: {why}. Steine korrigieren und die Uhr erneut drücken.",
+    },
+    "commit_refused": {
+        "en": "The turn was not taken: {why}",
+        "de": "Der Zug wurde nicht gewertet: {why}",
+    },
+    "play_lifted": {
+        "en": "a tile of the play was lifted; press the clock again when the play is down",
+        "de": "ein Stein des Zuges wurde hochgenommen; die Uhr erneut drücken, wenn der Zug liegt",
+    },
+    "board_not_clear": {
+        "en": "clear the board before the start",
+        "de": "vor dem Start das Brett abräumen",
+    },
+    "not_in_lexicon": {
+        "en": "{words} not in the lexicon: take the tiles off {squares}.",
+        "de": "{words} nicht im Wörterbuch: bitte die Steine von {squares} nehmen.",
+    },
+    "take_back": {
+        "en": "Take the tiles off {squares}.",
+        "de": "Bitte die Steine von {squares} nehmen.",
+    },
+    "remove_dice": {
+        "en": "Scrambled: take the dice off {squares} and put them in the cup.",
+        "de": "Durcheinander: die Würfel von {squares} in den Becher zurücklegen.",
+    },
+    "challenge_open": {
+        "en": "{player} may challenge now.",
+        "de": "{player} kann jetzt anzweifeln.",
+    },
+    "challenge_good": {
+        "en": "Challenge: the play stands; {words} are good.",
+        "de": "Anzweiflung: der Zug zählt; {words} sind gültig.",
+    },
+    "time_up": {
+        "en": "Time is up for {player}: overtime now costs points.",
+        "de": "Die Zeit von {player} ist abgelaufen: Überzeit kostet jetzt Punkte.",
+    },
+    "max_overtime": {
+        "en": "{player} is past the overtime limit: call the director.",
+        "de": "{player} hat die Überzeitgrenze überschritten: bitte die Turnierleitung rufen.",
+    },
+    "lost_on_time": {
+        "en": "{player} passed the overtime limit and loses on time: the game is over.",
+        "de": "{player} hat die Überzeitgrenze überschritten und verliert auf Zeit: die Partie ist zu Ende.",
+    },
+    "turn_timer": {
+        "en": "The turn timer ran out.",
+        "de": "Die Zugzeit ist abgelaufen.",
+    },
+    "roll_letters": {
+        "en": "Roll the dice: {count} to roll.",
+        "de": "Bitte würfeln: {count} Würfel.",
+    },
+    "not_rolled": {
+        "en": "{letters} was not rolled.",
+        "de": "{letters} wurde nicht gewürfelt.",
+    },
+    "racks_needed": {
+        "en": "Game over: enter the tiles left on the racks of {players}.",
+        "de": "Spielende: bitte die Reststeine von {players} eingeben.",
+    },
+}
+
+
+def engine_error_text(err: BaseException, language: str = "en") -> str:
+    """The engine's error `err` in `language`: the one place the table words what the rules engine refused.
+
+    The engine's errors carry a code and their fields (`game.errors`); `referee.error_texts` words each kind
+    in English and German from those, never from the English text, so a changed English wording cannot
+    silently leave a German table in English. Anything else (not the engine's) keeps its own message."""
+    if isinstance(err, RefereeError):
+        return render_error(err, language)
+    return str(err)
+
+
+# Why a control action was refused: `ControlError(code, **fields)` (referee/table/api.py) is said from these.
+# A field that is an exception is the engine's reason (`engine_error_text`); a `TableState` is named in the
+# language; `!r` shows what was sent as it was sent.
+REFUSALS: dict[str, dict[str, str]] = {
+    "action_shape": {"en": "an action is a name and an object of parameters",
+                     "de": "eine Aktion ist ein Name und ein Objekt mit Parametern"},
+    "params_shape": {"en": "the parameters of an action must be an object",
+                     "de": "die Parameter einer Aktion müssen ein Objekt sein"},
+    "unknown_action": {"en": "unknown action {action!r}; the actions are start, pause, resume, blank, exchange, "
+                             "pass, challenge, accept, racks, correct, roll",
+                       "de": "unbekannte Aktion {action!r}; die Aktionen sind start, pause, resume, blank, "
+                             "exchange, pass, challenge, accept, racks, correct, roll"},
+    "unknown_event": {"en": "unknown event kind {kind!r}", "de": "unbekannte Ereignisart {kind!r}"},
+    "engine": {"en": "{error}", "de": "{error}"},  # the engine's own reason, in the table's language
+    "square_missing": {"en": "give the square, e.g. \"H8\"", "de": "bitte das Feld angeben, z. B. \"H8\""},
+    "already_started": {"en": "the game has already started (the table is {state})",
+                        "de": "das Spiel hat schon begonnen (der Tisch ist {state})"},
+    "start_board_not_clear": {"en": "clear the board before the start: tiles lie on {squares}",
+                              "de": "vor dem Start das Brett abräumen: Steine liegen auf {squares}"},
+    "nothing_to_pause": {"en": "nothing to pause: the table is {state}",
+                         "de": "nichts anzuhalten: der Tisch ist {state}"},
+    "not_paused": {"en": "the game is not paused", "de": "das Spiel ist nicht angehalten"},
+    "no_blank_there": {"en": "{square}: no blank waits for its letter there (waiting: {asked})",
+                       "de": "{square}: dort wartet kein Blanko auf seinen Buchstaben (es warten: {asked})"},
+    "no_blank_waiting": {"en": "{square}: no blank waits for its letter there (waiting: none)",
+                         "de": "{square}: dort wartet kein Blanko auf seinen Buchstaben (es wartet keiner)"},
+    "not_correctable": {"en": "{square}: only the tiles of the last play (or of the play being read) can be "
+                              "corrected",
+                        "de": "{square}: nur die Steine des letzten Zuges (oder des Zuges, der gelesen wird) "
+                              "lassen sich korrigieren"},
+    "correction_does_not_stand": {"en": "{square}: with {letter} there the play does not stand: {error}",
+                                  "de": "{square}: mit {letter} dort gilt der Zug nicht: {error}"},
+    "exchange_not_now": {"en": "an exchange is declared during one's own turn (the table is {state})",
+                         "de": "getauscht wird im eigenen Zug (der Tisch ist {state})"},
+    "exchange_count": {"en": "an exchange is 1 to 7 tiles, not {count!r}",
+                       "de": "ein Tausch ist 1 bis 7 Steine, nicht {count!r}"},
+    "exchange_tiles_down": {"en": "take your tiles off the board first: {squares}",
+                            "de": "erst die Steine vom Brett nehmen: {squares}"},
+    "pass_not_now": {"en": "one passes during one's own turn (the table is {state})",
+                     "de": "gepasst wird im eigenen Zug (der Tisch ist {state})"},
+    "pass_tiles_down": {"en": "take your tiles off the board to pass: {squares}",
+                        "de": "zum Passen die Steine vom Brett nehmen: {squares}"},
+    "challenge_seat": {"en": "challenge: player must be a seat from 0 to {last}, not {player!r}",
+                       "de": "Anzweifeln: player muss ein Platz von 0 bis {last} sein, nicht {player!r}"},
+    "no_challenge": {"en": "there is no play to challenge now", "de": "jetzt gibt es keinen Zug anzuzweifeln"},
+    "own_play": {"en": "{player} cannot challenge their own play",
+                 "de": "{player} kann den eigenen Zug nicht anzweifeln"},
+    "challenge_words": {"en": "challenge: words is how many of the play's {count} words are challenged, 1 to "
+                              "{most}, not {words!r}",
+                        "de": "Anzweifeln: words ist, wie viele der {count} Wörter des Zuges angezweifelt werden, "
+                              "1 bis {most}, nicht {words!r}"},
+    "nothing_to_accept": {"en": "there is no play waiting to be accepted",
+                          "de": "kein Zug wartet darauf, angenommen zu werden"},
+    "racks_not_now": {"en": "racks are entered at the end of the game",
+                      "de": "die Reststeine werden am Spielende eingegeben"},
+    "racks_seat": {"en": "racks: player must be a seat still to enter: {seats}; not {player!r}",
+                   "de": "Reststeine: player muss ein Platz sein, der noch fehlt: {seats}; nicht {player!r}"},
+    "racks_letters": {"en": "racks: tiles must be letters, e.g. \"AEQ\" (? for a blank)",
+                      "de": "Reststeine: tiles müssen Buchstaben sein, z. B. \"AEQ\" (? für einen Blanko)"},
+    "racks_count": {"en": "racks: {player} has {size} tiles left, not {count}",
+                    "de": "Reststeine: {player} hat noch {size} Steine, nicht {count}"},
+    "racks_no_letter": {"en": "racks: this tile set has no {letter}",
+                        "de": "Reststeine: dieser Steinsatz hat kein {letter}"},
+    "racks_seen": {"en": "racks: {tiles} has tiles that are on the board or on another rack already",
+                   "de": "Reststeine: {tiles} enthält Steine, die schon auf dem Brett oder einem anderen Bänkchen "
+                         "liegen"},
+    "not_scramble": {"en": "dice are rolled only in Scramble", "de": "gewürfelt wird nur bei Scramble"},
+    "roll_not_now": {"en": "the dice are rolled at the start of a Scramble turn (the table is {state})",
+                     "de": "gewürfelt wird zu Beginn eines Scramble-Zuges (der Tisch ist {state})"},
+    "roll_count": {"en": "a roll is 1 to 7 letters of the dice (? for a blank face), not {letters!r}",
+                   "de": "ein Wurf ist 1 bis 7 Buchstaben der Würfel (? für eine leere Seite), nicht {letters!r}"},
+    "roll_no_face": {"en": "roll: no die shows {letter!r}", "de": "Wurf: kein Würfel zeigt {letter!r}"},
+    "new_game_params": {"en": "new_game takes no parameters, not {names}",
+                        "de": "new_game nimmt keine Parameter, nicht {names}"},
+    "new_game_not_ended": {"en": "a new game starts once this one has ended (the table is {state})",
+                           "de": "ein neues Spiel beginnt, wenn dieses zu Ende ist (der Tisch ist {state})"},
+    "journal_failed": {"en": "the table cannot write its journal, so nothing was changed: {error}",
+                       "de": "der Tisch kann sein Journal nicht schreiben, darum wurde nichts geändert: {error}"},
+    "invalid_input": {"en": "{detail}", "de": "ungültige Eingabe: {detail}"},  # the page's checks (referee/web)
+}
+
+# The table's states as a German sentence names them ("der Tisch ist {state}"); English uses the state's word.
+_STATES_DE = {
+    "waiting": "vor dem Start", "roll": "beim Würfeln", "turn": "im Zug", "blank": "beim Nachfragen",
+    "challenge": "im Anzweiflungsfenster", "takeback": "beim Zurücknehmen", "removal": "beim Abräumen der Würfel",
+    "paused": "angehalten", "racks": "bei den Reststeinen", "ended": "am Ende",
+}
+
+
+def refusal_text(code: str, language: str = "en", **fields: object) -> str:
+    """The refusal `code` in `language` ("en" or "de"), from its fields (see `REFUSALS`)."""
+    said: dict[str, object] = {}
+    for name, value in fields.items():
+        if isinstance(value, BaseException):
+            value = engine_error_text(value, language)
+        elif isinstance(value, TableState):
+            value = _STATES_DE[value.value] if language == "de" else value.value
+        said[name] = value
+    entry = REFUSALS[code]
+    return entry.get(language, entry["en"]).format(**said)
+
+
+def text(key: str, language: str = "en", **args: object) -> str:
+    """The message `key` in `language` ("en" or "de"), with its arguments filled in."""
+    entry = _TEXT[key]
+    return entry.get(language, entry["en"]).format(**args)

@@ -1,0 +1,119 @@
+"""What the table says, from the snapshots a real (simulated) table publishes, in English and German."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from referee.sim_table import SimulatedTable, default_setup
+from referee.speech.phrases import announcements, spoken_position
+
+WORDS = ["QUIZ", "ZA", "ZAS", "QI", "AS", "IS", "ZO", "OE", "ZOA"]
+
+
+class Heard:
+    """A listener that keeps what the announcer would say, as the service's SpeechListener does."""
+
+    def __init__(self) -> None:
+        self.before: Any = None
+        self.lines: list[str] = []
+
+    def __call__(self, snap: Any) -> None:
+        self.lines += announcements(self.before, snap)
+        self.before = snap
+
+    def take(self) -> list[str]:
+        lines, self.lines = self.lines, []
+        return lines
+
+
+def _table(language: str = "en", **changes: object) -> tuple[SimulatedTable, Heard]:
+    t = SimulatedTable(default_setup(language=language, **changes), words=WORDS)
+    heard = Heard()
+    t.subscribe(heard)
+    t.control("start", {})
+    return t, heard
+
+
+def test_a_play_is_read_out_with_its_square_score_and_the_players_total() -> None:
+    t, heard = _table()
+    t.play("8E QUIZ")
+    assert heard.take() == ["QUIZ, eight E, forty-four. Anna, forty-four."]
+    t.advance(15)
+    t.play("H8 .A")
+    assert heard.take() == ["ZA, H eight, eleven. Ben, eleven."]
+
+
+def test_a_german_table_speaks_german() -> None:
+    t, heard = _table("de")
+    t.play("8E QUIZ")
+    t.control("challenge", {"player": 1})
+    t.press()
+    assert heard.take() == ["QUIZ, acht E, vierundvierzig. Anna, vierundvierzig.",
+                            "QUIZ ist gültig. Ben setzt einen Zug aus.", "Anna passt."]
+
+
+def test_challenges_and_their_outcome_are_announced() -> None:
+    t, heard = _table()
+    t.play("8E QUIZ")
+    heard.take()
+    t.control("challenge", {"player": 1})
+    assert heard.take() == ["QUIZ is good. Ben loses the turn."]
+    t, heard = _table(challenge="five-point")
+    t.play("8E QUIZ")
+    t.control("challenge", {"player": 1})
+    assert heard.take()[-1] == "QUIZ is good. Anna gets five points."
+
+
+def test_a_phony_challenged_off_is_announced_once_with_the_take_back() -> None:
+    t, heard = _table()
+    t.place_word("8G ZQ")
+    t.press()
+    heard.take()
+    t.control("challenge", {"player": 1})
+    assert heard.take() == ["ZQ is challenged off. Anna scores nothing.", "Take the tiles off the board."]
+    t.lift("G8")
+    t.lift("H8")
+    assert heard.take() == []
+
+
+def test_time_warnings_overtime_and_the_end_with_the_winner() -> None:
+    t, heard = _table()
+    t.play("8E QUIZ")
+    t.advance(15)
+    heard.take()
+    t.advance(20 * 60)
+    assert heard.take() == ["Ben, five minutes left."]
+    t.advance(4 * 60 + 30)
+    assert heard.take() == ["Ben, one minute left."]
+    t.advance(61)
+    assert heard.take() == ["Ben, your time is up. Overtime."]
+    for _ in range(6):
+        t.press()
+    heard.take()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    lines = heard.take()
+    assert lines[-1] == "Game over. Anna wins, thirty-seven to minus thirty-six."
+    assert "Ben loses ten points on time." in lines
+
+
+def test_a_restarted_table_does_not_recite_the_game() -> None:
+    t, _ = _table()
+    t.play("8E QUIZ")
+    t.advance(15)
+    late = Heard()
+    t.subscribe(late)
+    t.advance(1)
+    assert late.take() == []
+    t.press()
+    assert late.take() == ["Ben passes."]
+
+
+@pytest.mark.parametrize(("notation", "lang", "said"), [
+    ("8D WINDY", "en", "eight D"), ("D8 WINDY", "en", "D eight"), ("12F VRA.K", "de", "zwölf F"),
+    ("-", "en", "-"),
+])
+def test_the_start_square_is_read_as_written(notation: str, lang: str, said: str) -> None:
+    assert spoken_position(notation, lang) == said

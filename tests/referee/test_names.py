@@ -1,0 +1,74 @@
+"""Names (players, the table) are one line of printable text: refused otherwise in the configuration,
+and whatever a name holds, an exported record never gets a line it did not write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.gcg import parse_gcg, write_gcg
+from referee.config import ConfigError, parse_config
+from referee.journal import Journal
+from referee.sim_table import SimulatedTable, default_setup
+from referee.table.records import export_gcg
+
+ATTACK = "Anna\n>Anna: ZZZ 8H ZZZ +900 900\n>Ben: QQQ H8 .QQ +500 500"
+
+
+def _config(players: list[str], table: str = "Table 1") -> object:
+    return parse_config({"table": {"name": table}, "game": {"players": players}, "web": {"enabled": False},
+                         "sensors": {"board": "emulator://"}})
+
+
+@pytest.mark.parametrize("name", [ATTACK, "Anna\tB", "Ben\r", "Eve\x00", "Zoë\u2028Z"])
+def test_a_player_name_of_more_than_one_printable_line_is_refused(name: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        _config([name, "Ben"])
+    assert caught.value.key == "game.players"
+    assert "player 1's name must be one line of printable text" in str(caught.value)
+
+
+def test_a_table_name_with_a_line_break_is_refused() -> None:
+    with pytest.raises(ConfigError) as caught:
+        _config(["Anna", "Ben"], table="Hall\n#player1 x y")
+    assert caught.value.key == "table.name"
+    assert "one line of printable text" in str(caught.value) and "'\\n'" in str(caught.value)
+
+
+@pytest.mark.parametrize("second", ["Anna", "anna", " Anna ", "ANNA"])
+def test_two_players_with_one_name_are_refused(second: str) -> None:
+    with pytest.raises(ConfigError, match=r"players 1 and 3 are both called .*could not tell them apart"):
+        _config(["Anna", "Ben", second])
+
+
+def test_printable_names_stay_as_written() -> None:
+    config = _config(["Zoë Müller", "Jean-Luc O'Neil"], table="Tisch 3 Nürnberg")
+    assert config.game.players == ("Zoë Müller", "Jean-Luc O'Neil")  # type: ignore[attr-defined]
+
+
+def test_the_exact_attack_writes_no_move_lines() -> None:
+    """A game with no moves exported plays of +900 and +500 when a name held line breaks."""
+    text = write_gcg([ATTACK, "Ben"], [], {"title": "Hall\n>Ben: X 8H X +1 1"})
+    record = parse_gcg(text)
+    assert record.moves == []
+    assert not any(line.startswith(">") for line in text.splitlines())
+    assert record.players[0].name == " ".join(ATTACK.split())
+
+
+def test_a_journaled_game_under_such_names_exports_clean(tmp_path: Path) -> None:
+    """A journal written before names were checked still exports, escaped, and loses nothing."""
+    journal = Journal(tmp_path / "games.sqlite3")
+    table = SimulatedTable(default_setup(players=(ATTACK, "Ben\n#note x"), table="T\n>x: A 8H A +1 1"),
+                           words=["QUIZ"], journal=journal)
+    table.control("start", {})
+    table.play("8E QUIZ")
+    assert table.game_id is not None
+    record = parse_gcg(export_gcg(journal, table.game_id))
+    journal.close()
+    assert [(m.nick, m.move, m.score) for m in record.moves] == [(record.players[0].nick, "8E QUIZ", 44)]
+
+
+def test_names_that_give_one_nickname_get_two() -> None:
+    record = parse_gcg(write_gcg(["Anna B", "Anna_B"], [], {}))
+    assert len({p.nick for p in record.players}) == 2
