@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from game.errors import RefereeError
+from game.squares import Square
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
@@ -216,10 +217,9 @@ class TableService:
     def _journal_squares(self) -> set[str]:
         """The squares the journal knows tiles on: the game's board and the last picture it recorded."""
         snap = self.table.snapshot()
-        known = {f"{chr(ord('A') + c)}{r + 1}" for r, row in enumerate(snap.get("board") or [])
+        known = {str(Square(r, c)) for r, row in enumerate(snap.get("board") or [])
                  for c, ch in enumerate(row) if ch not in ".-"}
-        known |= set(self.table.machine.observed)  # at start: no other thread touches the table yet
-        return known
+        return known | self.table.observed_squares()
 
     def _compare_with_journal(self, picture: Picture) -> None:
         """From start until they agree: tiles on squares the journal never saw mean the journal is behind the

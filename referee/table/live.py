@@ -153,7 +153,7 @@ class LiveTable:
         if the journal is waiting for the disk (the table's lock is held by the write)."""
         last = self._last_snap
         if last is None:
-            raise ControlError("the table is busy writing its journal; try again")
+            raise ControlError("journal_failed", error="the SD card has not answered yet; try again")
         snap = cast(dict[str, Any], copy.deepcopy(last))
         snap["seq"] = seq
         elapsed = max(0, self.clock.now_ms() - self._last_snap_ms)
@@ -182,6 +182,11 @@ class LiveTable:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
         return unsubscribe
+
+    def observed_squares(self) -> set[str]:
+        """The squares of the last board picture the table took (and journaled)."""
+        with self._lock:
+            return set(self.machine.observed)
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[TableReading]:
