@@ -292,13 +292,11 @@ class MicroPythonBoard:
         self._send(" ".join(words) + "\n")
 
     def _send(self, line: str) -> None:
-        try:
+        with contextlib.suppress(OSError):  # the process has just ended: it reboots with the settled state
             os.write(self._control, line.encode())
-        except OSError:  # the process has just ended: the watcher reboots it with the settled state
-            pass
 
     def _catch_up(self) -> None:
-        now_ms = (self.clock() - self._t0) * 1000.0
+        now_ms = round((self.clock() - self._t0) * 1000.0)
         self.board.now_ms = now_ms
         self.board.hal.now_ms = now_ms
 

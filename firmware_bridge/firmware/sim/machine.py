@@ -89,7 +89,7 @@ class _Board:
         self.poll = None
         path = _get("SIM_CONTROL", None)
         if path is not None:
-            self.control = open(path, "rb")
+            self.control = open(path, "rb")  # noqa: SIM115 - open for the life of the process
             self.poll = select.poll()
             self.poll.register(self.control, select.POLLIN)
 
@@ -180,7 +180,7 @@ class _Board:
                 self.command(line.split())
         elif op == b"X":
             gc.collect()
-            sys.stderr.write("heap alloc=%d free=%d\n" % (gc.mem_alloc(), gc.mem_free()))
+            sys.stderr.write(f"heap alloc={gc.mem_alloc()} free={gc.mem_free()}\n")
             sys.exit(0)
 
 
