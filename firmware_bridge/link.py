@@ -4,6 +4,7 @@ URLs, like pyserial's `serial_for_url`:
 - a device path (`/dev/ttyACM0`, `/dev/serial/by-id/...`) or a pty path (the emulator's `path`);
 - `emulator://` or `emulator://9x9?coded=1&buttons=2&slots=7&seed=3`: start a PtyEmulator in this process
   and open its pty (`link.emulator` is the emulator, for scripting);
+  with `micropython=1`, the firmware's own main.py on MicroPython instead (`micropython_board.MicroPythonBoard`);
 - any other pyserial URL (`loop://`, `spy://...`, `rfc2217://...`).
 
 The thread owns the port. It reopens it by itself after an unplug, a port error or a silent board, every
@@ -63,8 +64,8 @@ def parse_emulator_url(url: str) -> dict[str, Any]:
     ints = {"buttons", "slots", "seed", "debounce_ms", "heartbeat_ms"}
     for key, values in parse_qs(parts.query).items():
         value = values[-1]
-        if key == "coded":
-            kwargs["coded"] = value.lower() in ("1", "true", "yes")
+        if key in ("coded", "micropython"):
+            kwargs[key] = value.lower() in ("1", "true", "yes")
         elif key in ints:
             try:
                 kwargs[key] = int(value)
@@ -125,7 +126,13 @@ class BoardLink:
             from firmware_bridge.emulator import EmulatedBoard
             from firmware_bridge.pty_emulator import PtyEmulator
 
-            self.emulator = PtyEmulator(EmulatedBoard(**parse_emulator_url(url)))
+            options = parse_emulator_url(url)
+            if options.pop("micropython", False):
+                from firmware_bridge.micropython_board import MicroPythonBoard
+
+                self.emulator = MicroPythonBoard(**options)
+            else:
+                self.emulator = PtyEmulator(EmulatedBoard(**options))
             self.port_url = self.emulator.path
         self.reconnects = 0
         self.open_failures = 0

