@@ -133,6 +133,9 @@ class MicroPythonBoard:
         self.plugged = False
         self.muted = False
         self.reboots = 0
+        self.exit_codes: list[int] = []  # how each boot ended by itself (3: machine.reset(), 1: uncaught error)
+        self.ended = threading.Condition(self.lock)  # notified whenever the firmware ends by itself
+        self.max_reboots = MAX_REBOOTS
         self.settles_at: dict[int, float] = {}  # input -> host time its contacts stop bouncing (last change)
         self._stopping = False
         self._watchers: list[threading.Thread] = []
@@ -272,7 +275,9 @@ class MicroPythonBoard:
                 return  # unplugged, stopped or already replaced: the end was ours
             self._proc = None
             self.reboots += 1
-            if self.reboots > MAX_REBOOTS:
+            self.exit_codes.append(code)
+            self.ended.notify_all()
+            if self.reboots > self.max_reboots:
                 log.error("MicroPython board: the firmware ended %d times (last exit %s); stderr:\n%s",
                           self.reboots, code, self.stderr[-2000:])
                 self._pull_out()
