@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from referee.demo import DemoDriver, RecordJudge, load_record  # noqa: E402
 from referee.service import TableService  # noqa: E402
 from referee.simulation import sim_config, sim_parts  # noqa: E402
-from referee.table_api import Snapshot  # noqa: E402
+from referee.table.api import Snapshot  # noqa: E402
 
 SHARED_GAMES = ROOT.parent / "shared" / "gcg" / "liwords"
 GAMES = ["pkg_omgwords_testdata_vs_josh.gcg", "pkg_puzzles_testdata_r10_james.gcg",

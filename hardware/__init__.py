@@ -39,7 +39,7 @@ Controller (`hardware.controller`)
       guards the timer: hold it when the service calls the clock's methods itself.
     - `hardware.controller.draw(devices, faces)` pushes readings to every output, for a caller that
       keeps its clocks itself (no button handling, no polling).
-    - `controller.clock_views()` gives `table_api.ClockView`-shaped dicts; `controller.render_line(names)`
+    - `controller.clock_views()` gives `referee.table.api.ClockView`-shaped dicts; `controller.render_line(names)`
       the terminal line.
 
 Clocks (`game.clock`, pure): `GameClock(ClockConfig(...), clock)` with start/press/switch_to/pause/

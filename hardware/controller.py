@@ -174,7 +174,7 @@ class ClockController:
             return readings(self.timer)
 
     def clock_views(self) -> list[dict[str, Any]]:
-        """`referee.table_api.ClockView`-shaped dicts, one per face, for the table snapshot."""
+        """`referee.table.api.ClockView`-shaped dicts, one per face, for the table snapshot."""
         return [{"remaining_ms": f.remaining_ms, "running": f.active and not f.paused} for f in self.faces()]
 
     def render_line(self, names: Sequence[str] | None = None, width: int = 12, *, ascii_only: bool = False) -> str:

@@ -11,23 +11,26 @@ Public API (what the views, the commands and the tests use)::
     table.unplug(); table.replug()   # the sensor board's link
     table.snapshot(); table.subscribe(listener); table.control(action, params); table.gcg()
 
-- `referee.table_api`: the contract with the views (`TableView`, `TableControl`, `Snapshot`).
-- `referee.live_table.LiveTable`: the table players use (machine + journal + listeners + table time);
+- `referee.table.api`: the contract with the views (`TableView`, `TableControl`, `Snapshot`).
+- `referee.table.live.LiveTable`: the table players use (machine + journal + listeners + table time);
   `LiveTable.new_game(setup, rules, journal=...)`, `LiveTable.resume(journal, rules_for_setup)`; inputs
   `board_seen(picture)`, `link(source, up)`, `press_clock(player)`, `roll(letters)`, `poll()`.
-- `referee.table_machine.TableMachine`: the pure state machine (waiting, turn, blank, challenge,
-  takeback, removal, roll, paused, racks, ended); events in, snapshots out.
+- `referee.table.machine.TableMachine`: the pure state machine (`referee.table.state.TableState`: waiting,
+  turn, blank, challenge, takeback, removal, roll, paused, racks, ended; `TRANSITIONS`: state x event ->
+  handler); events in, snapshots out.
+- `LiveTable.reading()`: the one way to read a running table from outside `referee.table` (a read-only
+  `referee.table.reading.TableReading`, under the table's lock).
 - `referee.config`: `load_config(path) -> Config` (one TOML file; `ConfigError` names file, key, reason).
 - `referee.journal.Journal`: SQLite (WAL) of games and their events; `referee games list|export`.
 - `referee.fusion.fuse(sensors, camera, min_confidence)`: one board picture from the sensor board and the
   camera; doubt is kept, never resolved by guessing.
-- `referee.table_rules`: the engine's rule set and lexicon for a table (`rules_for`, `TableRules`, `WordSet`).
-- `referee.records`: `game_gcg(machine)`, `export_gcg(journal, game_id)`: the game as GCG.
+- `referee.table.rules`: the engine's rule set and lexicon for a table (`rules_for`, `TableRules`, `WordSet`).
+- `referee.table.records`: `game_gcg(machine)`, `export_gcg(journal, game_id)`: the game as GCG.
 - `referee.service.TableService(ServiceParts)`: the running service (board link, camera, buttons, outputs,
   page, sd_notify); `referee.simulation.sim_config/sim_parts/real_parts` build its parts.
 - `referee.demo.DemoDriver(service, record)`: robot players replaying a GCG record through a service on
   the emulated board (`referee demo`, the benchmark, the end-to-end tests).
-- `referee.table_api.PENDING_KEYS`, `ALERT_CODES`, `EXTRA_ACTIONS`: what snapshots and controls hold beyond
+- `referee.table.api.PENDING_KEYS`, `ALERT_CODES`, `EXTRA_ACTIONS`: what snapshots and controls hold beyond
   the base contract (`roll` for Scramble, `new_game` after the end).
 """
 

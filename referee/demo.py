@@ -27,7 +27,8 @@ from typing import Any, TextIO
 from game.errors import RefereeError
 from game.gcg import GCGMove, GCGRecord, MoveKind, parse_gcg
 from game.play import Play
-from referee.table_api import Snapshot
+from referee.table.api import Snapshot
+from referee.table.state import TableState
 
 
 class DemoError(RefereeError, ValueError):
@@ -59,7 +60,7 @@ class DemoResult:
     mismatches: list[str] = field(default_factory=list)
     asked: int = 0  # letters the camera doubted and the robot entered on the page
     final: list[tuple[str, int]] = field(default_factory=list)
-    state: str = ""
+    state: TableState = TableState.WAITING
     stopped: bool = False  # Ctrl-C or SIGTERM before the record's end
 
 
@@ -82,7 +83,8 @@ class DemoDriver:
         counts = Counter(p.nick for p in record.players)
         self.shared = {nick for nick, n in counts.items() if n > 1}  # one nickname for two players
         self._last_turn: int | None = None
-        self.scramble = service.table.machine.setup.scramble
+        with service.table.reading() as now:
+            self.scramble = now.scramble
         self._cond = threading.Condition()
         self.table.subscribe(self._on_snapshot)
         self.result = DemoResult()
@@ -123,7 +125,7 @@ class DemoDriver:
         except DemoStopped:
             self.result.stopped = True
         snap = self.table.snapshot()
-        self.result.state = snap["state"]
+        self.result.state = TableState(snap["state"])
         self.result.final = [(p["name"], p["score"]) for p in snap["players"]]
         if not self.result.stopped and not self.result.mismatches:
             # a line the robots could not act on must not pass unnoticed: the scores must end as the record's
@@ -138,7 +140,7 @@ class DemoDriver:
         return self.result
 
     def _play_record(self) -> None:
-        if self.table.snapshot()["state"] == "waiting":
+        if self.table.snapshot()["state"] == TableState.WAITING:
             self.table.control("start", {})
         moves = self.record.moves
         for i, move in enumerate(moves):
@@ -178,32 +180,32 @@ class DemoDriver:
         return nxt if nxt in found else found[0]
 
     def _on_turn(self, snap: Snapshot, player: int) -> bool:
-        return snap["state"] == "turn" and snap["players"][player]["on_turn"]
+        return snap["state"] == TableState.TURN and snap["players"][player]["on_turn"]
 
     def roll(self, player: int, move: GCGMove) -> None:
         """Scramble: the record's rack is every face the player has this turn; the dice passed on are
         already in hand, the others are rolled now (typed on the page, as a table without a tray does)."""
         self.wait(f"ask {self.record.players[player].name} to roll",
-                  lambda s: s["state"] == "roll" and s["players"][player]["on_turn"])
-        with self.table._lock:
-            hand = Counter(f.letter for f in self.table.machine.game.hand())  # type: ignore[attr-defined]
+                  lambda s: s["state"] == TableState.ROLL and s["players"][player]["on_turn"])
+        with self.table.reading() as now:
+            hand = Counter(now.hand)
         rolled = Counter(move.rack.upper()) - hand
         self.table.control("roll", {"letters": "".join(sorted(rolled.elements()))})
 
     def clear_removals(self) -> None:
         """Scramble: take the scrambled dice off the mat once the play stands."""
         snap = self.table.snapshot()
-        if snap["state"] == "removal":
+        if snap["state"] == TableState.REMOVAL:
             for sq in snap["pending"]["remove"]:
                 self.emu.lift(sq)
-            self.wait("see the scrambled dice gone", lambda s: s["state"] != "removal")
+            self.wait("see the scrambled dice gone", lambda s: s["state"] != TableState.REMOVAL)
 
     def play(self, player: int, move: GCGMove, nxt: GCGMove | None, rest: list[GCGMove]) -> None:
         if self.scramble:
             self.roll(player, move)
         self.wait(f"give the turn to {self.record.players[player].name}", lambda s: self._on_turn(s, player))
-        with self.table._lock:
-            board = self.table.machine.game.board.copy()
+        with self.table.reading() as now:
+            board = now.board()
         written = Play.from_str(move.move)
         if self.record.pragmas.get("orientation", "").lower() == "lettered-rows":
             written = Play(written.position.transpose(), written.word)  # ScrabScrap writes the transpose of GCG
@@ -213,12 +215,12 @@ class DemoDriver:
         squares = {str(pl.square) for pl in placements}
         self.wait("see the tiles laid", lambda s: all(_at(s, sq) != "." for sq in squares))
         before = len(self.table.snapshot()["moves"])
-        snap = self.press(player, "take the commit", lambda s: s["state"] in ("blank", "challenge", "takeback")
+        snap = self.press(player, "take the commit", lambda s: s["state"] in _COMMITTED
                           or len(s["moves"]) > before or any(a["code"] == "illegal_play" for a in s["alerts"]))
-        if any(a["code"] == "illegal_play" for a in snap["alerts"]) and snap["state"] == "turn":
+        if any(a["code"] == "illegal_play" for a in snap["alerts"]) and snap["state"] == TableState.TURN:
             text = next(a["text"] for a in snap["alerts"] if a["code"] == "illegal_play")
             raise DemoError(f"line {move.line}: the referee refused {move.move}: {text}")
-        if snap["state"] == "blank":
+        if snap["state"] == TableState.BLANK:
             truth = {str(pl.square): pl.tile for pl in placements}
             for sq in snap["pending"].get("blanks", []):
                 self.table.control("blank", {"square": sq, "letter": truth[sq].letter})
@@ -228,7 +230,7 @@ class DemoDriver:
                 self.table.control("correct", {"square": sq, "letter": truth[sq].letter})
         snap = self.table.snapshot()
         self.compare(player, move)
-        if snap["state"] == "challenge":
+        if snap["state"] == TableState.CHALLENGE:
             other = (player + 1) % len(self.record.players)
             if nxt is not None and nxt.kind is MoveKind.WITHDRAWN:
                 if self.judge is not None:  # the play's words (an end-of-game line may follow it already)
@@ -240,10 +242,10 @@ class DemoDriver:
             else:
                 self.table.control("accept", {})
         snap = self.table.snapshot()
-        if snap["state"] == "takeback":
+        if snap["state"] == TableState.TAKEBACK:
             for sq in snap["pending"]["remove"]:
                 self.emu.lift(sq)
-            self.wait("see the phony taken back", lambda s: s["state"] != "takeback")
+            self.wait("see the phony taken back", lambda s: s["state"] != TableState.TAKEBACK)
         if nxt is not None and nxt.kind in (MoveKind.WITHDRAWN, MoveKind.CHALLENGE_BONUS):
             self.compare(player, nxt)
         self.clear_removals()
@@ -276,7 +278,7 @@ class DemoDriver:
         if self.scramble:
             self.roll(player, move)  # then no word in time: the clock pressed with nothing laid loses the turn
         snap = self.wait("give the turn for a pass", lambda s: self._on_turn(s, player)
-                         or s["state"] in ("racks", "ended"))
+                         or s["state"] in (TableState.RACKS, TableState.ENDED))
         if not self._on_turn(snap, player):
             # a pass after the other player went out: a record's way of writing the turn lost by a wrong
             # challenge of the last play (the game is over; nothing to press, nothing scored)
@@ -289,7 +291,7 @@ class DemoDriver:
 
     def end_racks(self, moves: list[GCGMove]) -> None:
         snap = self.table.snapshot()
-        if snap["state"] != "racks":
+        if snap["state"] != TableState.RACKS:
             return
         ends = [m for m in moves if m.kind is MoveKind.END_RACK]
         for p in list(snap["pending"]["racks"]):
@@ -333,6 +335,8 @@ class DemoDriver:
                                           f"record {move.total}{before}")
 
 
+# the states a press of the mover's clock leads to when the table takes the commit
+_COMMITTED = (TableState.BLANK, TableState.CHALLENGE, TableState.TAKEBACK)
 _SHEET_KIND = {MoveKind.PLAY: "play", MoveKind.PASS: "pass", MoveKind.EXCHANGE: "exchange",
                MoveKind.WITHDRAWN: "withdrawn", MoveKind.CHALLENGE_BONUS: "challenge", MoveKind.END_RACK: "end"}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from referee.board_picture import Cell
+from referee.table.picture import Cell
 
 
 @dataclass(frozen=True)

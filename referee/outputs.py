@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TextIO
 
-from referee.live_table import LiveTable
+from referee.table.live import LiveTable
 
 log = logging.getLogger(__name__)
 
@@ -61,12 +61,11 @@ class Outputs:
     def _faces(self) -> tuple[list[Any], list[str], set[str]]:
         from hardware.frames import readings
 
-        with self.table._lock:
-            m = self.table.machine
-            timer = m.clock if m.clock is not None else m.timer
-            names = list(m.setup.players)
-            codes = {a.code for a in m.notices}
-            self.trouble = any(a.level == "error" for a in m.alerts())
+        with self.table.reading() as now:
+            timer = now.timing
+            names = list(now.players)
+            codes = set(now.notice_codes)
+            self.trouble = now.in_trouble
             return (readings(timer) if timer is not None else []), names, codes
 
     def refresh(self) -> None:

@@ -30,17 +30,18 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from game.errors import RefereeError
-from referee.board_picture import Cell
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
-from referee.live_table import LiveTable
 from referee.outputs import Outputs
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
-from referee.table_api import ControlError
-from referee.table_rules import TableRules, table_rules
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError
+from referee.table.live import LiveTable
+from referee.table.picture import Cell
+from referee.table.rules import TableRules, table_rules
+from referee.table.setup import TableSetup
+from referee.table.state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -200,12 +201,11 @@ class TableService:
         if self.link is None:
             return
         tray = dict(self.link.picture().tray)
-        with self.table._lock:
-            machine = self.table.machine
-            if machine.state != "roll" or not machine.setup.scramble:
+        with self.table.reading() as now:
+            if now.state is not TableState.ROLL or not now.scramble:
                 return
-            expected = machine.game.dice.to_draw()  # type: ignore[attr-defined]
-            dice = machine.game.dice_set.dice  # type: ignore[attr-defined]
+            expected = now.dice_to_draw
+            dice = now.dice
         if len(tray) != expected:
             return
         try:
@@ -220,12 +220,12 @@ class TableService:
             if ev.action == "clock" and ev.player is not None:
                 self.request_commit(ev.player)
             elif ev.action == "challenge":
-                with self.table._lock:
-                    challenger = self.table.machine.on_turn
+                with self.table.reading() as now:
+                    challenger = now.on_turn
                 self.table.control("challenge", {"player": challenger})
             elif ev.action == "pause":
                 state = self.table.snapshot()["state"]
-                self.table.control("resume" if state == "paused" else "pause", {})
+                self.table.control("resume" if state == TableState.PAUSED else "pause", {})
             elif ev.action == "confirm":
                 self.table.control("accept", {})
         except ControlError as exc:
@@ -319,12 +319,11 @@ class TableService:
         time, in the order the page asks). Anything doubtful leaves the rack to be typed on the page."""
         if self.camera is None or self.camera.rack_reader is None:
             return
-        with self.table._lock:
-            machine = self.table.machine
-            if machine.state != "racks" or not machine.racks_needed:
+        with self.table.reading() as now:
+            if now.state is not TableState.RACKS or not now.racks_needed:
                 return
-            player = machine.racks_needed[0]
-            size = machine.game.rack_sizes[player]
+            player = now.racks_needed[0]
+            size = now.rack_size(player)
         tiles = self.camera.read_dice(self.camera.rack_reader)
         if tiles is None or len(tiles) != size:
             return
@@ -340,11 +339,10 @@ class TableService:
         read with confidence, their letters are the roll. A doubtful die leaves the roll to be typed in."""
         if self.camera is None or self.camera.dice_reader is None:
             return
-        with self.table._lock:
-            machine = self.table.machine
-            if machine.state != "roll" or not machine.setup.scramble:
+        with self.table.reading() as now:
+            if now.state is not TableState.ROLL or not now.scramble:
                 return
-            expected = machine.game.dice.to_draw()  # type: ignore[attr-defined]
+            expected = now.dice_to_draw
         dice = self.camera.read_dice()
         if dice is None or len(dice) != expected:
             return

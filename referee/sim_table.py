@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from game.squares import Position
-from referee.board_picture import Cell
 from referee.journal import Journal
-from referee.live_table import LiveTable, TableClock
-from referee.table_api import Snapshot
-from referee.table_machine import TableMachine
-from referee.table_rules import EveryWord, WordSet, table_rules
-from referee.table_setup import TableSetup
+from referee.table.api import Snapshot
+from referee.table.live import LiveTable, TableClock
+from referee.table.machine import TableMachine
+from referee.table.picture import Cell
+from referee.table.rules import EveryWord, WordSet, table_rules
+from referee.table.setup import TableSetup
+from referee.table.state import TableState
 
 
 class ManualClock:
@@ -114,7 +115,7 @@ class SimulatedTable(LiveTable):
         self.place_word(move)
         snap = self.press()
         for i, ch in enumerate(word):
-            if ch.islower() and self.machine.state == "blank":
+            if ch.islower() and self.machine.state is TableState.BLANK:
                 snap = self.control("blank", {"square": str(pos.start.step(pos.direction, i)), "letter": ch})
         return snap
 

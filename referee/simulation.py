@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from game.errors import RefereeError
 from referee.config import Config, ConfigError, parse_config
 from referee.service import ServiceParts
-from referee.table_rules import EveryWord
+from referee.table.rules import EveryWord
 
 log = logging.getLogger(__name__)
 

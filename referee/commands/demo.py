@@ -126,6 +126,8 @@ def challenge_rule(record: Any) -> str:
 
 
 async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
+    from referee.table.state import TableState
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -143,7 +145,7 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     try:
         result = await loop.run_in_executor(None, driver.run)
         scores = ", ".join(f"{n} {s}" for n, s in result.final)
-        how = "game ended" if result.state == "ended" else "the record stops before the end of the game"
+        how = "game ended" if result.state is TableState.ENDED else "the record stops before the end of the game"
         if result.stopped:
             print(f"referee demo: stopped after {result.moves} move{'' if result.moves == 1 else 's'}: {scores}")
             return 130

@@ -62,7 +62,7 @@ def handle_list(args: argparse.Namespace) -> int:
         return 2
     if journal is None:
         return 2
-    from referee.records import replay_game
+    from referee.table.records import replay_game
 
     rows = journal.games()
     if not rows:
@@ -80,7 +80,7 @@ def handle_list(args: argparse.Namespace) -> int:
 
 def handle_export(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
-    from referee.records import export_gcg
+    from referee.table.records import export_gcg
 
     try:
         journal = _open(args)

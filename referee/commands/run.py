@@ -82,6 +82,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 async def _serve(service: Any) -> None:
+    from referee.table.state import TableState
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -93,7 +95,7 @@ async def _serve(service: Any) -> None:
             print(f"referee: watch the scoreboard at {service.web_url}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             pin = service.config.web.pin
-            waiting = service.table.snapshot()["state"] == "waiting"  # not a game resumed from the journal
+            waiting = service.table.snapshot()["state"] == TableState.WAITING  # not a game resumed from the journal
             start = f"; start the game on the page{f' (PIN {pin})' if pin else ''}" if waiting else ""
             print(f"referee: sensor board emulator at {service.link.emulator.path}{start}", flush=True)
             if sys.stdin.isatty():

@@ -2,7 +2,7 @@
 inputs sensors cannot know (a blank's letter, a correction, an exchange) for whoever holds the table PIN.
 
 `create_app(table, pin)` builds the aiohttp application for any table that implements `TableView` and
-`TableControl` (referee/table_api.py); `serve(table, host, port, pin)` runs it until cancelled. A table
+`TableControl` (referee/table/api.py); `serve(table, host, port, pin)` runs it until cancelled. A table
 that also has `gcg() -> str` (`GcgSource`) offers its game record as a download.
 """
 

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from referee.table_api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
+from referee.table.api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
 from referee.web.events import SnapshotHub
 from referee.web.records import GcgSource

@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from referee.table_api import Snapshot
+from referee.table.api import Snapshot
 
 CELL = 44
 MARGIN = 30

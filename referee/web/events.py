@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 
-from referee.table_api import Snapshot, TableView
+from referee.table.api import Snapshot, TableView
 
 KEEPALIVE_S = 15.0
 
@@ -73,7 +73,7 @@ class SnapshotHub:
             client.wake.set()
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
-        # Runs on the table's thread: must be quick and must not raise (table_api's contract).
+        # Runs on the table's thread: must be quick and must not raise (referee.table.api's contract).
         loop = self._loop
         if loop is None:
             return

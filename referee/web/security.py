@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from referee.table_api import PermissionDenied
+from referee.table.api import PermissionDenied
 
 Clock = Callable[[], float]
 

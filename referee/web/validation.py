@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.table_api import ControlError, Snapshot
+from referee.table.api import ControlError, Snapshot
 
 
 class InvalidInput(ControlError):
@@ -131,7 +131,7 @@ def _challenge(params: Mapping[str, Any], snapshot: Snapshot) -> dict[str, Any]:
 Parser = Callable[[Mapping[str, Any], Snapshot], dict[str, Any]]
 
 # One parser per action: the documented actions of `TableControl.control` and the service's `EXTRA_ACTIONS`
-# (referee/table_api.py), nothing else.
+# (referee/table/api.py), nothing else.
 ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
     "start": ((), lambda p, s: {}),
     "pause": ((), lambda p, s: {}),

@@ -7,8 +7,8 @@ import pytest
 from game.gcg import parse_gcg
 from referee.cli import main
 from referee.journal import Journal
-from referee.records import export_gcg
 from referee.sim_table import SimulatedTable, default_setup
+from referee.table.records import export_gcg
 
 WORDS = ["QUIZ", "ZA", "ZAP"]
 

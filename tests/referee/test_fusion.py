@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from referee.board_picture import Cell, picture_from_json, picture_to_json
 from referee.fusion import CameraSquare, fuse
+from referee.table.picture import Cell, picture_from_json, picture_to_json
 
 
 def cam(letter: str | None, conf: float = 0.99, occupied: bool = True, uncertain: bool = False) -> CameraSquare:

@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 
 from referee.journal import Event, Journal, JournalError
-from referee.live_table import LiveTable
 from referee.sim_table import ManualClock, SimulatedTable, default_setup
-from referee.table_api import ControlError
-from referee.table_rules import WordSet, table_rules
+from referee.table.api import ControlError
+from referee.table.live import LiveTable
+from referee.table.rules import WordSet, table_rules
 
 WORDS = ["QUIZ", "ZA", "ZQ", "QI"]
 

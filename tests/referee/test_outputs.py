@@ -18,7 +18,7 @@ from referee.outputs import TROUBLE, Outputs
 from referee.service import ServiceParts, TableService
 from referee.sim_table import ManualClock, SimulatedTable, default_setup
 from referee.simulation import sim_config
-from referee.table_rules import EveryWord
+from referee.table.rules import EveryWord
 
 
 def _devices(clock: object) -> object:

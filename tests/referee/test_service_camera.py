@@ -13,7 +13,7 @@ from referee.config import ConfigError, parse_config
 from referee.sensors import CameraPort
 from referee.service import ServiceParts, TableService
 from referee.simulation import real_parts, sim_config
-from referee.table_rules import EveryWord
+from referee.table.rules import EveryWord
 from vision.errors import FrameSourceError
 
 

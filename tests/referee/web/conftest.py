@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from referee.table_api import ControlError, Snapshot
+from referee.table.api import ControlError, Snapshot
 from referee.web import create_app
 
 # Debian's Chromium; REFEREE_CHROMIUM names another build (or a missing path, to check the clean skip).

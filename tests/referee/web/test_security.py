@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.table_api import PermissionDenied
+from referee.table.api import PermissionDenied
 from referee.web.security import (
     ControlDisabled,
     CrossSiteRequest,

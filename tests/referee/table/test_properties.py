@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.journal import Journal
-from referee.live_table import LiveTable
 from referee.sim_table import ManualClock, SimulatedTable, default_setup
-from referee.table_api import ControlError
-from referee.table_rules import WordSet, table_rules
+from referee.table.api import ControlError
+from referee.table.live import LiveTable
+from referee.table.rules import WordSet, table_rules
 
 WORDS = ["QI", "QIS", "ZA", "ZAS", "AS", "IS", "AI", "SI"]
 SQUARES = ["G8", "H8", "I8", "H7", "H9", "G7", "I9", "J8", "F8", "H10"]

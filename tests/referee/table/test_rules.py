@@ -13,11 +13,11 @@ from game.rules import EndRackRule
 from game.tiles import TileSet
 from referee.config import parse_config
 from referee.journal import Journal
-from referee.live_table import LiveTable
 from referee.sim_table import SimulatedTable, default_setup
-from referee.table_machine import TableMachine
-from referee.table_rules import EveryWord, TableRules, table_rules
-from referee.table_setup import TableSetup
+from referee.table.live import LiveTable
+from referee.table.machine import TableMachine
+from referee.table.rules import EveryWord, TableRules, table_rules
+from referee.table.setup import TableSetup
 
 
 def _setup(**game: object) -> TableSetup:
@@ -83,7 +83,7 @@ WORDS = ["QUIZ", "QI", "ZA", "AS", "IS", "ZAS"]
 def _challenged(words: int | None, **game: object) -> dict:
     t = SimulatedTable(replace(_setup(**game), players=("Anna", "Ben")), words=WORDS)
     t.control("start", {})
-    t.play("8E QUIZ")  # 44 (see test_table_machine)
+    t.play("8E QUIZ")  # 44 (see tests/referee/table/test_machine.py)
     t.control("accept", {})
     t.play("9H AS")  # Ben: AS on H9-I9 forms ZA down (10 + 1) and AS (1 + S 1 on I9, a double letter): 11 + 3 = 14
     return t.control("challenge", {"player": 0} if words is None else {"player": 0, "words": words})
@@ -101,7 +101,7 @@ def test_per_challenge_the_bonus_is_paid_once_and_one_word_is_the_default() -> N
 
 
 def test_a_challenge_cannot_name_more_words_than_the_play_formed() -> None:
-    from referee.table_api import ControlError
+    from referee.table.api import ControlError
 
     t = SimulatedTable(_setup(challenge="five-point", challenge_bonus_per_word=True), words=WORDS)
     t.control("start", {})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 
 from referee.journal import Journal
-from referee.table_api import ControlError
-from referee.table_machine import TableMachine
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError
+from referee.table.machine import TableMachine
+from referee.table.setup import TableSetup
 
 
 def game_gcg(machine: TableMachine) -> str:
@@ -35,7 +35,7 @@ def export_gcg(journal: Journal, game_id: int, lexicon: object | None = None) ->
 
 def replay_game(journal: Journal, game_id: int, lexicon: object | None = None) -> TableMachine:
     """The table machine of game `game_id`, rebuilt from the journal (see `export_gcg` on the lexicon)."""
-    from referee.table_rules import EveryWord, table_rules
+    from referee.table.rules import EveryWord, table_rules
 
     row = journal.game(game_id)
     setup = TableSetup.from_dict(row.setup)

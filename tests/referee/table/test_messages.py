@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from referee import messages
+from referee.table import messages
 
 
 @pytest.mark.parametrize("key", sorted(messages._TEXT))

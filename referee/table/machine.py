@@ -4,7 +4,9 @@ Pure: no I/O, no threads, no clock read. Every input is an `Event` (kind, table 
 and `apply` is deterministic, so the journal of events *is* the game: replaying it rebuilds the
 same board, scores, clocks and state after a crash (see `referee.journal`).
 
-States and the way through a turn::
+The states are `TableState` (referee/table/state.py); what each event does in each state is `TRANSITIONS`,
+one table at the end of this module (with `REFUSALS`: why a control action is refused where it is not
+listed). States and the way through a turn::
 
     waiting --start--> turn (the mover's clock runs; tiles go down)
     turn --mover's clock button--> read the board, diff against the committed board
@@ -37,56 +39,24 @@ picture is right again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from game.clock import ClockConfig, GameClock, TurnTimer, TurnTimerConfig
 from game.errors import IllegalPlayError, IllegalTurnError, NotationError, NotInLexiconError, RefereeError
 from game.game import Game
 from game.play import Placement
+from game.scramble import ScrambleGame
 from game.squares import Square
 from game.tiles import Tile, rack_counter
-from referee import table_view
-from referee.board_picture import Cell, picture_from_json, squares_text
 from referee.journal import Event
-from referee.messages import rule_reason, text
-from referee.table_api import ControlError
-from referee.table_rules import TableRules, check_letter
-from referee.table_setup import TableSetup
-
-
-class TableTime:
-    """The machine's notion of now: the table time of the event being applied, in seconds.
-
-    An object (not a lambda) so that `copy.deepcopy` of a machine gives the copy its own time."""
-
-    def __init__(self) -> None:
-        self.ms = 0
-
-    def __call__(self) -> float:
-        return self.ms / 1000.0
-
-
-@dataclass
-class Alert:
-    level: str
-    code: str
-    text: str
-    squares: list[str] = field(default_factory=list)
-
-    def view(self) -> dict[str, Any]:
-        return {"level": self.level, "code": self.code, "text": self.text, "squares": list(self.squares)}
-
-
-@dataclass
-class LastPlay:
-    """The play just committed, while it can still be challenged or corrected."""
-
-    player: int
-    placed: dict[str, str]  # square -> letter, lowercase a blank
-    words: tuple[str, ...]
-    scrambled: set[str] = field(default_factory=set)  # Scramble: dice that must come off once it stands
-    deadline_ms: int | None = None  # end of the challenge window
+from referee.table import view as table_view
+from referee.table.api import ControlError
+from referee.table.messages import rule_reason, text
+from referee.table.picture import Cell, picture_from_json, squares_text
+from referee.table.rules import TableRules, check_letter
+from referee.table.setup import TableSetup
+from referee.table.state import Alert, LastPlay, TableState, TableTime
 
 
 class TableMachine:
@@ -99,8 +69,8 @@ class TableMachine:
         self.n = len(setup.players)
         self.time = TableTime()
         self.game: Game = rules.new_game(setup.players)
-        self.state = "waiting"
-        self.paused_from: str | None = None
+        self.state = TableState.WAITING
+        self.paused_from: TableState | None = None
         self.mover = 0
         self.observed: dict[str, Cell] = {}
         self.links: dict[str, bool] = {}
@@ -138,16 +108,40 @@ class TableMachine:
         nothing on refusal apply to a copy first (`LiveTable` does)."""
         self.time.ms = max(self.time.ms, int(ev.t))
         self._poll()
-        handler = getattr(self, f"_on_{ev.kind}", None)
-        if handler is None:
-            raise ControlError(f"unknown event kind {ev.kind!r}")
         try:
-            handler(dict(ev.data))
+            self._dispatch(ev.kind, dict(ev.data))
         except ControlError:
             raise
         except RefereeError as exc:
             raise ControlError(str(exc)) from None
         self._poll()
+
+    def _dispatch(self, kind: str, data: dict[str, Any]) -> None:
+        """One event through `TRANSITIONS`: what every state does with it first (`EVERY_STATE`), then what the
+        current state does; a control action the state has no entry for is refused (`REFUSALS`)."""
+        if kind == "control":
+            action = str(data.get("action", ""))
+            params = data.get("params") or {}
+            if not isinstance(params, dict):
+                raise ControlError("the parameters of an action must be an object")
+            if action not in REFUSALS:
+                raise ControlError(f"unknown action {action!r}; the actions are start, pause, resume, blank, "
+                                   "exchange, pass, challenge, accept, racks, correct, roll")
+            # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
+            self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
+            kind, data = action, params
+        elif kind == "roll":  # Scramble: the faces rolled (from the dice tray, the camera, or typed in)
+            data = {"letters": data.get("letters", "")}
+        elif kind not in REPORTS:
+            raise ControlError(f"unknown event kind {kind!r}")
+        first = EVERY_STATE.get(kind)
+        if first is not None:
+            first(self, data)
+        handler = TRANSITIONS[self.state].get(kind)
+        if handler is not None:
+            handler(self, data)
+        elif kind in REFUSALS:
+            raise REFUSALS[kind](self, data)
 
     def next_due_ms(self) -> int | None:
         """The table time at which something is due (a timer, the end of the challenge window)."""
@@ -156,14 +150,26 @@ class TableMachine:
             dues.append(d * 1000)
         if self.timer is not None and (d := self.timer.next_due()) is not None:
             dues.append(d * 1000)
-        if self.state == "challenge" and self.last is not None and self.last.deadline_ms is not None:
+        if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None:
             dues.append(self.last.deadline_ms)
         return math.ceil(min(dues)) if dues else None
 
     @property
     def on_turn(self) -> int:
         """Whose turn it is for the players: during a challenge window, the next player (their clock runs)."""
-        return self.game.to_move if self.state == "challenge" else self.mover
+        return self.game.to_move if self.state is TableState.CHALLENGE else self.mover
+
+    @property
+    def scramble_game(self) -> ScrambleGame | None:
+        """The game as Scramble (its dice, its hand, its timer), or None in the standard game."""
+        return self.game if isinstance(self.game, ScrambleGame) else None
+
+    def _scramble(self) -> ScrambleGame:
+        """The Scramble game, where only Scramble gets (a `roll`, a turn timed out)."""
+        game = self.scramble_game
+        if game is None:
+            raise ControlError("dice are rolled only in Scramble")
+        return game
 
     @property
     def committed(self) -> dict[str, str]:
@@ -176,64 +182,60 @@ class TableMachine:
         """Time passed; `_poll` does the work."""
 
     def _on_board(self, data: dict[str, Any]) -> None:
+        """The picture changed (in every state); what it means for the state is the state's "board" entry."""
         before = self.observed
         self.observed = picture_from_json(data.get("cells", {}))
         if before != self.observed:
             self.notices = [a for a in self.notices if a.code not in ("illegal_play", "commit_refused")]
-        self._check_board()
 
     def _check_board(self) -> None:
-        """What the current picture means for the state: the next player starting, a play taken back,
-        dice removed. Also run on resume, for what changed while the game was paused."""
-        if self.state == "challenge" and self.last is not None:
-            committed = self.committed
-            started = [sq for sq in self.observed if sq not in committed and sq not in self.last.scrambled]
-            if started:
-                # The next player starts laying tiles: the play was not challenged in time [ONYX].
-                self._accept()
-        if self.state == "blank" and any(sq not in self.observed for sq in self.pending) \
-                and self.links.get("board") is not False:
+        """What the current picture means for the state, run on resume for what changed during a pause."""
+        react = TRANSITIONS[self.state].get("board")
+        if react is not None:
+            react(self, {})
+
+    def _on_board_in_challenge(self, data: dict[str, Any]) -> None:
+        if self.last is None:
+            return
+        committed = self.committed
+        started = [sq for sq in self.observed if sq not in committed and sq not in self.last.scrambled]
+        if started:
+            # The next player starts laying tiles: the play was not challenged in time [ONYX].
+            self._accept()
+
+    def _on_board_while_asked(self, data: dict[str, Any]) -> None:
+        if any(sq not in self.observed for sq in self.pending) and self.links.get("board") is not False:
             # The player took a tile of the play back while letters were asked: the play is read again
             # at the next press of the clock, on the player's own time.
             self._back_to_mover(Alert("info", "commit_refused", text(
                 "commit_refused", self.lang, why=text("play_lifted", self.lang))))
-        if self.state == "takeback" and not (self.takeback & self.observed.keys()):
+
+    def _on_board_in_takeback(self, data: dict[str, Any]) -> None:
+        if not (self.takeback & self.observed.keys()):
             self._takeback_done()
-        if self.state == "removal" and not (self.removal & self.observed.keys()):
+
+    def _on_board_in_removal(self, data: dict[str, Any]) -> None:
+        if not (self.removal & self.observed.keys()):
             self._removal_done()
 
     def _on_link(self, data: dict[str, Any]) -> None:
         self.links[str(data["source"])] = bool(data["up"])
 
-    def _on_clock(self, data: dict[str, Any]) -> None:
-        """A clock button. Like a chess clock, only the mover's press does anything; before the game, the
-        press of a player who does not start starts the game (the opponent's clock), as on a chess clock."""
-        player = int(data.get("player", self.mover))
-        if self.state == "turn" and player == self.mover:
+    # A clock button. Like a chess clock, only the mover's press does anything; before the game, the press of a
+    # player who does not start starts the game (the opponent's clock), as on a chess clock.
+
+    def _on_clock_of_mover(self, data: dict[str, Any]) -> None:
+        if int(data.get("player", self.mover)) == self.mover:
             self._commit()
-        elif self.state == "waiting" and player != self.game.to_move:
-            if self.observed:
-                self._notice("error", "commit_refused", text("commit_refused", self.lang,
-                                                               why=text("board_not_clear", self.lang)))
-                return
-            self._do_start({})
 
-    def _on_roll(self, data: dict[str, Any]) -> None:
-        """Scramble: the faces rolled (from the dice tray, the camera, or typed in)."""
-        self._do_roll({"letters": data.get("letters", "")})
-
-    def _on_control(self, data: dict[str, Any]) -> None:
-        action = str(data.get("action", ""))
-        params = data.get("params") or {}
-        if not isinstance(params, dict):
-            raise ControlError("the parameters of an action must be an object")
-        handler = getattr(self, f"_do_{action}", None)
-        if handler is None:
-            raise ControlError(f"unknown action {action!r}; the actions are start, pause, resume, blank, exchange, "
-                               "pass, challenge, accept, racks, correct, roll")
-        # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
-        self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
-        handler(params)
+    def _on_clock_to_start(self, data: dict[str, Any]) -> None:
+        if int(data.get("player", self.mover)) == self.game.to_move:
+            return
+        if self.observed:
+            self._notice("error", "commit_refused", text("commit_refused", self.lang,
+                                                           why=text("board_not_clear", self.lang)))
+            return
+        self._do_start({})
 
     # --- timers ----------------------------------------------------------------------------------
 
@@ -253,9 +255,9 @@ class TableMachine:
             for tev in self.timer.poll():
                 if tev.kind == "time_up" and not self.setup.scramble:
                     self._notice("info", "turn_timer", text("turn_timer", self.lang))
-                if tev.kind == "turn_over" and self.state == "turn":
+                if tev.kind == "turn_over" and self.state is TableState.TURN:
                     self._commit(by_time=True)
-        if self.state == "challenge" and self.last is not None and self.last.deadline_ms is not None \
+        if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None \
                 and self.time.ms >= self.last.deadline_ms:
             self._accept()
 
@@ -279,7 +281,7 @@ class TableMachine:
         new = self._new_tiles()
         if not new:
             if self.setup.scramble:
-                self.game.time_up(self.mover)  # type: ignore[attr-defined]
+                self._scramble().time_up(self.mover)
             else:
                 self.game.pass_turn(self.mover)
             self._end_turn_clock()
@@ -298,7 +300,7 @@ class TableMachine:
             else:
                 self.pending[sq] = None
         if any(v is None for v in self.pending.values()):
-            self.state = "blank"
+            self.state = TableState.BLANK
         else:
             self._judge()
 
@@ -314,7 +316,7 @@ class TableMachine:
         self.pending = {}
         self.pending_blank = set()
         self.by_hand &= set(self.committed)  # letters given for tiles that did not stay
-        self.state = "turn"
+        self.state = TableState.TURN
         if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
             self.clock.switch_to(self.mover)
         if self.timer is not None and self.timer.state == "idle":
@@ -333,7 +335,7 @@ class TableMachine:
                 # and the dice come off the mat.
                 self.pending, self.pending_blank = {}, set()
                 self._notice("error", "illegal_play", text("illegal_play", self.lang, why=why), sorted(placed))
-                self.game.time_up(p)  # type: ignore[attr-defined]
+                self._scramble().time_up(p)
                 self._start_takeback(set(placed), same_mover=False)
                 return
             if not isinstance(exc, NotInLexiconError):
@@ -342,8 +344,8 @@ class TableMachine:
                 return
             # Void: a phony is refused outright; the mover takes it back and plays again.
             self.pending, self.pending_blank = {}, set()
-            words = ", ".join(exc.words) or str(exc)  # the words alone: the message says "not in the lexicon"
-            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=words,
+            phonies = ", ".join(exc.words) or str(exc)  # the words alone: the message says "not in the lexicon"
+            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=phonies,
                                                            squares=squares_text(set(placed))), sorted(placed))
             self._start_takeback(set(placed), same_mover=True)
             if self.clock is not None and self.clock.state == "running" and self.clock.on_move != p:
@@ -352,7 +354,7 @@ class TableMachine:
         self.pending, self.pending_blank = {}, set()
         words = tuple(w.word.text for w in scored.words)
         scrambled: set[str] = set()
-        last_scramble = getattr(self.game, "last_scramble", None)
+        last_scramble = self.scramble_game.last_scramble if self.scramble_game is not None else None
         if last_scramble is not None:
             scrambled = {str(sq) for sq in last_scramble.removed}
         self.last = LastPlay(p, placed, words, scrambled)
@@ -368,12 +370,12 @@ class TableMachine:
             self._accept()
             return
         self.last.deadline_ms = self.time.ms + self.setup.challenge_window_ms
-        self.state = "challenge"
+        self.state = TableState.CHALLENGE
 
     def _start_takeback(self, squares: set[str], same_mover: bool) -> None:
         self.takeback = squares
         self.takeback_then_same = same_mover
-        self.state = "takeback"
+        self.state = TableState.TAKEBACK
         if not (self.takeback & self.observed.keys()):
             self._takeback_done()
 
@@ -382,7 +384,7 @@ class TableMachine:
         self.by_hand &= set(self.committed)
         self.notices = [a for a in self.notices if a.code != "not_in_lexicon"]
         if self.takeback_then_same:
-            self.state = "turn"
+            self.state = TableState.TURN
             if self.timer is not None and self.timer.state == "idle":
                 self.timer.start_turn()
         else:
@@ -394,7 +396,7 @@ class TableMachine:
         self.last.deadline_ms = None
         if self.last.scrambled & self.observed.keys():
             self.removal = set(self.last.scrambled)
-            self.state = "removal"
+            self.state = TableState.REMOVAL
             return
         self._removal_done()
 
@@ -410,9 +412,9 @@ class TableMachine:
         if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
             self.clock.switch_to(self.mover)
         if self.setup.scramble:
-            self.state = "roll"
+            self.state = TableState.ROLL
             return
-        self.state = "turn"
+        self.state = TableState.TURN
         if self.timer is not None:
             self.timer.start_turn()
 
@@ -426,7 +428,7 @@ class TableMachine:
         if self.game.awaiting_racks:
             out = self._out_player()
             self.racks_needed = [i for i, r in enumerate(self.game.racks) if r is None and i != out]
-            self.state = "racks"
+            self.state = TableState.RACKS
             return
         self._finish()
 
@@ -455,30 +457,28 @@ class TableMachine:
                 over_ms = -self.clock.remaining_ms(i)
                 if over_ms > 0:
                     self.game.apply_time_penalty(i, over_ms / 1000.0)
-        self.state = "ended"
+        self.state = TableState.ENDED
 
     # --- control actions (from the page, the buttons, the director) ------------------------------
 
+    # Each runs only in the states `TRANSITIONS` gives it; elsewhere `REFUSALS` says why not.
+
     def _do_start(self, params: dict[str, Any]) -> None:
-        if self.state != "waiting":
-            raise ControlError(f"the game has already started (the table is {self.state})")
         if self.observed:
             raise ControlError(f"clear the board before the start: tiles lie on {squares_text(set(self.observed))}")
         self.mover = self.game.to_move
         if self.clock is not None:
             self.clock.start(self.mover)
         if self.setup.scramble:
-            self.state = "roll"
+            self.state = TableState.ROLL
         else:
-            self.state = "turn"
+            self.state = TableState.TURN
             if self.timer is not None:
                 self.timer.start_turn()
 
     def _do_pause(self, params: dict[str, Any]) -> None:
-        if self.state in ("waiting", "paused", "ended"):
-            raise ControlError(f"nothing to pause: the table is {self.state}")
         self.paused_from = self.state
-        self.state = "paused"
+        self.state = TableState.PAUSED
         if self.clock is not None and self.clock.state == "running":
             self.clock.pause()
         if self.timer is not None and self.timer.state == "running":
@@ -487,9 +487,7 @@ class TableMachine:
             self.last.deadline_ms -= self.time.ms  # kept as time left while paused
 
     def _do_resume(self, params: dict[str, Any]) -> None:
-        if self.state != "paused":
-            raise ControlError("the game is not paused")
-        self.state = self.paused_from or "turn"
+        self.state = self.paused_from or TableState.TURN
         self.paused_from = None
         if self.clock is not None and self.clock.state == "paused":
             self.clock.resume()
@@ -501,28 +499,38 @@ class TableMachine:
 
     def _do_blank(self, params: dict[str, Any]) -> None:
         sq = self._square(params)
-        if self.state != "blank" or sq not in self.pending_blank:
-            asked = squares_text(self.pending_blank) or "none"
-            raise ControlError(f"{sq}: no blank waits for its letter there (waiting: {asked})")
+        if sq not in self.pending_blank:
+            raise self._no_blank_there(sq)
         letter = self._letter(params, sq)
         self.pending[sq] = letter.lower()
         self.by_hand.add(sq)
         self._maybe_judge()
 
-    def _do_correct(self, params: dict[str, Any]) -> None:
+    def _no_blank_there(self, sq: str) -> ControlError:
+        asked = squares_text(self.pending_blank) or "none"
+        return ControlError(f"{sq}: no blank waits for its letter there (waiting: {asked})")
+
+    def _not_correctable(self, sq: str) -> ControlError:
+        return ControlError(f"{sq}: only the tiles of the last play (or of the play being read) can be corrected")
+
+    def _do_correct_read(self, params: dict[str, Any]) -> None:
+        """A letter of the play being read, given while the table asks."""
         sq = self._square(params)
-        if self.state == "blank" and sq in self.pending:
-            letter = self._letter(params, sq)
-            self.pending[sq] = letter.lower() if sq in self.pending_blank else letter
-            self.by_hand.add(sq)
-            self._maybe_judge()
-            return
+        if sq not in self.pending:
+            raise self._not_correctable(sq)
+        letter = self._letter(params, sq)
+        self.pending[sq] = letter.lower() if sq in self.pending_blank else letter
+        self.by_hand.add(sq)
+        self._maybe_judge()
+
+    def _do_correct_last(self, params: dict[str, Any]) -> None:
+        """A letter of the last play, misread: the game is replayed with it and re-scored."""
+        sq = self._square(params)
         last = self.last
         actions = self.game.actions
         plays = [i for i, a in enumerate(actions) if a["action"] == "play"]
-        if last is None or sq not in last.placed or sq not in self.committed or not plays \
-                or self.state not in ("challenge", "turn", "roll"):
-            raise ControlError(f"{sq}: only the tiles of the last play (or of the play being read) can be corrected")
+        if last is None or sq not in last.placed or sq not in self.committed or not plays:
+            raise self._not_correctable(sq)
         letter = self._letter(params, sq)
         placed = dict(last.placed)
         placed[sq] = letter.lower() if last.placed[sq].islower() else letter
@@ -541,8 +549,6 @@ class TableMachine:
 
     def _do_exchange(self, params: dict[str, Any]) -> None:
         count = params.get("count")
-        if self.state != "turn":
-            raise ControlError(f"an exchange is declared during one's own turn (the table is {self.state})")
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 7:
             raise ControlError(f"an exchange is 1 to 7 tiles, not {count!r}")
         new = self._new_tiles()
@@ -553,18 +559,20 @@ class TableMachine:
         self._next_turn()
 
     def _do_pass(self, params: dict[str, Any]) -> None:
-        if self.state != "turn":
-            raise ControlError(f"one passes during one's own turn (the table is {self.state})")
         new = self._new_tiles()
         if new:
             raise ControlError(f"take your tiles off the board to pass: {squares_text(set(new))}")
         self._commit()
 
-    def _do_challenge(self, params: dict[str, Any]) -> None:
+    def _challenger(self, params: dict[str, Any]) -> int:
         player = params.get("player")
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
             raise ControlError(f"challenge: player must be a seat from 0 to {self.n - 1}, not {player!r}")
-        if self.state != "challenge" or self.last is None:
+        return player
+
+    def _do_challenge(self, params: dict[str, Any]) -> None:
+        player = self._challenger(params)
+        if self.last is None:
             raise ControlError("there is no play to challenge now")
         last = self.last
         if player == last.player:
@@ -588,15 +596,11 @@ class TableMachine:
         self._accept()
 
     def _do_accept(self, params: dict[str, Any]) -> None:
-        if self.state != "challenge":
-            raise ControlError("there is no play waiting to be accepted")
         self._accept()
 
     def _do_racks(self, params: dict[str, Any]) -> None:
         player = params.get("player")
         tiles = params.get("tiles")
-        if self.state != "racks":
-            raise ControlError("racks are entered at the end of the game")
         if player not in self.racks_needed:
             names = ", ".join(f"{i} ({self.setup.players[i]})" for i in self.racks_needed)
             raise ControlError(f"racks: player must be a seat still to enter: {names}; not {player!r}")
@@ -620,23 +624,20 @@ class TableMachine:
             self._finish()
 
     def _do_roll(self, params: dict[str, Any]) -> None:
-        if not self.setup.scramble:
-            raise ControlError("dice are rolled only in Scramble")
-        if self.state != "roll":
-            raise ControlError(f"the dice are rolled at the start of a Scramble turn (the table is {self.state})")
         letters = params.get("letters")
         if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= 7:
             raise ControlError(f"a roll is 1 to 7 letters of the dice (? for a blank face), not {letters!r}")
         from game.scramble_dice import Face
 
-        dice = self.game.dice_set  # type: ignore[attr-defined]
+        game = self._scramble()
+        dice = game.dice_set
         faces = []
         for ch in letters.strip().upper():
             if ch != "?" and not self.rules.has_letter(ch):
                 raise ControlError(f"roll: no die shows {ch!r}")
             faces.append(Face(ch, dice.value(ch)))
-        self.game.read_roll(faces)  # type: ignore[attr-defined]
-        self.state = "turn"
+        game.read_roll(faces)
+        self.state = TableState.TURN
         if self.timer is not None:
             self.timer.start_turn()
 
@@ -665,7 +666,7 @@ class TableMachine:
         self.notices = [a for a in self.notices if a.code != code]
         self.notices.append(Alert(level, code, message, squares or []))
 
-    # --- reading (referee/table_view.py builds the views) ------------------------------------------
+    # --- reading (referee/table/view.py builds the views) ------------------------------------------
 
     def alerts(self) -> list[Alert]:
         """What is wrong at the table now: derived from the picture and the links, plus notices."""
@@ -678,5 +679,62 @@ class TableMachine:
         return table_view.score_sheet(self)
 
     def snapshot(self) -> dict[str, Any]:
-        """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
+        """The `Snapshot` of referee/table/api.py, without `seq` (the live table numbers them)."""
         return table_view.snapshot(self)
+
+
+Handler = Callable[[TableMachine, dict[str, Any]], None]
+Refusal = Callable[[TableMachine, dict[str, Any]], ControlError]
+M = TableMachine
+S = TableState
+
+# Every path of a turn on one screen: in each state, the events that do something there and what they do.
+# Events are what the table reports ("clock": a clock button; "board": the picture changed; "roll": the dice
+# tray) and the control actions of the page, the buttons and the director (`TableControl` in api.py). A report
+# a state does not list changes nothing there; a control action a state does not list is refused (`REFUSALS`).
+TRANSITIONS: dict[TableState, dict[str, Handler]] = {
+    S.WAITING: {"clock": M._on_clock_to_start, "start": M._do_start},
+    S.ROLL: {"roll": M._do_roll, "correct": M._do_correct_last, "pause": M._do_pause},
+    S.TURN: {"clock": M._on_clock_of_mover, "pass": M._do_pass, "exchange": M._do_exchange,
+             "correct": M._do_correct_last, "pause": M._do_pause},
+    S.BLANK: {"board": M._on_board_while_asked, "blank": M._do_blank, "correct": M._do_correct_read,
+              "pause": M._do_pause},
+    S.CHALLENGE: {"board": M._on_board_in_challenge, "challenge": M._do_challenge, "accept": M._do_accept,
+                  "correct": M._do_correct_last, "pause": M._do_pause},
+    S.TAKEBACK: {"board": M._on_board_in_takeback, "pause": M._do_pause},
+    S.REMOVAL: {"board": M._on_board_in_removal, "pause": M._do_pause},
+    S.PAUSED: {"resume": M._do_resume},
+    S.RACKS: {"racks": M._do_racks, "pause": M._do_pause},
+    S.ENDED: {},
+}
+
+# What every state does first with the table's reports: take them in (the picture, a link, the time).
+EVERY_STATE: dict[str, Handler] = {"tick": M._on_tick, "link": M._on_link, "board": M._on_board}
+REPORTS = frozenset({"tick", "link", "board", "clock", "roll"})
+
+
+def _refuse_roll(m: TableMachine, params: dict[str, Any]) -> ControlError:
+    if not m.setup.scramble:
+        return ControlError("dice are rolled only in Scramble")
+    return ControlError(f"the dice are rolled at the start of a Scramble turn (the table is {m.state})")
+
+
+def _refuse_challenge(m: TableMachine, params: dict[str, Any]) -> ControlError:
+    m._challenger(params)  # a malformed challenger is named first, in any state
+    return ControlError("there is no play to challenge now")
+
+
+# Why a control action is refused in a state `TRANSITIONS` does not give it; its keys are the control actions.
+REFUSALS: dict[str, Refusal] = {
+    "start": lambda m, p: ControlError(f"the game has already started (the table is {m.state})"),
+    "pause": lambda m, p: ControlError(f"nothing to pause: the table is {m.state}"),
+    "resume": lambda m, p: ControlError("the game is not paused"),
+    "blank": lambda m, p: m._no_blank_there(m._square(p)),
+    "exchange": lambda m, p: ControlError(f"an exchange is declared during one's own turn (the table is {m.state})"),
+    "pass": lambda m, p: ControlError(f"one passes during one's own turn (the table is {m.state})"),
+    "challenge": _refuse_challenge,
+    "accept": lambda m, p: ControlError("there is no play waiting to be accepted"),
+    "racks": lambda m, p: ControlError("racks are entered at the end of the game"),
+    "correct": lambda m, p: m._not_correctable(m._square(p)),
+    "roll": _refuse_roll,
+}

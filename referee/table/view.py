@@ -1,21 +1,57 @@
 """What a table machine shows: its alerts, its board, its score sheet and its snapshot.
 
-Kept apart from the state machine (referee/table_machine.py) so that the machine reads as the rules
-of the table and this module as the picture of it; both are pure.
+Kept apart from the state machine (referee/table/machine.py) so that the machine reads as the rules
+of the table and this module as the picture of it; both are pure. The machine imports this module, never
+the other way round: what a view reads of a machine is `TableFacts`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from game.clock import GameClock, TurnTimer
 from game.events import EventKind
+from game.game import Game
+from game.scramble import ScrambleGame
 from game.squares import Square
-from referee.board_picture import squares_text
-from referee.messages import text
+from referee.table.messages import text
+from referee.table.picture import Cell, squares_text
+from referee.table.rules import TableRules
+from referee.table.setup import TableSetup
+from referee.table.state import Alert, LastPlay, TableState, TableTime
 
-if TYPE_CHECKING:
-    from referee.table_machine import Alert, TableMachine
+
+class TableFacts(Protocol):
+    """What the views read of a table machine (`TableMachine` is one): its state and what it holds."""
+
+    setup: TableSetup
+    rules: TableRules
+    lang: str
+    state: TableState
+    time: TableTime
+    game: Game
+    clock: GameClock | None
+    timer: TurnTimer | None
+    observed: dict[str, Cell]
+    links: dict[str, bool]
+    by_hand: set[str]
+    pending: dict[str, str | None]
+    pending_blank: set[str]
+    last: LastPlay | None
+    takeback: set[str]
+    removal: set[str]
+    racks_needed: list[int]
+    notices: list[Alert]
+
+    @property
+    def committed(self) -> dict[str, str]: ...
+
+    @property
+    def on_turn(self) -> int: ...
+
+    @property
+    def scramble_game(self) -> ScrambleGame | None: ...
 
 _MOVE_KINDS = {
     EventKind.PLAY: "play",
@@ -31,10 +67,8 @@ _NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE
              EventKind.LOST_TURN: "(lost turn)", EventKind.TIME_PENALTY: "(time)"}
 
 
-def alerts(m: TableMachine) -> list[Alert]:
+def alerts(m: TableFacts) -> list[Alert]:
     """What is wrong at the table now: derived from the picture and the links, plus notices."""
-    from referee.table_machine import Alert
-
     out: list[Alert] = []
     if m.links.get("board") is False:
         out.append(Alert("error", "board_lost", text("board_lost", m.lang)))
@@ -55,13 +89,13 @@ def alerts(m: TableMachine) -> list[Alert]:
         if changed:
             out.append(Alert("error", "tile_changed", text("tile_changed", m.lang, squares=squares_text(
                 set(changed))), sorted(changed)))
-        if m.state not in ("turn", "waiting"):
+        if m.state not in (TableState.TURN, TableState.WAITING):
             extra = [sq for sq in m.observed
                      if sq not in committed and sq not in m.pending and sq not in still_there]
             if extra:
                 out.append(Alert("warning", "tiles_added", text("tiles_added", m.lang, squares=squares_text(
                     set(extra))), sorted(extra)))
-    if m.state == "blank":
+    if m.state is TableState.BLANK:
         blanks = [sq for sq in m.pending_blank if m.pending[sq] is None]
         if blanks:
             out.append(Alert("info", "blank_letter", text("blank_letter", m.lang,
@@ -71,26 +105,26 @@ def alerts(m: TableMachine) -> list[Alert]:
                 why = m.observed[sq].doubt if sq in m.observed else ""
                 out.append(Alert("warning", "doubtful_letter", text("doubtful_letter", m.lang, squares=sq,
                                                                     why=why), [sq]))
-    if m.state == "takeback":
+    if m.state is TableState.TAKEBACK:
         out.append(Alert("info", "take_back", text("take_back", m.lang,
                                                    squares=squares_text(m.takeback)), sorted(m.takeback)))
-    if m.state == "removal":
+    if m.state is TableState.REMOVAL:
         out.append(Alert("info", "remove_dice", text("remove_dice", m.lang,
                                                      squares=squares_text(m.removal)), sorted(m.removal)))
-    if m.state == "racks":
+    if m.state is TableState.RACKS:
         names = ", ".join(m.setup.players[i] for i in m.racks_needed)
         out.append(Alert("info", "racks_needed", text("racks_needed", m.lang, players=names)))
     return out + m.notices
 
-def board_rows(m: TableMachine) -> list[str]:
+def board_rows(m: TableFacts) -> list[str]:
     h, w = m.rules.size
     grid = [["."] * w for _ in range(h)]
     shown = m.committed
-    if m.last is not None and m.state in ("challenge", "removal"):
+    if m.last is not None and m.state in (TableState.CHALLENGE, TableState.REMOVAL):
         for sq in m.last.scrambled:
             if sq in m.observed:
                 shown.setdefault(sq, m.observed[sq].letter or "?")
-    if m.state in ("turn", "blank", "paused", "takeback"):
+    if m.state in (TableState.TURN, TableState.BLANK, TableState.PAUSED, TableState.TAKEBACK):
         for sq, cell in m.observed.items():
             if sq not in shown:
                 p = m.pending.get(sq)
@@ -101,7 +135,7 @@ def board_rows(m: TableMachine) -> list[str]:
             grid[s.row][s.col] = ch
     return ["".join(row) for row in grid]
 
-def score_sheet(m: TableMachine) -> list[dict[str, Any]]:
+def score_sheet(m: TableFacts) -> list[dict[str, Any]]:
     out = []
     for ev in m.game.events:
         notation = _NOTATION.get(ev.kind, ev.move)
@@ -109,11 +143,11 @@ def score_sheet(m: TableMachine) -> list[dict[str, Any]]:
                     "words": list(ev.words), "score": ev.delta, "total": ev.total})
     return out
 
-def result(m: TableMachine) -> dict[str, Any] | None:
-    """The engine's verdict once the game is over (`ResultView` of referee/table_api.py); None before, and while
+def result(m: TableFacts) -> dict[str, Any] | None:
+    """The engine's verdict once the game is over (`ResultView` of referee/table/api.py); None before, and while
     the racks at the end are still to be entered."""
     game = m.game
-    if m.state != "ended" or not game.over or game.awaiting_racks:
+    if m.state is not TableState.ENDED or not game.over or game.awaiting_racks:
         return None
     winners = game.winners()
     alive = [i for i in range(len(game.players)) if i != game.lost_on_time]
@@ -128,8 +162,11 @@ def result(m: TableMachine) -> dict[str, Any] | None:
         reason = "score"
     return {"winners": winners, "reason": reason}
 
-def snapshot(m: TableMachine) -> dict[str, Any]:
-    """The `Snapshot` of referee/table_api.py, without `seq` (the live table numbers them)."""
+_NOBODY_ON_TURN = (TableState.WAITING, TableState.ENDED, TableState.RACKS)
+
+
+def snapshot(m: TableFacts) -> dict[str, Any]:
+    """The `Snapshot` of referee/table/api.py, without `seq` (the live table numbers them)."""
     setup, game = m.setup, m.game
     players = []
     for i, name in enumerate(setup.players):
@@ -138,29 +175,30 @@ def snapshot(m: TableMachine) -> dict[str, Any]:
             running = m.clock.state == "running" and m.clock.on_move == i
             clock = {"remaining_ms": m.clock.remaining_ms(i), "running": running}
         players.append({"name": name, "score": game.scores[i],
-                        "on_turn": i == m.on_turn and m.state not in ("waiting", "ended", "racks"),
+                        "on_turn": i == m.on_turn and m.state not in _NOBODY_ON_TURN,
                         "clock": clock, "rack_count": game.rack_sizes[i], "lost_on_time": game.lost_on_time == i})
     timer = None
     if m.timer is not None:
         timer = {"remaining_ms": math.floor(m.timer.remaining() * 1000),
                  "running": m.timer.state == "running"}
     pending: dict[str, Any] = {}
-    if m.state == "blank":
+    if m.state is TableState.BLANK:
         pending["blanks"] = sorted(sq for sq in m.pending_blank if m.pending[sq] is None)
         pending["letters"] = sorted(sq for sq, v in m.pending.items()
                                     if v is None and sq not in m.pending_blank)
-    if m.state in ("takeback", "removal"):
+    if m.state in (TableState.TAKEBACK, TableState.REMOVAL):
         pending["remove"] = sorted(m.takeback | m.removal)
-    if m.state == "racks":
+    if m.state is TableState.RACKS:
         pending["racks"] = list(m.racks_needed)
-    if m.state == "challenge" and m.last is not None and m.last.deadline_ms is not None:
+    if m.state is TableState.CHALLENGE and m.last is not None and m.last.deadline_ms is not None:
         pending["challenge"] = {"player": m.last.player,
                                 "remaining_ms": max(0, m.last.deadline_ms - m.time.ms),
                                 "words": len(m.last.words)}
-    if m.state == "roll":
-        pending["roll"] = game.dice.to_draw()  # type: ignore[attr-defined]  # how many dice to roll
-    if setup.scramble and m.state in ("turn", "blank"):
-        pending["rolled"] = "".join(f.letter for f in game.hand())  # type: ignore[attr-defined]
+    scramble = m.scramble_game
+    if scramble is not None and m.state is TableState.ROLL:
+        pending["roll"] = scramble.dice.to_draw()  # how many dice to roll
+    if scramble is not None and setup.scramble and m.state in (TableState.TURN, TableState.BLANK):
+        pending["rolled"] = "".join(f.letter for f in scramble.hand())
     committed = m.committed
     last_play = sorted(m.last.placed) if m.last is not None and all(
         sq in committed for sq in m.last.placed) else []
@@ -170,7 +208,7 @@ def snapshot(m: TableMachine) -> dict[str, Any]:
         "game": setup.kind,
         "edition": setup.edition,
         "language": setup.language,
-        "state": m.state,
+        "state": m.state.value,
         "board": board_rows(m),
         "premiums": m.rules.premium_rows(),
         "last_play": last_play,

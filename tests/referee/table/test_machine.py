@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from referee.sim_table import SimulatedTable, default_setup
-from referee.table_api import ControlError
+from referee.table.api import ControlError
 
 WORDS = ["QUIZ", "ZA", "ZAS", "QI", "AS", "IS", "ZO", "OE", "ZOA"]
 
@@ -431,8 +431,8 @@ def _tiny_bag_table() -> SimulatedTable:
 
     from game.rules import naspa
     from game.tiles import TileSet
-    from referee.table_machine import TableMachine
-    from referee.table_rules import EveryWord, TableRules
+    from referee.table.machine import TableMachine
+    from referee.table.rules import EveryWord, TableRules
 
     t = SimulatedTable(default_setup(challenge_window_ms=0), words=None)
     tiny = replace(naspa(), tiles=TileSet("tiny", "en", {"A": 16}, {"A": 1}))

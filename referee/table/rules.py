@@ -16,7 +16,7 @@ from game.errors import DataError
 from game.game import Game, WordList
 from game.rules import ChallengeRule, EndRackRule, RuleSet, classic_english, german, naspa
 from game.scramble_dice import DiceSet
-from referee.table_setup import TableSetup
+from referee.table.setup import TableSetup
 
 
 class WordSet:

@@ -1,6 +1,6 @@
 """The live table: the state machine plus the journal, a clock, a lock and the views' listeners.
 
-`LiveTable` implements `TableView` and `TableControl` (referee/table_api.py). Everything that
+`LiveTable` implements `TableView` and `TableControl` (referee/table/api.py). Everything that
 changes the game goes through `_submit`, which
 
 1. stamps the event with the table time (`TableClock`: runs only while the service runs),
@@ -19,15 +19,17 @@ import copy
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
-from referee.board_picture import Picture, picture_to_json
 from referee.journal import Event, Journal, JournalError
-from referee.table_api import ControlError, Listener, Snapshot
-from referee.table_machine import TableMachine
-from referee.table_rules import TableRules
-from referee.table_setup import TableSetup
+from referee.table.api import ControlError, Listener, Snapshot
+from referee.table.machine import TableMachine
+from referee.table.picture import Picture, picture_to_json
+from referee.table.reading import TableReading
+from referee.table.rules import TableRules
+from referee.table.setup import TableSetup
+from referee.table.state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +121,17 @@ class LiveTable:
                     self._listeners.remove(listener)
         return unsubscribe
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[TableReading]:
+        """The one way to read the game from outside the table: `with table.reading() as r: r.on_turn`.
+        Holds the table's lock for the block (keep it short: the table waits); the reading is read-only."""
+        with self._lock:
+            reading = TableReading(self.machine)
+            try:
+                yield reading
+            finally:
+                reading.close()
+
     # --- TableControl ---------------------------------------------------------------------------
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
@@ -135,7 +148,7 @@ class LiveTable:
             raise ControlError(f"new_game takes no parameters, not {', '.join(params)}")
         with self._lock:
             old = self.machine
-            if old.state != "ended":
+            if old.state is not TableState.ENDED:
                 raise ControlError(f"a new game starts once this one has ended (the table is {old.state})")
             machine = TableMachine(old.setup, old.rules)
             machine.time.ms = old.time.ms
@@ -153,7 +166,7 @@ class LiveTable:
 
     def gcg(self) -> str:
         """The game as a GCG record (offered as a download by the page)."""
-        from referee.records import game_gcg
+        from referee.table.records import game_gcg
 
         with self._lock:
             return game_gcg(self.machine)
@@ -259,7 +272,7 @@ class LiveTable:
                 self.machine = candidate
             else:
                 self.machine.apply(ev)
-            if self.machine.state == "ended" and self.journal is not None and self.game_id is not None:
+            if self.machine.state is TableState.ENDED and self.journal is not None and self.game_id is not None:
                 self.journal.end_game(self.game_id)
             return self._publish()
 

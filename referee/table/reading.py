@@ -1,0 +1,96 @@
+"""A live table read from outside the package: `LiveTable.reading()` yields a `TableReading`.
+
+The service, its outputs and the demo driver ask a running table small questions (whose turn, how many dice
+to roll, the tiles on a rack). They ask them here, under the table's lock, instead of taking the lock and
+walking the machine and the engine's `Game` themselves: the package can change inside, and a reader can
+never change the game by mistake (this class has no way to).
+"""
+
+from __future__ import annotations
+
+from game.board import Board
+from game.clock import GameClock, TurnTimer
+from game.scramble_dice import Die
+from referee.table.machine import TableMachine
+from referee.table.state import TableState
+
+
+class TableReading:
+    """The table as it stands, for the length of a `with table.reading() as r:` block (the table's lock is
+    held; nothing changes it meanwhile). Used after the block, it raises `RuntimeError`: a reading kept for
+    later would show a game that moved on."""
+
+    def __init__(self, machine: TableMachine) -> None:
+        self._machine: TableMachine | None = machine
+
+    def close(self) -> None:
+        self._machine = None
+
+    @property
+    def _m(self) -> TableMachine:
+        if self._machine is None:
+            raise RuntimeError("a table reading is valid only inside its `with table.reading()` block")
+        return self._machine
+
+    @property
+    def state(self) -> TableState:
+        return self._m.state
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._m.setup.players
+
+    @property
+    def scramble(self) -> bool:
+        return self._m.setup.scramble
+
+    @property
+    def on_turn(self) -> int:
+        """Whose turn it is for the players (during a challenge window, the next player: their clock runs)."""
+        return self._m.on_turn
+
+    @property
+    def racks_needed(self) -> tuple[int, ...]:
+        """At the end: the seats whose tiles left are still to be entered, in the order the page asks."""
+        return tuple(self._m.racks_needed)
+
+    def rack_size(self, player: int) -> int:
+        return self._m.game.rack_sizes[player]
+
+    @property
+    def dice_to_draw(self) -> int:
+        """Scramble: how many dice the mover rolls now; 0 in the standard game."""
+        game = self._m.scramble_game
+        return game.dice.to_draw() if game is not None else 0
+
+    @property
+    def dice(self) -> tuple[Die, ...]:
+        """Scramble: the game's dice (their faces, to read a tray); () in the standard game."""
+        game = self._m.scramble_game
+        return game.dice_set.dice if game is not None else ()
+
+    @property
+    def hand(self) -> str:
+        """Scramble: the letters of the faces in the mover's hand this turn; "" in the standard game."""
+        game = self._m.scramble_game
+        return "".join(f.letter for f in game.hand()) if game is not None else ""
+
+    def board(self) -> Board:
+        """A copy of the board as the game has it (the copy is the caller's to change)."""
+        return self._m.game.board.copy()
+
+    @property
+    def timing(self) -> GameClock | TurnTimer | None:
+        """What the LED faces show: the game clocks, else the turn timer, else None. Read it inside the block."""
+        m = self._m
+        return m.clock if m.clock is not None else m.timer
+
+    @property
+    def notice_codes(self) -> frozenset[str]:
+        """The codes of the notices up (what happened: a time up, a phony), not of the derived alerts."""
+        return frozenset(a.code for a in self._m.notices)
+
+    @property
+    def in_trouble(self) -> bool:
+        """An error-level alert is up (a lost link, a moved tile, a refused commit...)."""
+        return any(a.level == "error" for a in self._m.alerts())

@@ -1,0 +1,61 @@
+"""The small values a table machine holds: its state, an alert, the last play, its notion of now.
+
+Apart from the machine (referee/table/machine.py) so that the views (referee/table/view.py) read them
+without importing the machine: the machine imports the views, never the other way round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class TableState(StrEnum):
+    """Where the table is in the game. A `StrEnum`, so a snapshot, a log line and the journal read the plain
+    word ("turn"); the transitions between them are `TRANSITIONS` in referee/table/machine.py."""
+
+    WAITING = "waiting"  # before the start: the board must be clear
+    ROLL = "roll"  # Scramble: the mover rolls the dice
+    TURN = "turn"  # the mover's clock runs; tiles go down
+    BLANK = "blank"  # the play is read, but a blank's letter or a doubtful letter is asked on the page
+    CHALLENGE = "challenge"  # the play stands unless challenged; the next player's clock runs
+    TAKEBACK = "takeback"  # a phony or a lost Scramble turn: its tiles must come off
+    REMOVAL = "removal"  # Scramble: the scrambled dice must come off
+    PAUSED = "paused"  # the director stopped the clocks
+    RACKS = "racks"  # the game is over: the tiles left on the racks are entered
+    ENDED = "ended"
+
+
+class TableTime:
+    """The machine's notion of now: the table time of the event being applied, in seconds.
+
+    An object (not a lambda) so that `copy.deepcopy` of a machine gives the copy its own time."""
+
+    def __init__(self) -> None:
+        self.ms = 0
+
+    def __call__(self) -> float:
+        return self.ms / 1000.0
+
+
+@dataclass
+class Alert:
+    level: str
+    code: str
+    text: str
+    squares: list[str] = field(default_factory=list)
+
+    def view(self) -> dict[str, Any]:
+        return {"level": self.level, "code": self.code, "text": self.text, "squares": list(self.squares)}
+
+
+@dataclass
+class LastPlay:
+    """The play just committed, while it can still be challenged or corrected."""
+
+    player: int
+    placed: dict[str, str]  # square -> letter, lowercase a blank
+    words: tuple[str, ...]
+    scrambled: set[str] = field(default_factory=set)  # Scramble: dice that must come off once it stands
+    deadline_ms: int | None = None  # end of the challenge window
