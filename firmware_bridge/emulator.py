@@ -24,6 +24,7 @@ from firmware_bridge.matrix import SwitchMatrix
 from firmware_bridge.squares import line_of_squares, square_index
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
+MAX_TRAY_DIE = 20  # 1 + 20 * 6 + 5 = 126: the largest code a tray slot's 7 switches read
 TX_BUFFER = 4096  # bytes the board may queue for a host that is not reading (the Pico's USB CDC is smaller)
 
 
@@ -254,13 +255,17 @@ class EmulatedBoard:
 
     def roll(self, slot: int, die: int, face: int) -> None:
         """A die lands in a tray slot showing `face` (0..5)."""
-        if not (0 <= die < 40) or not (0 <= face < 6):
-            raise EmulatorCommandError(f"die {die} face {face}: dice are numbered 0-39 with faces 0-5")
-        self.matrix.set(self._slot(slot), 1 + die * 6 + face, self.now_ms, bits=8)
+        if not (0 <= die <= MAX_TRAY_DIE) or not (0 <= face < 6):
+            # A slot has 7 reed switches (docs/hardware-board.md): a larger code would read as another die.
+            raise EmulatorCommandError(
+                f"die {die} face {face}: a tray slot reads dice 0-{MAX_TRAY_DIE} with faces 0-5 "
+                "(7 switches: 1 + die x 6 + face must stay below 128)"
+            )
+        self.matrix.set(self._slot(slot), 1 + die * 6 + face, self.now_ms, bits=7)
 
     def clear_slot(self, slot: int) -> None:
         """Take the die out of a tray slot."""
-        self.matrix.set(self._slot(slot), 0, self.now_ms, bits=8)
+        self.matrix.set(self._slot(slot), 0, self.now_ms, bits=7)
 
     def occupied(self) -> dict[str, int]:
         """What physically lies on the board now: square name -> code."""

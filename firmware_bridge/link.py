@@ -4,6 +4,7 @@ URLs are pyserial's (`serial_for_url`):
 - a device path (`/dev/ttyACM0`, `/dev/serial/by-id/...`) or a pty path (the emulator's `path`);
 - `emulator://` or `emulator://9x9?coded=1&buttons=2&slots=7&seed=3`: this project's own pyserial URL
   handler (`firmware_bridge.urlhandler`), an emulated board in this process (`link.emulator`, for scripting);
+  with `micropython=1`, the firmware's own main.py on MicroPython instead (`micropython_board.MicroPythonBoard`);
 - any other pyserial URL (`loop://`, `spy://...`, `rfc2217://...`).
 
 The thread owns the port. It reopens it by itself after an unplug, a port error or a silent board, every

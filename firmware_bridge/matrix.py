@@ -10,8 +10,12 @@ without it the bounce would leak.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from firmware_bridge.firmware import wire
+
+# on_change(input, steps): what that input reads from now on, as (time_ms, code) steps, the last for good
+ChangeListener = Callable[[int, list[tuple[float, int]]], None]
 
 
 class SwitchMatrix:
@@ -38,6 +42,9 @@ class SwitchMatrix:
         self.glitch_ms = glitch_ms
         # input -> list of (time_ms, code): the reading from that time on, until the next entry
         self._bouncing: dict[int, list[tuple[float, int]]] = {}
+        # Told every change with its bounce written out: a board that reads the matrix in another process
+        # (the firmware on MicroPython, `firmware_bridge.micropython_board`) replays the same steps there.
+        self.on_change: ChangeListener | None = None
 
     def quiet_after(self) -> float:
         """The time after which nothing bounces any more (-inf when nothing does)."""
@@ -64,6 +71,8 @@ class SwitchMatrix:
         self.settled[index] = code
         if len(steps) > 2:
             self._bouncing[index] = steps
+        if self.on_change is not None:
+            self.on_change(index, steps[1:] if len(steps) > 2 else [(now_ms, code)])
         if neighbours and index < self.squares and self.rng.random() < self.glitch:
             self._brush_neighbour(index, now_ms)
 
@@ -82,6 +91,8 @@ class SwitchMatrix:
         start = now_ms + self.rng.uniform(0.0, self.bounce_ms)
         pulse = 1 << self.rng.randrange(self.bits)
         self._bouncing[target] = [(now_ms, 0), (start, pulse), (start + self.rng.uniform(0.5, self.glitch_ms), 0)]
+        if self.on_change is not None:
+            self.on_change(target, self._bouncing[target][1:])
 
     def _forget_past(self, index: int, now_ms: float) -> None:
         steps = self._bouncing.get(index)

@@ -2,7 +2,8 @@
 to the board (`mpremote cp firmware_bridge/firmware/*.py :`).
 
 config.py, when present, sets the build: WIDTH, HEIGHT, CODED, BUTTONS, SLOTS, UART (None for USB),
-SCAN_MS (the scan period, default 5: see docs/performance.md for the budget).
+SCAN_MS (the scan period, default 5: see docs/performance.md for the budget), DEBOUNCE_MS and HEARTBEAT_MS
+(what the board uses until the host's SET_CONFIG; defaults 30 and 1000).
 """
 
 import hal_pico
@@ -39,7 +40,16 @@ def main():
         uart_id=_get("UART", None),
         scan_period_ms=_get("SCAN_MS", 5),
     )
-    fw = scanner.Firmware(hal, width=width, height=height, coded=coded, buttons=buttons, slots=slots)
+    fw = scanner.Firmware(
+        hal,
+        width=width,
+        height=height,
+        coded=coded,
+        buttons=buttons,
+        slots=slots,
+        debounce_ms=_get("DEBOUNCE_MS", scanner.DEFAULT_DEBOUNCE_MS),
+        heartbeat_ms=_get("HEARTBEAT_MS", scanner.DEFAULT_HEARTBEAT_MS),
+    )
     fw.run(hal.idle)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import serial  # type: ignore[import-untyped]
 from serial.serialutil import PortNotOpenError, SerialBase, SerialException  # type: ignore[import-untyped]
 
-from firmware_bridge.emulator_url import board_from_url
+from firmware_bridge.emulator_url import emulator_from_url
 from firmware_bridge.pty_emulator import PtyEmulator
 
 
@@ -29,7 +29,7 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
     is_open: bool  # set by SerialBase, which has no type hints
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.emulator: PtyEmulator | None = None
+        self.emulator: PtyEmulator | None = None  # or a MicroPythonBoard, scripted alike (micropython=1)
         self._pty: Any = None  # the host's end: a pyserial Serial on the emulator's pty, while open
         super().__init__(*args, **kwargs)
 
@@ -39,7 +39,7 @@ class Serial(SerialBase):  # type: ignore[misc]  # pyserial ships no type hints
             self.emulator.stop()
             self.emulator = None
         if url is not None:
-            self.emulator = PtyEmulator(board_from_url(url))
+            self.emulator = emulator_from_url(url)
 
     port = property(SerialBase.port.fget, _set_port, doc="The emulator URL; setting it makes the board.")
 

@@ -37,6 +37,8 @@ def register(sub: Any) -> None:
                      help="the firmware's debounce time at boot (1 to 1000)")
     emu.add_argument("--heartbeat-ms", type=_hello_field("heartbeat_ms"), default=1000,
                      help="the firmware's heartbeat period at boot (20 to 60000)")
+    emu.add_argument("--micropython", action="store_true",
+                     help="run the firmware's own main.py on MicroPython (unix port) with a simulated Pico")
     emu.set_defaults(handler=handle_emulate)
 
     mon = board_sub.add_parser("monitor", help="show a board's live events and picture")
@@ -165,14 +167,24 @@ def handle_emulate(args: argparse.Namespace) -> int:
     except BoardLinkError as exc:
         print(f"referee board emulate: {exc}", file=sys.stderr)
         return 2
-    emulator = PtyEmulator(board, link_dir=args.link_dir)
+    emulator: Any
     try:
+        if args.micropython:
+            from firmware_bridge.micropython_board import MicroPythonBoard
+
+            emulator = MicroPythonBoard(width=width, height=height, coded=args.coded, buttons=args.buttons,
+                                        slots=args.slots, seed=args.seed, debounce_ms=args.debounce_ms,
+                                        heartbeat_ms=args.heartbeat_ms, link_dir=args.link_dir)
+        else:
+            emulator = PtyEmulator(board, link_dir=args.link_dir)
         emulator.start()
-    except BoardLinkError as exc:  # the folder went away since the arguments were read
+    except BoardLinkError as exc:  # the folder went away since the arguments were read, or no MicroPython
         print(f"referee board emulate: {exc}", file=sys.stderr)
         return 2
     try:
         kind = "coded tiles" if args.coded else "presence only"
+        if args.micropython:
+            kind += ", the firmware on MicroPython"
         print(f"device: {emulator.path}")
         print(f"(a {width}x{height} board, {kind}, {args.buttons} buttons, {args.slots} tray slots; type help)")
         print(f"(watch it from another terminal: referee board monitor {emulator.path})")
