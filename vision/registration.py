@@ -15,8 +15,9 @@ import numpy as np
 
 from vision import cells
 from vision.calibration import Calibration
-from vision.errors import BoardNotFoundError
+from vision.errors import BoardNotFoundError, FrameSourceError
 from vision.geometry import SIZE, premium_layout
+from vision.images import read_image
 from vision.markers import find_marker_quad
 
 WORK = 720  # the coarse search works on frames scaled to this size (longest side)
@@ -78,9 +79,10 @@ def calibrate(
 
 
 def calibrate_file(path: str | Path, *, use_markers: bool = True, standard_layout: bool = True) -> Calibration:
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise BoardNotFoundError(f"no board found in {path}: the file cannot be read as an image")
+    try:
+        image = read_image(path)
+    except FrameSourceError as exc:
+        raise BoardNotFoundError(f"no board found in {exc}") from None
     return calibrate(image, where=str(path), use_markers=use_markers, standard_layout=standard_layout)
 
 

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.errors import FrameSourceError
+from vision.images import read_image
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,7 @@ class FileSource:
             self._next = 0
         path = self.paths[self._next]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise FrameSourceError(f"{path}: cannot be read as an image")
+        frame = read_image(path)
         self.current = path
         return frame
 
