@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision import cells
+from vision import cells, orientation
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, premium_layout
@@ -80,8 +80,13 @@ class BoardReader:
     """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier."""
 
     def __init__(self, calibration: Calibration, classifier: TileClassifier) -> None:
-        self.calibration = calibration
         self.classifier = classifier
+        self._use(calibration)
+
+    def _use(self, calibration: Calibration) -> None:
+        """Read with `calibration` from now on (at start, and once the tiles have settled the orientation)."""
+        self.calibration = calibration
+        self.settled = orientation.is_settled(calibration)
         self._matrix = calibration.matrix
         extra = calibration.extra
         refs = extra.get("empty_colours")
@@ -103,9 +108,30 @@ class BoardReader:
         reference = float(sharp) if isinstance(sharp, (int, float)) else 2.2
         self._min_sharpness = SHARPNESS_FLOOR + MIN_SHARPNESS * max(reference - SHARPNESS_FLOOR, 0.0)
 
+    def _settle(self, frame: np.ndarray) -> str:
+        """Settle which way round the board lies from the tiles of `frame`, if they are enough and agree.
+
+        Returns a note when the frame has tiles but the orientation is still open (their letters are then
+        read as the camera sees them, and not trusted), else "".
+        """
+        rect = cells.rectify(frame, self._matrix)
+        stats = cells.colour_stats(rect, cells.planes(rect, self._board_value))
+        tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE]
+        if not tiles:
+            return ""
+        verdict = orientation.vote(rect, tiles, self.classifier, self._board_value)
+        if verdict.sure:
+            self._use(orientation.turn(self.calibration, verdict.quarters))
+            return ""
+        return (
+            f"which way round the board lies is not settled yet: {len(tiles)} tile(s) do not tell "
+            "(the letters are read as the camera sees them until more tiles are down)"
+        )
+
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
+        unsettled = "" if self.settled else self._settle(frame)
         rect = cells.rectify(frame, self._matrix)
         pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
@@ -129,6 +155,11 @@ class BoardReader:
             # A smeared frame (the camera or the table bumped, a tile in flight): nothing in it is trusted.
             notes.append(f"motion blur: sharpness {sharp:.2f}, below {self._min_sharpness:.2f} for this camera")
             results = {n: SquareReading(n, r.occupied, r.letter, 0.0, True) for n, r in results.items()}
+        if unsettled:
+            notes.append(unsettled)
+            results = {
+                n: SquareReading(n, r.occupied, r.letter, 0.0, True) if r.occupied else r for n, r in results.items()
+            }
         ms = (time.perf_counter() - start) * 1000.0
         return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
 
