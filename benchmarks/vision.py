@@ -167,9 +167,7 @@ class Tally:
     def unread(self, truth: tuple[str, ...], visible: Any) -> None:
         """A frame that could not be read (no calibration yet): every letter on it is missed."""
         self.boards += 1
-        self.tiles += sum(
-            ch != "." and (visible is None or visible[i]) for i, ch in enumerate("".join(truth))
-        )
+        self.tiles += sum(ch != "." and (visible is None or visible[i]) for i, ch in enumerate("".join(truth)))
 
     def add(self, truth: tuple[str, ...], reading: Any, where: str, visible: Any) -> None:
         board = "".join(reading.board)

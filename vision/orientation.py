@@ -49,6 +49,12 @@ def turn(calibration: Calibration, quarters: int) -> Calibration:
     colours = extra.get("empty_colours")
     if isinstance(colours, list) and len(colours) == SIZE * SIZE:
         extra["empty_colours"] = [colours[j] for j in turned_index(quarters)]
+    lamp = extra.get("light")
+    if isinstance(lamp, dict) and len(lamp.get("field", [])) == 6:
+        c = list(lamp["field"])
+        for _ in range(quarters % 4):  # x, y of the turned board are y, -x of the board before
+            c = [c[0], c[2], -c[1], c[4], c[3], -c[5]]
+        extra["light"] = {**lamp, "field": c}
     extra["orientation"] = "settled"
     return Calibration.from_matrix(
         quarter_matrix(quarters) @ calibration.matrix,

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision import cells, orientation
+from vision import cells, light, orientation
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, premium_layout
@@ -33,6 +33,7 @@ MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration 
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 TURN_CHECK_NOVELTY = 1.8  # tiles less unusual than this as they lie are not checked for being turned
+NOTE_SQUARES = 8  # squares named in a note before "and N more"
 SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 
@@ -72,6 +73,7 @@ class BoardReading:
             "board": self.board,
             "occluded": self.occluded,
             "uncertain": self.uncertain,
+            "notes": list(self.notes),
             "ms": round(self.ms, 2),
         }
 
@@ -101,6 +103,7 @@ class BoardReader:
             if seen.any():
                 self._refs[unseen] = self._refs[seen].mean(axis=0)
                 self._has_ref |= unseen
+        self._light = extra.get("light")
         value = extra.get("board_value")
         self._board_value = float(value) if isinstance(value, (int, float)) else 0.0
         # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
@@ -114,7 +117,7 @@ class BoardReader:
         Returns a note when the frame has tiles but the orientation is still open (their letters are then
         read as the camera sees them, and not trusted), else "".
         """
-        rect = cells.rectify(frame, self._matrix)
+        rect = light.apply(cells.rectify(frame, self._matrix), self._light)
         stats = cells.colour_stats(rect, cells.planes(rect, self._board_value))
         tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE]
         if not tiles:
@@ -132,7 +135,7 @@ class BoardReader:
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
         unsettled = "" if self.settled else self._settle(frame)
-        rect = cells.rectify(frame, self._matrix)
+        rect = light.apply(cells.rectify(frame, self._matrix), self._light)
         pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
         results: dict[str, SquareReading] = {}
@@ -142,8 +145,11 @@ class BoardReader:
         notes = []
         if foreign:
             self._spread_doubt(foreign, results)
-            names = ", ".join(ALL_SQUARES[i] for i in sorted(foreign))
-            notes.append(f"{len(foreign)} square(s) look covered or foreign: {names}")
+            shown = [ALL_SQUARES[i] for i in sorted(foreign)]
+            names = ", ".join(shown[:NOTE_SQUARES]) + (
+                f" and {len(shown) - NOTE_SQUARES} more" if len(shown) > NOTE_SQUARES else ""
+            )
+            notes.append(f"something covers or changed {len(foreign)} square(s): {names}")
             if len(foreign) >= MOVED_HINT:
                 notes.append(
                     "so many squares changed colour that the camera or the board may have moved; "

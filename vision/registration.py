@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import cells
+from vision import cells, light
 from vision.calibration import Calibration
 from vision.errors import BoardNotFoundError, FrameSourceError
 from vision.geometry import SIZE, premium_layout
@@ -62,6 +62,8 @@ def calibrate(
     if corners.min() < 1 or (corners[:, 0] > w - 2).any() or (corners[:, 1] > h - 2).any():
         raise BoardNotFoundError(f"no board found in {where}: the board's grid is not wholly in the frame")
     rect = cells.rectify(image, matrix)
+    lamp = light.measure(rect)
+    rect = light.apply(rect, lamp)
     colours = cells.empty_colours(rect)  # the reader tells a hand from the board by these
     agreement = layout_agreement(colours)
     if standard_layout and agreement < MIN_LAYOUT_AGREEMENT:
@@ -70,6 +72,7 @@ def calibrate(
             f"({100 * agreement:.0f}% of squares match the standard layout)"
         )
     extra = {
+        "light": lamp,
         "empty_colours": colours,
         "layout_agreement": agreement,
         "sharpness": cells.sharpness(cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)),

@@ -90,6 +90,8 @@ def handle_read(args: argparse.Namespace) -> int:
                 print("  " + row)
             if reading.uncertain:
                 print("  uncertain: " + " ".join(reading.uncertain))
+            for note in reading.notes:  # why the frame or its squares are doubted, in words
+                print(f"  why: {note}")
     return status
 
 

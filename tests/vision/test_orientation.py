@@ -48,3 +48,17 @@ def test_the_first_tiles_settle_the_orientation(quarters: int, german_model: Til
     # The settled calibration saved and loaded reads the same without voting again.
     again = BoardReader(reader.calibration.from_json(reader.calibration.to_json()), german_model)
     assert again.settled and again.read(played).board == WORD
+
+
+def test_the_light_turns_with_the_board() -> None:
+    """A lamp's fall-off measured before the orientation was settled is turned with the board."""
+    from vision import light
+
+    frame = render_scene(WORD, seed=5).frame
+    calib = calibrate(frame)
+    rect = cells.rectify(frame, calib.matrix)
+    ramp = np.linspace(1.0, 0.4, rect.shape[1], dtype=np.float32)[None, :, None]
+    lamp = light.measure(np.clip(rect * ramp, 0, 255).astype(np.uint8))
+    assert lamp is not None and lamp["field"][1] < -0.2  # darker to the right: x's coefficient
+    turned = orientation.turn(calib.__class__.from_matrix(calib.matrix, calib.image_size, extra={"light": lamp}), 1)
+    assert turned.extra["light"]["field"][2] == -lamp["field"][1]  # ... to the top once turned a quarter
