@@ -93,7 +93,7 @@ def apply(rect: np.ndarray, light: object) -> np.ndarray:
     if flat:  # a gain per channel: a lookup table is the cheapest way
         levels = np.arange(256, dtype=np.float32)
         luts = [np.clip(levels * g, 0, 255).astype(np.uint8) for g in gains]
-        return cv2.merge([cv2.LUT(rect[..., c], luts[c]) for c in range(3)])
+        return np.asarray(cv2.merge([cv2.LUT(rect[..., c], luts[c]) for c in range(3)]))
     side = rect.shape[0]
     # The surface on a coarse grid (board units; the rectified image has `cells.PAD` squares of margin),
     # then resized: the light is smooth.
@@ -101,5 +101,5 @@ def apply(rect: np.ndarray, light: object) -> np.ndarray:
     gy, gx = np.meshgrid(u, u, indexing="ij")
     coarse = _design(gy.ravel() - 0.5, gx.ravel() - 0.5) @ coef
     gain = cv2.resize(np.exp(-coarse).reshape(32, 32).astype(np.float32), (side, side))
-    out = rect.astype(np.float32) * gain[..., None] * gains
-    return np.clip(out, 0, 255).astype(np.uint8)
+    lit: np.ndarray = np.clip(rect.astype(np.float32) * gain[..., None] * gains, 0, 255).astype(np.uint8)
+    return lit

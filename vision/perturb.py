@@ -39,9 +39,10 @@ class Kind:
 def reencode(frame: np.ndarray, quality: int = 90) -> np.ndarray:
     """The frame through a JPEG round trip, as a camera would deliver it."""
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:  # pragma: no cover - OpenCV always encodes a valid BGR image
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:  # pragma: no cover - OpenCV always encodes a valid BGR image
         raise ValueError("JPEG encoding failed")
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return np.asarray(decoded)
 
 
 def quarter_turn(frame: np.ndarray, quarters: int) -> np.ndarray:
@@ -64,15 +65,16 @@ def tilt(frame: np.ndarray, degrees: float) -> np.ndarray:
     """The camera tilted towards the board's far edge: the far edge shrinks (a keystone), nothing is cut."""
     h, w = frame.shape[:2]
     shrink = 0.5 * w * (1 - np.cos(np.radians(degrees))) + 0.25 * w * np.sin(np.radians(degrees)) ** 2
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[shrink, 0], [w - shrink, 0], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[shrink, 0], [w - shrink, 0], [w, h], [0, h]], np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=TABLE_BGR)
+    return np.asarray(cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=TABLE_BGR))
 
 
 def scale_light(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """Multiply the light per pixel (and channel, B G R) by `gains` (broadcast to the frame), clipped."""
-    return np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return out
 
 
 def warm(frame: np.ndarray) -> np.ndarray:
@@ -127,7 +129,7 @@ def resize_to(frame: np.ndarray, width: int) -> np.ndarray:
 
 def dim(frame: np.ndarray) -> np.ndarray:
     """A dim room: brightness x0.6."""
-    return scale_light(frame, np.float32(0.6))
+    return scale_light(frame, np.array(0.6, np.float32))
 
 
 KINDS: tuple[Kind, ...] = (
