@@ -11,7 +11,8 @@ Two steps, measured on the calibration frame and applied to every frame after (e
 is within a dead band of even and neutral):
 1. The shape: log brightness of each square relative to its kind's median, fitted by a quadratic surface
    over the squares that look like their kind (tiles do not), and divided out.
-2. The colour and level: per channel, the mean of the kinds' medians is brought to `TARGET`.
+2. The colour and level: per channel, the mean of the kinds' medians is brought to `TARGET` (raised for a
+   dim room, never lowered: a pale board is not a bright lamp).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from vision import cells
 from vision.geometry import SIZE, premium_layout
 
 TARGET = 95.0  # the mean of the kinds' colours on clean frames of real boards, per channel (B, G, R)
-GAIN_DEAD_BAND = 0.02  # |log gain| below this on every channel: the lamp is neutral enough, leave it
+GAIN_DEAD_BAND = 0.1  # |log gain| below this on every channel: near enough to neutral (a tan board), leave it
 FIELD_DEAD_BAND = 0.5  # the fitted light varies less than this (log) across the board: leave it
 MAX_GAIN = 3.0
 CHROMA_TOLERANCE = 0.25  # how far a square's chromaticity may lie from its kind's to count as that kind
@@ -74,6 +75,10 @@ def measure(rect: np.ndarray) -> dict[str, list[float]] | None:
     else:
         coef[:] = 0.0
     gains = np.clip(TARGET / np.mean(list(medians.values()), axis=0), 1 / MAX_GAIN, MAX_GAIN)
+    # A board paler than the green ones (a tan board) is not a bright lamp: the level is raised for a dim
+    # room, never lowered; the lamp's colour (the gains relative to each other) is always taken out.
+    level = float(np.exp(np.log(gains).mean()))
+    gains = gains / level * max(level, 1.0)
     if float(np.abs(np.log(gains)).max()) <= GAIN_DEAD_BAND:
         gains[:] = 1.0
     return {"gains": [float(g) for g in gains], "field": [float(c) for c in coef]}

@@ -123,7 +123,8 @@ def find_green_quad(image: np.ndarray, *, where: str = "image") -> np.ndarray:
         )
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, [contour], -1, 255, -1)
-    if cv2.countNonZero(mask & filled) < 0.4 * area:  # a mesh of dark-greenish lines is not a green field
+    # A mesh of dark-greenish lines is not a green field.
+    if cv2.countNonZero(cv2.bitwise_and(mask, filled)) < 0.4 * area:
         raise BoardNotFoundError(f"no board found in {where}: no green playing field visible")
     hull = cv2.convexHull(contour)
     quad = None
@@ -240,7 +241,8 @@ def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     pts = np.hstack([points, np.ones((len(points), 1))]) @ matrix.T
-    return pts[:, :2] / pts[:, 2:3]
+    out: np.ndarray = pts[:, :2] / pts[:, 2:3]
+    return out
 
 
 def rectify(image: np.ndarray, matrix: np.ndarray, pitch: int = PITCH, pad: float = PAD) -> np.ndarray:

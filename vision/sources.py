@@ -122,7 +122,7 @@ class OpenCVSource:
             raise FrameSourceError(f"{self.name}: camera cannot be opened (is it plugged in, is it busy?)")
         try:
             # The pixel format first: the sizes a camera offers depend on it (many offer 1080p only in MJPG).
-            self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*fourcc))
+            self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*fourcc))  # type: ignore[attr-defined]  # not in OpenCV's stubs
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
             self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
