@@ -62,10 +62,19 @@ def calibrate(
     if corners.min() < 1 or (corners[:, 0] > w - 2).any() or (corners[:, 1] > h - 2).any():
         raise BoardNotFoundError(f"no board found in {where}: the board's grid is not wholly in the frame")
     rect = cells.rectify(image, matrix)
-    lamp = light.measure(rect)
-    rect = light.apply(rect, lamp)
     colours = cells.empty_colours(rect)  # the reader tells a hand from the board by these
     agreement = layout_agreement(colours)
+    # The lamp measured from the board's colours is kept only if it makes the board look more like its
+    # layout, not less (a board crowded with tiles leaves too few squares of some kinds to measure on).
+    lamp = light.measure(rect)
+    if lamp is not None:
+        lit = light.apply(rect, lamp)
+        lit_colours = cells.empty_colours(lit)
+        lit_agreement = layout_agreement(lit_colours)
+        if lit_agreement >= agreement:
+            rect, colours, agreement = lit, lit_colours, lit_agreement
+        else:
+            lamp = None
     if standard_layout and agreement < MIN_LAYOUT_AGREEMENT:
         raise BoardNotFoundError(
             f"no board found in {where}: the grid found does not line up with the premium squares "
