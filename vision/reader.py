@@ -73,7 +73,6 @@ class BoardReading:
             "board": self.board,
             "occluded": self.occluded,
             "uncertain": self.uncertain,
-            "notes": list(self.notes),
             "ms": round(self.ms, 2),
         }
 
