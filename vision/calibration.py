@@ -116,4 +116,5 @@ class Calibration:
 def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ matrix.T
-    return homog[:, :2] / homog[:, 2:3]
+    out: np.ndarray = homog[:, :2] / homog[:, 2:3]
+    return out

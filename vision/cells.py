@@ -36,7 +36,7 @@ def normalise(gray_window: np.ndarray) -> np.ndarray:
 def hog(patch_stack: np.ndarray) -> np.ndarray:
     """HOG descriptors (N x D, float32) of grey patches: gradients survive lighting and small shifts."""
     descriptor = _hog_descriptor()
-    feats = [descriptor.compute(p).ravel() for p in patch_stack]
+    feats = [np.asarray(descriptor.compute(p)).ravel() for p in patch_stack]
     return np.asarray(feats, dtype=np.float32).reshape(len(patch_stack), -1)
 
 
@@ -86,7 +86,8 @@ def per_square_mean(plane: np.ndarray, inset: float = 0.2) -> np.ndarray:
     grid = grid.reshape(SIZE, PITCH, SIZE, PITCH, *plane.shape[2:])
     i = int(PITCH * inset)
     middle = grid[:, i : PITCH - i, :, i : PITCH - i]
-    return middle.mean(axis=(1, 3)).reshape(SIZE * SIZE, *plane.shape[2:])
+    out: np.ndarray = middle.mean(axis=(1, 3)).reshape(SIZE * SIZE, *plane.shape[2:])
+    return out
 
 
 def colour_stats(rect: np.ndarray, pl: Planes | None = None) -> np.ndarray:
@@ -259,7 +260,9 @@ def _line_kernels(n: int) -> tuple[np.ndarray, np.ndarray]:
 def _long_lines(ink: np.ndarray) -> np.ndarray:
     """Pixels of `ink` on straight vertical or horizontal runs longer than 0.7 of a square (dilated by 1)."""
     kv, kh = _line_kernels(int(PITCH * 0.7))
-    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, kv) | cv2.morphologyEx(ink, cv2.MORPH_OPEN, kh)
+    lines = np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, kv)) | np.asarray(
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, kh)
+    )
     return cv2.dilate(lines, np.ones((3, 3), np.uint8)).astype(np.uint8)
 
 
@@ -269,7 +272,8 @@ def _stretch(patch: np.ndarray) -> np.ndarray:
     lo, hi = float(flat[int(0.02 * (flat.size - 1))]), float(flat[int(0.90 * (flat.size - 1))])
     if hi - lo < 8:
         hi = lo + 8
-    return np.clip((patch.astype(np.float32) - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip((patch.astype(np.float32) - lo) * (255.0 / (hi - lo)), 0, 255).astype(np.uint8)
+    return out
 
 
 def sharpness(gray: np.ndarray) -> float:

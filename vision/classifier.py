@@ -113,7 +113,7 @@ class TileClassifier:
         y = np.array([classes.index(x) for x in labels], np.int32)
         feats = cells.hog(patches)
         aug_feats = cells.hog(augment(patches))
-        svm = cv2.ml.SVM_create()
+        svm = cv2.ml.SVM_create()  # type: ignore[attr-defined]  # missing from OpenCV's stubs
         svm.setType(cv2.ml.SVM_C_SVC)
         svm.setKernel(cv2.ml.SVM_RBF)
         svm.setC(10.0)
@@ -189,7 +189,7 @@ class TileClassifier:
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 (Path(tmp) / "svm.yml").write_text(svm_text, encoding="utf-8")
-                svm = cv2.ml.SVM_load(str(Path(tmp) / "svm.yml"))
+                svm = cv2.ml.SVM_load(str(Path(tmp) / "svm.yml"))  # type: ignore[attr-defined]  # not in the stubs
         except cv2.error as exc:
             raise ModelError(f"{p}: the classifier inside is corrupt") from exc
         if svm.getVarCount() != protos.shape[1]:

@@ -39,7 +39,7 @@ class DiceReader:
         roi = frame[y : y + h, x : x + w]
         hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
         face = ((hsv[..., 1] < 70) & (hsv[..., 2] > 120)).astype(np.uint8) * 255
-        face = cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        face = np.asarray(cv2.morphologyEx(face, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
         contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         faces = []
         for contour in contours:

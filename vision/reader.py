@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision import cells
+from vision import cells, light, orientation
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, premium_layout
@@ -33,6 +33,7 @@ MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration 
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 TURN_CHECK_NOVELTY = 1.8  # tiles less unusual than this as they lie are not checked for being turned
+NOTE_SQUARES = 8  # squares named in a note before "and N more"
 SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 
@@ -80,8 +81,13 @@ class BoardReader:
     """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier."""
 
     def __init__(self, calibration: Calibration, classifier: TileClassifier) -> None:
-        self.calibration = calibration
         self.classifier = classifier
+        self._use(calibration)
+
+    def _use(self, calibration: Calibration) -> None:
+        """Read with `calibration` from now on (at start, and once the tiles have settled the orientation)."""
+        self.calibration = calibration
+        self.settled = orientation.is_settled(calibration)
         self._matrix = calibration.matrix
         extra = calibration.extra
         refs = extra.get("empty_colours")
@@ -96,6 +102,7 @@ class BoardReader:
             if seen.any():
                 self._refs[unseen] = self._refs[seen].mean(axis=0)
                 self._has_ref |= unseen
+        self._light = extra.get("light")
         value = extra.get("board_value")
         self._board_value = float(value) if isinstance(value, (int, float)) else 0.0
         # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
@@ -103,10 +110,31 @@ class BoardReader:
         reference = float(sharp) if isinstance(sharp, (int, float)) else 2.2
         self._min_sharpness = SHARPNESS_FLOOR + MIN_SHARPNESS * max(reference - SHARPNESS_FLOOR, 0.0)
 
+    def _settle(self, frame: np.ndarray) -> str:
+        """Settle which way round the board lies from the tiles of `frame`, if they are enough and agree.
+
+        Returns a note when the frame has tiles but the orientation is still open (their letters are then
+        read as the camera sees them, and not trusted), else "".
+        """
+        rect = light.apply(cells.rectify(frame, self._matrix), self._light)
+        stats = cells.colour_stats(rect, cells.planes(rect, self._board_value))
+        tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE]
+        if not tiles:
+            return ""
+        verdict = orientation.vote(rect, tiles, self.classifier, self._board_value)
+        if verdict.sure:
+            self._use(orientation.turn(self.calibration, verdict.quarters))
+            return ""
+        return (
+            f"which way round the board lies is not settled yet: {len(tiles)} tile(s) do not tell "
+            "(the letters are read as the camera sees them until more tiles are down)"
+        )
+
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
-        rect = cells.rectify(frame, self._matrix)
+        unsettled = "" if self.settled else self._settle(frame)
+        rect = light.apply(cells.rectify(frame, self._matrix), self._light)
         pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
         results: dict[str, SquareReading] = {}
@@ -116,8 +144,11 @@ class BoardReader:
         notes = []
         if foreign:
             self._spread_doubt(foreign, results)
-            names = ", ".join(ALL_SQUARES[i] for i in sorted(foreign))
-            notes.append(f"{len(foreign)} square(s) look covered or foreign: {names}")
+            shown = [ALL_SQUARES[i] for i in sorted(foreign)]
+            names = ", ".join(shown[:NOTE_SQUARES]) + (
+                f" and {len(shown) - NOTE_SQUARES} more" if len(shown) > NOTE_SQUARES else ""
+            )
+            notes.append(f"something covers or changed {len(foreign)} square(s): {names}")
             if len(foreign) >= MOVED_HINT:
                 notes.append(
                     "so many squares changed colour that the camera or the board may have moved; "
@@ -129,6 +160,11 @@ class BoardReader:
             # A smeared frame (the camera or the table bumped, a tile in flight): nothing in it is trusted.
             notes.append(f"motion blur: sharpness {sharp:.2f}, below {self._min_sharpness:.2f} for this camera")
             results = {n: SquareReading(n, r.occupied, r.letter, 0.0, True) for n, r in results.items()}
+        if unsettled:
+            notes.append(unsettled)
+            results = {
+                n: SquareReading(n, r.occupied, r.letter, 0.0, True) if r.occupied else r for n, r in results.items()
+            }
         ms = (time.perf_counter() - start) * 1000.0
         return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
 

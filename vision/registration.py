@@ -13,10 +13,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import cells
+from vision import cells, light
 from vision.calibration import Calibration
-from vision.errors import BoardNotFoundError
+from vision.errors import BoardNotFoundError, FrameSourceError
 from vision.geometry import SIZE, premium_layout
+from vision.images import read_image
 from vision.markers import find_marker_quad
 
 WORK = 720  # the coarse search works on frames scaled to this size (longest side)
@@ -63,12 +64,24 @@ def calibrate(
     rect = cells.rectify(image, matrix)
     colours = cells.empty_colours(rect)  # the reader tells a hand from the board by these
     agreement = layout_agreement(colours)
+    # The lamp measured from the board's colours is kept only if it makes the board look more like its
+    # layout, not less (a board crowded with tiles leaves too few squares of some kinds to measure on).
+    lamp = light.measure(rect)
+    if lamp is not None:
+        lit = light.apply(rect, lamp)
+        lit_colours = cells.empty_colours(lit)
+        lit_agreement = layout_agreement(lit_colours)
+        if lit_agreement >= agreement:
+            rect, colours, agreement = lit, lit_colours, lit_agreement
+        else:
+            lamp = None
     if standard_layout and agreement < MIN_LAYOUT_AGREEMENT:
         raise BoardNotFoundError(
             f"no board found in {where}: the grid found does not line up with the premium squares "
             f"({100 * agreement:.0f}% of squares match the standard layout)"
         )
     extra = {
+        "light": lamp,
         "empty_colours": colours,
         "layout_agreement": agreement,
         "sharpness": cells.sharpness(cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)),
@@ -78,9 +91,10 @@ def calibrate(
 
 
 def calibrate_file(path: str | Path, *, use_markers: bool = True, standard_layout: bool = True) -> Calibration:
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise BoardNotFoundError(f"no board found in {path}: the file cannot be read as an image")
+    try:
+        image = read_image(path)
+    except FrameSourceError as exc:
+        raise BoardNotFoundError(f"no board found in {exc}") from None
     return calibrate(image, where=str(path), use_markers=use_markers, standard_layout=standard_layout)
 
 
@@ -118,7 +132,8 @@ def find_green_quad(image: np.ndarray, *, where: str = "image") -> np.ndarray:
         )
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, [contour], -1, 255, -1)
-    if cv2.countNonZero(mask & filled) < 0.4 * area:  # a mesh of dark-greenish lines is not a green field
+    # A mesh of dark-greenish lines is not a green field.
+    if cv2.countNonZero(cv2.bitwise_and(mask, filled)) < 0.4 * area:
         raise BoardNotFoundError(f"no board found in {where}: no green playing field visible")
     hull = cv2.convexHull(contour)
     quad = None
@@ -235,7 +250,8 @@ def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
 
 def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     pts = np.hstack([points, np.ones((len(points), 1))]) @ matrix.T
-    return pts[:, :2] / pts[:, 2:3]
+    out: np.ndarray = pts[:, :2] / pts[:, 2:3]
+    return out
 
 
 def rectify(image: np.ndarray, matrix: np.ndarray, pitch: int = PITCH, pad: float = PAD) -> np.ndarray:

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.errors import FrameSourceError
+from vision.images import read_image
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,7 @@ class FileSource:
             self._next = 0
         path = self.paths[self._next]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise FrameSourceError(f"{path}: cannot be read as an image")
+        frame = read_image(path)
         self.current = path
         return frame
 
@@ -123,7 +122,7 @@ class OpenCVSource:
             raise FrameSourceError(f"{self.name}: camera cannot be opened (is it plugged in, is it busy?)")
         try:
             # The pixel format first: the sizes a camera offers depend on it (many offer 1080p only in MJPG).
-            self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*fourcc))
+            self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*fourcc))  # type: ignore[attr-defined]  # not in OpenCV's stubs
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
             self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)

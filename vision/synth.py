@@ -112,7 +112,7 @@ def render_scene(
     warp = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
     frame = np.empty((h, w, 3), np.uint8)
     frame[:] = (70, 110, 150)  # a wooden table
-    frame = cv2.warpPerspective(flat, warp, (w, h), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
+    frame = np.asarray(cv2.warpPerspective(flat, warp, (w, h), dst=frame, borderMode=cv2.BORDER_TRANSPARENT))
     # board units -> flat px: (u + 1) * PX; so image -> board units is that inverted after the warp.
     units_to_flat = np.array([[PX, 0, PX], [0, PX, PX], [0, 0, 1]], dtype=np.float64)
     homography = np.linalg.inv(warp @ units_to_flat)
@@ -190,8 +190,8 @@ def render_dice(
         m = cv2.getRotationMatrix2D((die_px / 2, die_px / 2), float(rng.uniform(0, 360)), 1.0)
         m[0, 2] += x - die_px / 2
         m[1, 2] += y - die_px / 2
-        frame = cv2.warpAffine(face, m, (w, h), dst=frame, borderMode=cv2.BORDER_TRANSPARENT)
-    frame = cv2.GaussianBlur(frame, (0, 0), 0.6)
+        frame = np.asarray(cv2.warpAffine(face, m, (w, h), dst=frame, borderMode=cv2.BORDER_TRANSPARENT))
+    frame = np.asarray(cv2.GaussianBlur(frame, (0, 0), 0.6))
     return DiceScene(frame, list(letters), (0, 0, w, h))
 
 
@@ -201,7 +201,7 @@ def motion_blur(frame: np.ndarray, length: float, angle: float = 0.0) -> np.ndar
     kernel = np.zeros((size, size), np.float32)
     kernel[size // 2, :] = 1.0
     m = cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle, 1.0)
-    kernel = cv2.warpAffine(kernel, m, (size, size))
+    kernel = np.asarray(cv2.warpAffine(kernel, m, (size, size)))
     return cv2.filter2D(frame, -1, kernel / max(float(kernel.sum()), 1e-6))
 
 

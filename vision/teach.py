@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision import cells
 from vision.classifier import TileClassifier
 from vision.errors import LabelsError, VisionError
 from vision.geometry import SIZE
+from vision.images import read_image
 from vision.registration import calibrate
 from vision.tilesets import BLANK, EMPTY
 
@@ -94,9 +94,10 @@ def teach(photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None) ->
         if is_occluded(photo):  # a hand over the tiles teaches the hand
             skipped += 1
             continue
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise LabelsError(f"{photo.path}: image listed in the labels cannot be read")
+        try:
+            image = read_image(photo.path)
+        except VisionError as exc:
+            raise LabelsError(f"image listed in the labels: {exc}") from exc
         try:
             matrix = calibrate(image, where=str(photo.path)).matrix
         except VisionError as exc:

@@ -1,11 +1,15 @@
-"""The letters printed on tiles of each edition (data in `vision/data/tilesets.json`)."""
+"""The letters printed on tiles of each edition: the engine's tile sets (`game/data/tiles`), read, not copied.
+
+One source for the letters and their values: an edition added to the engine is one the camera can be
+taught (its shipped classifier renders the letters with their values)."""
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 
+from game.errors import DataError
+from game.tiles import BLANK as GAME_BLANK
+from game.tiles import load_tile_set, tile_set_names
 from vision.errors import VisionError
 
 BLANK = "?"
@@ -13,19 +17,15 @@ EMPTY = "."
 
 
 @cache
-def _all() -> dict[str, dict[str, int]]:
-    text = resources.files("vision").joinpath("data/tilesets.json").read_text(encoding="utf-8")
-    raw = json.loads(text)
-    return {name: dict(entry["letters"]) for name, entry in raw.items() if not name.startswith("_")}
-
-
 def tile_values(tiles: str) -> dict[str, int]:
-    """Letter -> printed value for the edition `tiles` ("english" or "german")."""
-    sets = _all()
-    if tiles not in sets:
-        raise VisionError(f"unknown tile set {tiles!r}; known: {', '.join(sorted(sets))}")
-    return sets[tiles]
+    """Letter -> printed value for the edition `tiles` ("english", "german", ...); the blank is not a letter."""
+    try:
+        tile_set = load_tile_set(tiles)
+    except DataError:
+        raise VisionError(f"unknown tile set {tiles!r}; known: {', '.join(tile_sets())}") from None
+    return {letter: value for letter, value in tile_set.values.items() if letter != GAME_BLANK}
 
 
 def tile_sets() -> list[str]:
-    return sorted(_all())
+    """The editions the engine knows, by name."""
+    return sorted(tile_set_names())

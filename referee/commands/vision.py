@@ -58,11 +58,10 @@ def _fail(message: str) -> int:
 
 
 def handle_read(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.calibration import Calibration
     from vision.classifier import TileClassifier
     from vision.errors import VisionError
+    from vision.images import read_image
     from vision.reader import BoardReader
 
     try:
@@ -73,9 +72,10 @@ def handle_read(args: argparse.Namespace) -> int:
     reader = BoardReader(calib, model)
     status = 0
     for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
-        if image is None:
-            status = _fail(f"{path}: cannot be read as an image")
+        try:
+            image = read_image(path)
+        except VisionError as exc:
+            status = _fail(str(exc))
             continue
         try:
             reading = reader.read(image, where=path)
@@ -90,6 +90,8 @@ def handle_read(args: argparse.Namespace) -> int:
                 print("  " + row)
             if reading.uncertain:
                 print("  uncertain: " + " ".join(reading.uncertain))
+            for note in reading.notes:  # why the frame or its squares are doubted, in words
+                print(f"  why: {note}")
     return status
 
 
@@ -135,11 +137,10 @@ def handle_teach(args: argparse.Namespace) -> int:
 
 
 def handle_dice(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.classifier import TileClassifier
     from vision.dice import DiceReader
     from vision.errors import VisionError
+    from vision.images import read_image
 
     try:
         model = TileClassifier.load(args.model) if args.model else TileClassifier.shipped(args.tiles)
@@ -154,9 +155,10 @@ def handle_dice(args: argparse.Namespace) -> int:
         tray = (x, y, w, h)
     status = 0
     for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
-        if image is None:
-            status = _fail(f"{path}: cannot be read as an image")
+        try:
+            image = read_image(path)
+        except VisionError as exc:
+            status = _fail(str(exc))
             continue
         area = tray or (0, 0, image.shape[1], image.shape[0])
         dice = DiceReader(model, area).read(image)

@@ -17,3 +17,16 @@ def test_centre_and_corners() -> None:
 def test_bad_square_names_are_refused(bad: str) -> None:
     with pytest.raises(ValueError, match="not a square name"):
         parse_square(bad)
+
+
+def test_the_layout_and_the_names_are_the_engines() -> None:
+    from game.layout import load_layout
+    from game.squares import Square
+    from vision.geometry import premium_layout
+
+    engine = load_layout("standard")
+    assert premium_layout()[7][7] == "D" and engine.rows[7][7] == "*"
+    assert all(
+        premium_layout()[r][c] == engine.rows[r][c].replace("*", "D") for r in range(15) for c in range(15)
+    )
+    assert all(name == str(Square(*parse_square(name))) for name in ALL_SQUARES)

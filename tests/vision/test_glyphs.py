@@ -31,8 +31,12 @@ def test_a_blank_tile_has_no_glyph() -> None:
     assert height == 0.0
 
 
-def test_tile_sets_are_data() -> None:
-    assert tile_sets() == ["english", "german"]
+def test_tile_sets_are_the_engines() -> None:
+    from game.tiles import load_tile_set, tile_set_names
+
+    assert tile_sets() == sorted(tile_set_names()) and {"english", "german"} <= set(tile_sets())
+    engine = load_tile_set("german").values
+    assert tile_values("german") == {k: v for k, v in engine.items() if k != "?"}
     assert tile_values("german")["Ä"] == 6 and tile_values("english")["Q"] == 10
     assert len(tile_values("german")) == 29
     with pytest.raises(VisionError, match="unknown tile set 'klingon'"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision import orientation
 from vision.classifier import TileClassifier
 from vision.reader import BoardReader, combine_readings
 from vision.registration import calibrate
@@ -133,7 +134,9 @@ def test_tiles_laid_upside_down_are_never_read_as_their_lookalikes(
         rows[r][c] = letter
         where["ABCDEFGHIJKLMNO"[c] + str(r + 1)] = letter
     board = ["".join(row) for row in rows]
-    calib = calibrate(render_scene(["." * 15] * 15, seed=seed).frame)
+    # The camera knows which way round the board lies (settled by earlier tiles, or markers): with every
+    # tile upside down and nothing else to go by, the board itself would look turned half round.
+    calib = orientation.turn(calibrate(render_scene(["." * 15] * 15, seed=seed).frame), 0)
     upside_down = {(int(n[1:]) - 1, "ABCDEFGHIJKLMNO".index(n[0])): 2 for n in where}
     reading = BoardReader(calib, model).read(render_scene(board, seed=seed, tiles=tiles, turned=upside_down).frame)
     wrong = [

@@ -1,0 +1,110 @@
+"""Evening out the light on a rectified board, using the board itself as the colour chart.
+
+Why: the reader tells a tile from a square by colour (a tile's face is pale and unsaturated, the squares are
+saturated), and a warm lamp, a dim room or light falling from one side moves every colour. But every frame
+holds a colour chart: the empty squares of each premium kind share one colour, so how a kind's squares
+differ across the board is the light's shape (a gradient, a vignette), and the kinds together average to
+about grey on the boards measured (red, pink, dark blue, light blue and green: each channel within 15% of
+the others), so their mean says the lamp's colour and strength.
+
+Two steps, measured on the calibration frame and applied to every frame after (each left out when the light
+is within a dead band of even and neutral):
+1. The shape: log brightness of each square relative to its kind's median, fitted by a quadratic surface
+   over the squares that look like their kind (tiles do not), and divided out.
+2. The colour and level: per channel, the mean of the kinds' medians is brought to `TARGET` (raised for a
+   dim room, never lowered: a pale board is not a bright lamp).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import cells
+from vision.geometry import SIZE, premium_layout
+
+TARGET = 95.0  # the mean of the kinds' colours on clean frames of real boards, per channel (B, G, R)
+GAIN_DEAD_BAND = 0.1  # |log gain| below this on every channel: near enough to neutral (a tan board), leave it
+FIELD_DEAD_BAND = 0.5  # the fitted light varies less than this (log) across the board: leave it
+MAX_GAIN = 3.0
+CHROMA_TOLERANCE = 0.25  # how far a square's chromaticity may lie from its kind's to count as that kind
+
+
+def _design(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Quadratic surface terms in board units centred on the board (x, y in -1..1)."""
+    x = (cols + 0.5) / (SIZE / 2) - 1
+    y = (rows + 0.5) / (SIZE / 2) - 1
+    return np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
+
+
+def _kinds() -> np.ndarray:
+    return np.array(list("".join(premium_layout())))
+
+
+def measure(rect: np.ndarray) -> dict[str, list[float]] | None:
+    """The light on a rectified board (`cells.rectify`): per-channel gains and the shape of its fall-off.
+
+    Measured once, on the calibration frame (mostly empty squares, so every kind shows its colour), and
+    kept in the calibration: the lamp stays, and the reader follows slower changes (clouds, a lamp switched
+    on) from the empty squares as before. None when too little board is in view to tell.
+    """
+    bgr = cells.per_square_mean(rect, inset=0.25).astype(np.float64) + 1.0
+    kinds = _kinds()
+    chroma = bgr / bgr.sum(axis=1, keepdims=True)
+    like = np.zeros(SIZE * SIZE, bool)
+    medians: dict[str, np.ndarray] = {}
+    for kind in np.unique(kinds):
+        mine = kinds == kind
+        centre = np.median(chroma[mine], axis=0)
+        close = mine & (np.abs(chroma - centre).sum(axis=1) < CHROMA_TOLERANCE * centre.sum() / 3)
+        if close.sum() >= 2:
+            like |= close
+            medians[str(kind)] = np.median(bgr[close], axis=0)
+    if like.sum() < 30 or len(medians) < 3:
+        return None
+    gray = bgr.mean(axis=1)
+    reference = np.array([medians[str(k)].mean() if str(k) in medians else np.nan for k in kinds])
+    use = like & np.isfinite(reference)
+    rows, cols = np.divmod(np.arange(SIZE * SIZE), SIZE)
+    coef, *_ = np.linalg.lstsq(_design(rows[use], cols[use]), np.log(gray[use] / reference[use]), rcond=None)
+    coef[0] = 0.0  # the shape only; the level is the gains'
+    field_squares = _design(rows, cols) @ coef
+    if float(np.ptp(field_squares)) > FIELD_DEAD_BAND:
+        bgr = bgr / np.exp(field_squares)[:, None]
+        medians = {k: np.median(bgr[like & (kinds == k)], axis=0) for k in medians}
+    else:
+        coef[:] = 0.0
+    gains = np.clip(TARGET / np.mean(list(medians.values()), axis=0), 1 / MAX_GAIN, MAX_GAIN)
+    # A board paler than the green ones (a tan board) is not a bright lamp: the level is raised for a dim
+    # room, never lowered; the lamp's colour (the gains relative to each other) is always taken out.
+    level = float(np.exp(np.log(gains).mean()))
+    gains = gains / level * max(level, 1.0)
+    if float(np.abs(np.log(gains)).max()) <= GAIN_DEAD_BAND:
+        gains[:] = 1.0
+    return {"gains": [float(g) for g in gains], "field": [float(c) for c in coef]}
+
+
+def apply(rect: np.ndarray, light: object) -> np.ndarray:
+    """`rect` with the light `measure` found taken out (unchanged when there is none to take out)."""
+    if not isinstance(light, dict):
+        return rect
+    gains = np.asarray(light.get("gains", [1.0, 1.0, 1.0]), np.float32)
+    coef = np.asarray(light.get("field", [0.0] * 6), np.float64)
+    if gains.shape != (3,) or coef.shape != (6,):
+        return rect
+    flat = not coef.any()
+    if flat and np.all(gains == 1.0):
+        return rect
+    if flat:  # a gain per channel: a lookup table is the cheapest way
+        levels = np.arange(256, dtype=np.float32)
+        luts = [np.clip(levels * g, 0, 255).astype(np.uint8) for g in gains]
+        return np.asarray(cv2.merge([cv2.LUT(rect[..., c], luts[c]) for c in range(3)]))
+    side = rect.shape[0]
+    # The surface on a coarse grid (board units; the rectified image has `cells.PAD` squares of margin),
+    # then resized: the light is smooth.
+    u = (np.arange(32) + 0.5) * side / 32 / cells.PITCH - cells.PAD
+    gy, gx = np.meshgrid(u, u, indexing="ij")
+    coarse = _design(gy.ravel() - 0.5, gx.ravel() - 0.5) @ coef
+    gain = cv2.resize(np.exp(-coarse).reshape(32, 32).astype(np.float32), (side, side))
+    lit: np.ndarray = np.clip(rect.astype(np.float32) * gain[..., None] * gains, 0, 255).astype(np.uint8)
+    return lit

@@ -1,0 +1,182 @@
+"""Perturbed copies of real board photos: how a camera sees a table that is not a photo studio.
+
+The test suite and `benchmarks/vision.py` both turn clean, labelled photos into games seen through a camera
+mounted some other way, under some other lamp: turned by quarter turns or a few degrees, tilted, a warm or
+dim lamp, light falling off across the board, a vignetting lens, the board cut at the frame's edge, sensor
+noise, another resolution. The same perturbation is applied to every frame of a game (a camera does not
+change its mount or its lamp between turns). Nothing here is saved: frames are made in memory at run time
+from photos read where they lie.
+
+Each kind says what the truth becomes: the board's own letters do not change (A1 stays A1 whichever way
+the camera looks), but a cut frame hides squares, and `visible_squares` says which ones a reader can see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+TABLE_BGR = (60, 90, 130)  # a wooden table top, for the corners a rotation uncovers
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One perturbation: its name, what it does in words, and the function that does it to a frame.
+
+    `apply(frame, rng)` returns the perturbed frame; `rng` is seeded per game so every frame of a game gets
+    the same noise pattern's statistics but a fresh draw, as a real sensor would give.
+    """
+
+    name: str
+    what: str
+    apply: Callable[[np.ndarray, np.random.Generator], np.ndarray]
+    cut: str = ""  # the frame edge this kind cuts ("right", ...), empty if the whole board stays in view
+
+
+def reencode(frame: np.ndarray, quality: int = 90) -> np.ndarray:
+    """The frame through a JPEG round trip, as a camera would deliver it."""
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:  # pragma: no cover - OpenCV always encodes a valid BGR image
+        raise ValueError("JPEG encoding failed")
+    return np.asarray(decoded)
+
+
+def quarter_turn(frame: np.ndarray, quarters: int) -> np.ndarray:
+    """The camera turned by `quarters` x 90 degrees (counter-clockwise as seen in the frame)."""
+    return np.ascontiguousarray(np.rot90(frame, quarters))
+
+
+def rotate(frame: np.ndarray, degrees: float) -> np.ndarray:
+    """Turned by a small angle about the centre; the canvas grows so nothing is cut, the corners are table."""
+    h, w = frame.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(h * sin + w * cos), int(h * cos + w * sin)
+    m[0, 2] += nw / 2 - w / 2
+    m[1, 2] += nh / 2 - h / 2
+    return cv2.warpAffine(frame, m, (nw, nh), flags=cv2.INTER_LINEAR, borderValue=TABLE_BGR)
+
+
+def tilt(frame: np.ndarray, degrees: float) -> np.ndarray:
+    """The camera tilted towards the board's far edge: the far edge shrinks (a keystone), nothing is cut."""
+    h, w = frame.shape[:2]
+    shrink = 0.5 * w * (1 - np.cos(np.radians(degrees))) + 0.25 * w * np.sin(np.radians(degrees)) ** 2
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[shrink, 0], [w - shrink, 0], [w, h], [0, h]], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return np.asarray(cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=TABLE_BGR))
+
+
+def scale_light(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Multiply the light per pixel (and channel, B G R) by `gains` (broadcast to the frame), clipped."""
+    out: np.ndarray = np.clip(frame.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return out
+
+
+def warm(frame: np.ndarray) -> np.ndarray:
+    """A warm lamp: red +20%, blue -20%."""
+    return scale_light(frame, np.array([0.8, 1.0, 1.2], np.float32))
+
+
+def gamma(frame: np.ndarray, g: float) -> np.ndarray:
+    """Another tone curve: out = 255 * (in / 255) ** g."""
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** g, 0, 255).astype(np.uint8)
+    return cv2.LUT(frame, lut)
+
+
+def gradient(frame: np.ndarray, low: float = 0.5) -> np.ndarray:
+    """Light falling from one side: full on the left, `low` of it on the right, smoothly."""
+    w = frame.shape[1]
+    ramp = np.linspace(1.0, low, w, dtype=np.float32)[None, :, None]
+    return scale_light(frame, ramp)
+
+
+def vignette(frame: np.ndarray, corner: float = 0.55) -> np.ndarray:
+    """A lens that darkens towards the corners: `corner` of the light in the frame's corners."""
+    h, w = frame.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((x - w / 2) / (w / 2)) ** 2 + ((y - h / 2) / (h / 2)) ** 2
+    return scale_light(frame, (1 - (1 - corner) * r2 / 2)[..., None])
+
+
+def cut(frame: np.ndarray, edge: str, share: float = 0.03) -> np.ndarray:
+    """The frame cut by `share` of its size at `edge` ("left", "right", "top", "bottom")."""
+    h, w = frame.shape[:2]
+    dx, dy = round(w * share), round(h * share)
+    return {
+        "left": frame[:, dx:],
+        "right": frame[:, : w - dx],
+        "top": frame[dy:],
+        "bottom": frame[: h - dy],
+    }[edge].copy()
+
+
+def noise(frame: np.ndarray, rng: np.random.Generator, sigma: float = 8.0) -> np.ndarray:
+    """Sensor noise: Gaussian, `sigma` grey levels per channel."""
+    return np.clip(frame.astype(np.float32) + rng.normal(0, sigma, frame.shape), 0, 255).astype(np.uint8)
+
+
+def resize_to(frame: np.ndarray, width: int) -> np.ndarray:
+    """Another camera resolution (same aspect ratio)."""
+    h, w = frame.shape[:2]
+    interp = cv2.INTER_AREA if width < w else cv2.INTER_CUBIC
+    return cv2.resize(frame, (width, round(h * width / w)), interpolation=interp)
+
+
+def dim(frame: np.ndarray) -> np.ndarray:
+    """A dim room: brightness x0.6."""
+    return scale_light(frame, np.array(0.6, np.float32))
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("clean", "re-encoded (JPEG q90)", lambda f, r: reencode(f)),
+    Kind("turn90", "camera turned a quarter (board at 90 degrees)", lambda f, r: quarter_turn(f, 1)),
+    Kind("turn180", "camera turned half round", lambda f, r: quarter_turn(f, 2)),
+    Kind("turn270", "camera turned three quarters", lambda f, r: quarter_turn(f, 3)),
+    Kind("rotate3", "turned 3 degrees", lambda f, r: rotate(f, 3.0)),
+    Kind("rotate10", "turned 10 degrees", lambda f, r: rotate(f, 10.0)),
+    Kind("tilt15", "camera tilted 15 degrees", lambda f, r: tilt(f, 15.0)),
+    Kind("tilt30", "camera tilted 30 degrees", lambda f, r: tilt(f, 30.0)),
+    Kind("warm", "warm lamp (red +20%, blue -20%)", lambda f, r: warm(f)),
+    Kind("dim", "dim room (brightness x0.6)", lambda f, r: dim(f)),
+    Kind("gamma1.5", "gamma 1.5 (darker mid-tones)", lambda f, r: gamma(f, 1.5)),
+    Kind("gamma0.6", "gamma 0.6 (paler mid-tones)", lambda f, r: gamma(f, 0.6)),
+    Kind("gradient", "light falling off to half across the board", lambda f, r: gradient(f)),
+    Kind("vignette", "lens vignetting (55% in the corners)", lambda f, r: vignette(f)),
+    Kind("cut-right", "frame cut 3% at the right (the board's margin)", lambda f, r: cut(f, "right"), cut="right"),
+    Kind("cut-grid", "frame cut 8% at the right (into the grid)", lambda f, r: cut(f, "right", 0.08), cut="right"),
+    Kind("noise", "sensor noise (sigma 8)", lambda f, r: noise(f, r)),
+    Kind("small", "640 pixels wide", lambda f, r: resize_to(f, 640)),
+    Kind("large", "4032 pixels wide", lambda f, r: resize_to(f, 4032)),
+)
+
+BY_NAME = {k.name: k for k in KINDS}
+
+
+def visible_squares(corners: np.ndarray, size: tuple[int, int], margin: float = 0.0) -> np.ndarray:
+    """Which of the 225 squares lie wholly inside a frame of `size` (width, height), top row first.
+
+    `corners` are the grid's four corners in that frame's pixels (TL, TR, BR, BL as `Calibration.corners`).
+    Used to score a cut frame: a square half out of the frame may be read or reported unseen.
+    """
+    from vision.calibration import Calibration
+
+    w, h = size
+    src = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32)
+    to_image = cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
+    calib = Calibration.from_matrix(np.linalg.inv(to_image), size)
+    out = np.ones(225, bool)
+    for i in range(225):
+        r, c = divmod(i, 15)
+        pts = calib.board_to_image(np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float64))
+        out[i] = bool(
+            (pts[:, 0] >= -margin).all()
+            and (pts[:, 0] <= w - 1 + margin).all()
+            and (pts[:, 1] >= -margin).all()
+            and (pts[:, 1] <= h - 1 + margin).all()
+        )
+    return out
