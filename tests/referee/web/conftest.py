@@ -35,7 +35,7 @@ class FakeRefusal(ControlError):
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PIN = "4711"
+PIN = "390217"
 
 VALUES = {**dict.fromkeys("AEILNORSTU", 1), **dict.fromkeys("DG", 2), **dict.fromkeys("BCMP", 3),
           **dict.fromkeys("FHVWY", 4), "K": 5, "J": 8, "X": 8, "Q": 10, "Z": 10}
