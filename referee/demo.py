@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, TextIO
 
-from game.errors import RefereeError
+from game.errors import GCGError, RefereeError
 from game.gcg import GCGMove, GCGRecord, MoveKind, parse_gcg
 from game.play import Play
 from game.squares import Square
@@ -355,4 +355,9 @@ def load_record(path: str | None) -> GCGRecord:
 
     with open(path, "rb") as f:
         text, _ = decode_gcg(f.read())
-    return parse_gcg(text)
+    record = parse_gcg(text)
+    if not record.players and not record.moves:
+        # a file that is no game record at all: said as such, not as a setting of the table it would make
+        raise GCGError(f"{path}: no #player lines and no moves (lines starting with '>'): not a GCG record",
+                       form="not_gcg")
+    return record

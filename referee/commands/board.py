@@ -9,6 +9,7 @@ The firmware_bridge modules (and so pyserial) are imported inside the handlers.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -206,6 +207,12 @@ def handle_monitor(args: argparse.Namespace) -> int:
     from firmware_bridge.events import BoardDump, Heartbeat, Hello, LinkLost, SquareChanged
     from firmware_bridge.link import BoardLink
 
+    if "://" not in args.url and not os.path.exists(args.url):
+        # A device path that does not exist will not appear by retrying: say so at once, in one line. (A
+        # device that exists but does not answer, or a URL, is waited for up to --connect-timeout.)
+        print(f"referee board monitor: {args.url}: no such device (a board on USB is usually /dev/ttyACM0)",
+              file=sys.stderr)
+        return 2
     try:
         link = BoardLink(args.url, debounce_ms=args.debounce_ms, heartbeat_ms=args.heartbeat_ms)
     except BoardLinkError as exc:

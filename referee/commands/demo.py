@@ -61,8 +61,12 @@ def handle(args: argparse.Namespace) -> int:
         judge = RecordJudge()
         parts.lexicon = judge
         service = TableService(parts)
-    except (RefereeError, OSError) as exc:
+    except RefereeError as exc:
         print(f"referee demo: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the record cannot be read: its name and the reason in words, no errno
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"referee demo: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     holder.service = service
     service.start()

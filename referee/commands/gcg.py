@@ -63,12 +63,13 @@ def handle_board(args: argparse.Namespace) -> int:
 
     try:
         record = parse_gcg(decode_gcg(args.path.read_bytes())[0])
+        if args.line is not None:
+            record = replace(record, moves=[m for m in record.moves if m.line <= args.line])
+        # a file that parses to nothing (random bytes, an empty file) is refused here, in one line
+        game, result = replay_record(record, german() if args.tiles == "german" else naspa())
     except (OSError, RefereeError) as exc:
         print(f"error: {args.path}: {exc}", file=sys.stderr)
         return 2
-    if args.line is not None:
-        record = replace(record, moves=[m for m in record.moves if m.line <= args.line])
-    game, result = replay_record(record, german() if args.tiles == "german" else naspa())
     if game is None:
         print(f"skipped: {result.skipped}")
         return 1

@@ -107,6 +107,14 @@ def handle_check(args: argparse.Namespace) -> int:
     from game.tiles import normalise_word
     from referee import lexicon_store
 
+    # A word is letters only: an empty argument or a number is a slip of the command line, said as such
+    # (before any lexicon is loaded), never looked up and reported as "not in the lexicon".
+    for word in args.words:
+        if not word.strip() or not word.strip().isalpha():
+            shown = repr(word) if word.strip() == "" else word
+            print(f"referee lexicon check: {shown} is not a word: give letters only, like QI or ZA",
+                  file=sys.stderr)
+            return 2
     if args.lexicon is None:
         have = lexicon_store.installed(args.data_dir)
         args.lexicon = have[0] if len(have) == 1 and "enable" not in have else "enable"
@@ -117,7 +125,7 @@ def handle_check(args: argparse.Namespace) -> int:
         return 2
     bad = 0
     for word in args.words:
-        norm = normalise_word(word)
+        norm = normalise_word(word.strip())
         if norm in lexicon:
             print(f"{norm}: in {args.lexicon}")
         else:

@@ -113,9 +113,14 @@ def handle_calibrate(args: argparse.Namespace) -> int:
 def handle_markers(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision.errors import VisionError
     from vision.markers import marker_sheet
 
-    if not cv2.imwrite(args.output, marker_sheet(args.size_mm)):
+    try:
+        sheet = marker_sheet(args.size_mm)
+    except VisionError as exc:
+        return _fail(f"--size-mm: {exc}")
+    if not cv2.imwrite(args.output, sheet):
         return _fail(f"{args.output}: cannot write the marker sheet")
     print(f"{args.output}: print at 100% scale; markers 0-3 go on the grid's corners, clockwise from top-left")
     return 0
@@ -161,7 +166,20 @@ def handle_dice(args: argparse.Namespace) -> int:
             status = _fail(str(exc))
             continue
         area = tray or (0, 0, image.shape[1], image.shape[0])
-        dice = DiceReader(model, area).read(image)
+        reader = DiceReader(model, area)
+        height, width = image.shape[:2]
+        x, y, w, h = area
+        seen_w, seen_h = min(x + w, width) - max(x, 0), min(y + h, height) - max(y, 0)
+        if min(seen_w, seen_h) < reader.min_side:
+            # Nothing this small can show a die: say why no dice come back, rather than an empty list.
+            where = f"the tray area {x},{y},{w},{h} of its {width}x{height} pixels" if tray else \
+                f"it is {width}x{height} pixels"
+            status = _fail(f"{path}: too small to hold a die: {where}, and a die needs at least "
+                           f"{reader.min_side}x{reader.min_side} (a photo of the tray from above)")
+            continue
+        dice = reader.read(image)
+        if not dice:
+            print(f"referee vision: {path}: no dice found in the tray area {x},{y},{w},{h}", file=sys.stderr)
         out = {
             "image": path,
             "dice": [

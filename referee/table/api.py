@@ -87,6 +87,7 @@ class Snapshot(TypedDict):
     board: list[str]
     # same shape as board: "." none, "d" double letter, "t" triple letter, "D" double word, "T" triple word
     premiums: list[str]
+    start: str  # the square the first play must cover: "H8" on the standard board, "E5" on Scramble's mat
     last_play: list[str]  # squares of the last committed play
     players: list[PlayerView]
     turn_timer: ClockView | None  # the sand-timer replacement, when in use

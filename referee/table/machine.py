@@ -367,7 +367,15 @@ class TableMachine:
         committed = self.committed
         return {sq: c for sq, c in self.observed.items() if sq not in committed}
 
+    # Notices that judge the last play ("ZAPS are good."): they hold while the next player thinks and go
+    # once that player's turn ends, so a verdict never stands under a later play or the end of the game.
+    VERDICTS = frozenset({"challenge_good"})
+
+    def _verdicts_done(self) -> None:
+        self.notices = [a for a in self.notices if a.code not in self.VERDICTS]
+
     def _commit(self, by_time: bool = False) -> None:
+        self._verdicts_done()
         # A lost camera blocks the commit only when it is the table's one sensor (with nothing to see, a
         # play would read as a pass). With the sensor board up, the board still says where the new tiles
         # are: a coded board reads their letters, and a letter nobody read is asked, never guessed.
@@ -656,6 +664,7 @@ class TableMachine:
         if new:
             raise ControlError("exchange_tiles_down", squares=squares_text(set(new)))
         self.game.exchange(count, self.mover)
+        self._verdicts_done()
         self._end_turn_clock()
         self._next_turn()
 

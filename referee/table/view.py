@@ -211,6 +211,7 @@ def snapshot(m: TableFacts) -> dict[str, Any]:
         "state": m.state.value,
         "board": board_rows(m),
         "premiums": m.rules.premium_rows(),
+        "start": str(m.rules.layout.start),
         "last_play": last_play,
         "players": players,
         "turn_timer": timer,

@@ -29,6 +29,7 @@ from aiohttp import web
 
 from referee.table.api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
+from referee.web.download_names import attachment
 from referee.web.events import SnapshotHub
 from referee.web.limits import BACKLOG, BODY_TIMEOUT_S, MAX_CONNECTIONS, ConnectionGuard, runner_settings
 from referee.web.records import GcgSource
@@ -240,9 +241,9 @@ async def _gcg(request: web.Request) -> web.Response:
     if not isinstance(table, GcgSource):
         return _error(404, "no_record", "this table keeps no game record, so there is no GCG to download")
     text = await asyncio.to_thread(table.gcg)
-    name = re.sub(r"[^A-Za-z0-9_-]+", "-", str(table.snapshot().get("table", "game"))).strip("-") or "game"
+    disposition = attachment(str(table.snapshot().get("table", "game")), ".gcg")
     return web.Response(text=text, content_type="text/plain", charset="utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{name}.gcg"',
+                        headers={"Content-Disposition": disposition,
                                  "Cache-Control": "no-store"})
 
 

@@ -146,7 +146,9 @@ def test_emulate_in_its_own_process_serves_a_link_across_processes() -> None:
 def test_monitor_fails_naming_the_url_when_the_board_cannot_be_reached(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = str(tmp_path / "ttyACM9")  # no such device: it never opens
+    device = tmp_path / "ttyACM9"
+    device.write_bytes(b"")  # there, but no serial port: it never opens (a missing one is refused at once)
+    url = str(device)
     assert main(["board", "monitor", url, "--connect-timeout", "0.2", "--count", "1"]) == 1
     captured = capsys.readouterr()
     assert f"the board at {url} could not be reached within 0.2 s" in captured.err

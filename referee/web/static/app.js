@@ -53,6 +53,11 @@
       },
       kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
                penalty: "penalty", end: "end", lost_turn: "lost turn" },
+      withdrawn_play: "withdrawn: the play came off the board",
+      // The premium squares as English boards print them: Triple Word, Double Word, Triple/Double Letter.
+      premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
+      premium_names: { T: "triple word", D: "double word", t: "triple letter", d: "double letter",
+                       start: "start square" },
     },
     de: {
       connecting: "verbinde…", live: "live", reconnecting: "verbinde neu…",
@@ -60,7 +65,7 @@
       bag: "Beutel", cup: "Würfel im Becher", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
       words: "Wörter", score: "Punkte", total: "Summe", control: "Tischsteuerung", pin: "Tisch-PIN",
       start: "Start", pause: "Pause", resume: "Weiter", pass: "Passen", accept: "Zug annehmen",
-      blank_title: "Buchstabe eines Jokers", square: "Feld", letter: "Buchstabe", set: "Setzen",
+      blank_title: "Buchstabe eines Blankos", square: "Feld", letter: "Buchstabe", set: "Setzen",
       correct_title: "Falsch gelesenen Buchstaben korrigieren", correct: "Korrigieren",
       exchange_title: "Tauschen", count: "Steine", exchange: "Tauschen",
       challenge_title: "Letzten Zug anzweifeln", challenger: "Wer zweifelt", challenge: "Anzweifeln",
@@ -68,12 +73,12 @@
       racks_title: "Reststeine auf einer Bank am Ende", tiles: "Steine", enter: "Eintragen",
       roll_title: "Gewürfelt (falls Schale oder Kamera sie nicht lesen)", roll_done: "Gewürfelt",
       new_game: "Neue Partie",
-      roll_letters: (n) => n ? `Buchstaben ${n === 1 ? "des Würfels" : `der ${n} Würfel`}, ? für eine Jokerseite`
-        : "Buchstaben, ? für eine Jokerseite",
+      roll_letters: (n) => n ? `Buchstaben ${n === 1 ? "des Würfels" : `der ${n} Würfel`}, ? für eine Blankoseite`
+        : "Buchstaben, ? für eine Blankoseite",
       on_turn: "am Zug", tiles_on_rack: "Steine", winner: "gewinnt", tie: "teilt den Sieg", no_moves: "Noch keine Züge",
       tie_break: "gewinnt nach den Punkten vor den Reststeinen",
       lost_on_time: "verliert auf Zeit",
-      pending_blanks: (sq) => `Joker auf ${sq}: für welchen Buchstaben steht er?`,
+      pending_blanks: (sq) => `Blanko auf ${sq}: für welchen Buchstaben steht er?`,
       pending_racks: (names) => `Reststeine von ${names} eintragen.`,
       pending_letters: (sq) => `Welcher Buchstabe liegt auf ${sq}? Die Sensoren können ihn nicht sicher lesen.`,
       pending_remove: (sq) => `Diese Steine vom Brett nehmen: ${sq}.`,
@@ -97,12 +102,18 @@
         internal: "Interner Fehler des Schiedsrichters (steht im Protokoll). Brett und Punkte prüfen.",
       },
       states: {
-        waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Joker-Buchstabe?", challenge: "Zweifelfrist",
+        waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Blanko-Buchstabe?", challenge: "Zweifelfrist",
         takeback: "Steine zurücknehmen", paused: "Pause", ended: "Spielende", exchange: "Tausch",
         racks: "Reststeine", removal: "Würfel entfernen", roll: "würfeln",
       },
       kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
                penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren" },
+      withdrawn_play: "zurückgenommen: der Zug kam vom Brett",
+      // German boards print "3-facher Wortwert", "2-facher Wortwert", "3-facher Buchstabenwert",
+      // "2-facher Buchstabenwert": their short forms are 3W, 2W, 3B, 2B (W for Wort, B for Buchstabe).
+      premiums: { T: "3W", D: "2W", t: "3B", d: "2B" },
+      premium_names: { T: "3-facher Wortwert", D: "2-facher Wortwert", t: "3-facher Buchstabenwert",
+                       d: "2-facher Buchstabenwert", start: "Startfeld" },
     },
   };
 
@@ -151,16 +162,33 @@
   }
 
   // --- drawing a snapshot -------------------------------------------------------------------------
+  // The board's squares in order (row by row), without the coordinates around them.
+  let cells = [];
+
+  function coordinate(text, kind) {
+    const el = document.createElement("div");
+    el.className = `coord ${kind}`;
+    el.textContent = text;
+    el.setAttribute("aria-hidden", "true");
+    return el;
+  }
+
   function buildBoard(rows, cols) {
+    // Column letters across the top and row numbers down the left, as squares are named (H8, E5): the
+    // alerts name squares, and players find them on the board by these.
     const board = $("#board");
     board.style.setProperty("--cols", cols);
-    board.replaceChildren();
+    board.replaceChildren(coordinate("", "corner"));
+    cells = [];
+    for (let c = 0; c < cols; c++) board.appendChild(coordinate(String.fromCharCode(65 + c), "col"));
     for (let r = 0; r < rows; r++) {
+      board.appendChild(coordinate(String(r + 1), "row"));
       for (let c = 0; c < cols; c++) {
         const cell = document.createElement("div");
         cell.className = "cell";
         cell.dataset.square = `${String.fromCharCode(65 + c)}${r + 1}`;
         board.appendChild(cell);
+        cells.push(cell);
       }
     }
   }
@@ -168,8 +196,11 @@
   function drawBoard(s) {
     const rows = s.board.length;
     const cols = rows ? s.board[0].length : 0;
-    const board = $("#board");
-    if (board.children.length !== rows * cols) buildBoard(rows, cols);
+    if (cells.length !== rows * cols || $("#board").style.getPropertyValue("--cols") !== String(cols)) {
+      buildBoard(rows, cols);
+    }
+    const labels = t("premiums");
+    const names = t("premium_names");
     const last = new Set(s.last_play || []);
     const flagged = new Set((s.alerts || []).flatMap((a) => a.squares || []));
     const p = s.pending || {};
@@ -178,10 +209,15 @@
     let i = 0;
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++, i++) {
-        const cell = board.children[i];
+        const cell = cells[i];
         const ch = s.board[r][c];
         const prem = (s.premiums && s.premiums[r] && s.premiums[r][c]) || ".";
+        const start = cell.dataset.square === s.start; // where the layout puts it: H8, or E5 on Scramble's mat
         cell.dataset.premium = prem;
+        cell.dataset.label = labels[prem] || "";
+        if (start) cell.dataset.start = "true"; else delete cell.dataset.start;
+        const name = start ? names.start : names[prem];
+        if (name) cell.title = `${cell.dataset.square}: ${name}`; else cell.title = cell.dataset.square;
         cell.dataset.tile = ch === "." ? "" : ch === "?" ? "unknown" : ch === ch.toLowerCase() ? "blank" : "tile";
         cell.textContent = ch === "." ? "" : ch.toUpperCase();
         cell.classList.toggle("last", last.has(cell.dataset.square));
@@ -238,14 +274,31 @@
 
   function drawMoves(s) {
     const body = $("#moves tbody");
+    // A play a challenge took off the board: its row is marked, not left to read as a score that stands.
+    const withdrawn = new Set();
+    s.moves.forEach((m, i) => {
+      if (m.kind !== "withdrawn") return;
+      for (let j = i - 1; j >= 0; j--) {
+        if (s.moves[j].player === m.player && s.moves[j].kind === "play") { withdrawn.add(j); break; }
+      }
+    });
     const rows = s.moves.map((m, i) => {
       const tr = document.createElement("tr");
       tr.dataset.kind = m.kind;
+      if (withdrawn.has(i)) {
+        tr.dataset.withdrawn = "true";
+        tr.title = t("withdrawn_play");
+      }
       const name = (s.players[m.player] && s.players[m.player].name) || `#${m.player + 1}`;
-      const kind = m.kind !== "play" ? ` (${t("kinds")[m.kind] || m.kind})` : "";
-      const cells = [String(i + 1), name, m.notation + kind, (m.words || []).join(", "), String(m.score),
+      const label = t("kinds")[m.kind] || m.kind;
+      // The table writes some kinds as a label of their own, "(lost turn)": that is replaced by the page's
+      // label in its language, never followed by it a second time.
+      const move = m.kind === "play" ? m.notation
+        : /^\(.*\)$/.test(m.notation || "") ? `(${label})`
+        : `${m.notation} (${label})`;
+      const texts = [String(i + 1), name, move, (m.words || []).join(", "), String(m.score),
                      String(m.total)];
-      cells.forEach((text, k) => {
+      texts.forEach((text, k) => {
         const td = document.createElement("td");
         td.textContent = text;
         if (k >= 4) td.className = "num";
@@ -380,11 +433,16 @@
     bagLabel.dataset.i18n = scramble ? "cup" : "bag";
     bagLabel.textContent = t(bagLabel.dataset.i18n);
     $(".unseen-box").hidden = scramble;
+    // Scramble has no exchange and no racks to count at the end [SCRAMBLE]: those forms are not offered.
+    $("#form-exchange").hidden = scramble;
+    $("#form-racks").hidden = scramble;
     $("#unseen").textContent = groupTiles(s.unseen || "");
     $("#unseen-count").textContent = `(${(s.unseen || "").length})`;
     const timer = $("#turn-timer");
-    timer.hidden = !s.turn_timer;
-    if (s.turn_timer) setClock($(".clock", timer), s.turn_timer);
+    // The turn timer times a turn: once the game is over there is none left to time.
+    const timing = Boolean(s.turn_timer) && s.state !== "ended";
+    timer.hidden = !timing;
+    if (timing) setClock($(".clock", timer), s.turn_timer);
     document.body.dataset.seq = String(s.seq);
     drawClocks();
   }

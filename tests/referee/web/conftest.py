@@ -242,6 +242,7 @@ class FakeTable:
             "version": 1, "table": "Table 1", "game": "standard",
             "edition": "german" if self.language == "de" else "english", "language": self.language,
             "state": self.state, "board": ["".join(row) for row in self.board], "premiums": list(PREMIUMS),
+            "start": "H8",
             "last_play": list(self.last_play), "players": players, "turn_timer": copy.deepcopy(self.turn_timer),
             "moves": copy.deepcopy(self.moves), "unseen": self.unseen, "bag": self.bag,
             "alerts": copy.deepcopy(self.alerts), "pending": copy.deepcopy(self.pending),

@@ -231,7 +231,7 @@ def test_a_new_game_after_the_end_in_german(page: Any, live_server: Any, ui: Any
     expect(page.locator("#pending")).to_have_text("7 Würfel werfen.", timeout=WITHIN)
     roll = page.locator("#form-roll")
     expect(roll.locator("h3")).to_have_text("Gewürfelt (falls Schale oder Kamera sie nicht lesen)")
-    expect(roll.locator("label")).to_contain_text("Buchstaben der 7 Würfel, ? für eine Jokerseite")
+    expect(roll.locator("label")).to_contain_text("Buchstaben der 7 Würfel, ? für eine Blankoseite")
     roll.locator("[name=letters]").fill("äeüsntr")  # the German dice's umlauts
     roll.locator("button[type=submit]").click()
     expect(page.locator("#pending")).to_have_text("Gewürfelt: ÄEÜSNTR", timeout=WITHIN)
