@@ -180,3 +180,32 @@ def test_demo_of_a_record_in_another_language_says_which_letters(tmp_path: Path)
     record = parse_gcg("#player1 a a\n#player2 b b\n>a: ĄBCDEĘF 8G ĄĘ +10 10\n")
     with pytest.raises(RefereeError, match="the record's letters ĄĘ are neither English nor German tiles"):
         record_edition(record)
+
+
+@pytest.mark.pty
+def test_run_sim_keeps_the_terminal_for_commands_and_says_where_the_game_is_on_ctrl_c(tmp_path: Path) -> None:
+    # A German simulated table: its terminal speaks German, the web server's log goes to the state folder's
+    # referee.log (not between the commands typed), and Ctrl-C names the journal and the export command.
+    import os
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--sim", "--no-camera", "--language", "de",
+                             "--port", str(_free_port()), "--state-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    seen = []
+    while not any("Sensorbrett-Emulator" in line for line in seen):
+        line = proc.stdout.readline()
+        assert line, "the simulated table ended before naming its emulator: " + "".join(seen)
+        seen.append(line)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    said = "".join(seen) + out
+    assert "Partie 1 vor dem Start: Anna 0, Ben 0" in said
+    assert "das Spiel auf der Seite starten (PIN 4711)" in said
+    assert f"Journal {tmp_path / 'games.sqlite3'}" in said
+    assert f"games export 1 --gcg --state-dir {tmp_path}" in said
+    assert " INFO " not in said + err  # the log is in the file, warnings alone reach the terminal
+    assert " INFO " in (tmp_path / "referee.log").read_text(encoding="utf-8")
+    assert "Traceback" not in err

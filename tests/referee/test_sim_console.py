@@ -69,3 +69,12 @@ def test_a_known_command_with_the_wrong_arguments_shows_its_form() -> None:
     assert execute(emu, "press x") == "press: 'x' is not a button number; type press 0"
     assert "numbers" in execute(emu, "roll a b c")
     assert emu.calls == []
+
+
+def test_a_german_tables_console_answers_in_german() -> None:
+    emu = FakeEmulator()
+    assert "unbekannter Befehl" in execute(emu, "fly away", "de")
+    assert "keine Tastennummer" in execute(emu, "press x", "de")
+    assert "Blanko" in execute(emu, "help", "de")
+    assert "bitte so eingeben: word 8E QUIZ" in execute(emu, "word", "de")
+    assert emu.calls == []
