@@ -53,7 +53,9 @@ def handle(args: argparse.Namespace) -> int:
         config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
                             edition=tiles, fusion="sensors" if args.no_camera or kind != "standard" else "both",
                             challenge=challenge_rule(record), kind=kind,
-                            clock_mode="tournament" if kind == "standard" else "none", speech=args.speech)
+                            clock_mode="tournament" if kind == "standard" else "none", speech=args.speech,
+                            language="de" if tiles == "german" else "en",
+                            end_racks=end_rack_rule(record) if kind == "standard" else "")
         print("referee demo: starting the simulated table (sensor board emulator, "
               f"{'synthetic camera' if config.sensors.camera else 'no camera'}, mock LEDs and buttons)...",
               flush=True)
@@ -111,6 +113,16 @@ def record_edition(record: Any) -> str:
     strange = "".join(sorted(ch for ch in letters if not german.has_letter(ch) and not english.has_letter(ch)))
     raise DemoError(f"the record's letters {strange} are neither English nor German tiles, the two editions a "
                     "table plays (`referee gcg check` replays it with the tile set it needs)")
+
+
+def end_rack_rule(record: Any) -> str:
+    """The end-rack rule a record was played under, read as `referee gcg check` reads it (the same function):
+    "each-way" when the record both takes racks off and gives them to the player out, else "double"."""
+    from game.gcg_check import rules_for_record
+    from game.rules import naspa
+
+    rules, _ = rules_for_record(record, naspa())
+    return rules.end_racks.value if rules is not None else ""
 
 
 def challenge_rule(record: Any) -> str:

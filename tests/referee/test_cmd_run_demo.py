@@ -209,3 +209,24 @@ def test_run_sim_keeps_the_terminal_for_commands_and_says_where_the_game_is_on_c
     assert " INFO " not in said + err  # the log is in the file, warnings alone reach the terminal
     assert " INFO " in (tmp_path / "referee.log").read_text(encoding="utf-8")
     assert "Traceback" not in err
+
+
+def test_demo_of_a_german_record_is_a_german_table_under_the_records_end_rack_rule(shared_dir: Path,
+                                                                                     tmp_path: Path) -> None:
+    # nu19_timon-alex ends with (ERYH) +28: twice the rack to the player out, as `referee gcg check` reads it.
+    from referee.journal import Journal
+
+    record = shared_dir / "gcg" / "german" / "nu19_timon-alex.gcg"
+    if not record.is_file():
+        pytest.skip("no shared German records")
+    proc = subprocess.run([sys.executable, "-m", "referee", "demo", str(record), "--pause", "0", "--exit",
+                           "--no-camera", "--port", str(_free_port()), "--state-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=180, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "every one of 26 totals agrees with the record" in proc.stdout
+    journal = Journal(tmp_path / "games.sqlite3")
+    try:
+        setup = journal.games()[-1].setup
+    finally:
+        journal.close()
+    assert setup["language"] == "de" and setup["edition"] == "german" and setup["end_racks"] == "double"
