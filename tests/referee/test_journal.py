@@ -140,3 +140,16 @@ def test_a_journal_that_cannot_be_written_changes_nothing_and_says_so(tmp_path: 
     t.place("H8", "Z")
     snap = t.press()
     assert not any(a["code"] == "journal_failed" for a in snap["alerts"]) and snap["players"][0]["score"] == 44
+
+
+def test_a_german_table_says_in_german_that_it_cannot_save(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+    t = SimulatedTable(default_setup(language="de"), words=WORDS, journal=j)
+    t.control("start", {})
+    j._db.execute("PRAGMA query_only=ON")
+    t.place_word("8E QUIZ")
+    t.press()
+    alert = t.snapshot()["alerts"][0]
+    assert alert["code"] == "journal_failed"
+    assert alert["text"].startswith("Der Schiedsrichter kann die Partie nicht speichern")
+    j._db.execute("PRAGMA query_only=OFF")
