@@ -1,6 +1,10 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
+<<<<<<< HEAD
 #   make test   ruff, mypy --strict game/ and referee/, and the whole pytest suite
+=======
+#   make test   ruff, mypy --strict on game/, firmware_bridge/ and hardware/, and the whole pytest suite
+>>>>>>> h/link
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -56,6 +60,7 @@ lint: $(VENV)/.installed-test
 # and checked by their own runs, so their errors are not reported twice here (--follow-imports=silent).
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy --strict game/
+	$(BIN)/mypy --strict firmware_bridge/ hardware/
 	$(BIN)/mypy --strict --follow-imports=silent referee/
 
 pytest: $(VENV)/.installed-test system-deps

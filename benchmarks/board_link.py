@@ -1,4 +1,4 @@
-"""Sensor board link benchmarks: host decode throughput, change-to-event latency, firmware scan cost.
+"""Sensor board link benchmarks: host decode throughput, change-to-event latency, firmware scan cost, memory.
 
 Run from the project root: `.venv/bin/python benchmarks/board_link.py`. One `figure: value unit` line per
 figure. The machine is shared: figures are medians of repeats where repeats are cheap.
@@ -11,6 +11,8 @@ figure. The machine is shared: figures are medians of repeats where repeats are 
    host's callback, minus the debounce time.
 3. scan cost: the firmware's `Firmware.scan` (debounce) and `PicoHal.scan` (shift registers, against a
    fake `machine`) per scan, under CPython and, when installed, under MicroPython (unix port, x86).
+4. memory: the service's link through a simulated idle day of heartbeats, and a stalled reader's queue
+   under a flood: events kept and heap growth (tracemalloc).
 """
 
 from __future__ import annotations
@@ -145,7 +147,7 @@ def bench_latency(samples: int = 300) -> None:
                 arrivals[(event.square, event.occupied)] = (now, event.board_ms)
                 arrived.notify_all()
 
-    link = BoardLink(path, on_event=on_event).start()
+    link = BoardLink(path, on_event=on_event, queue_size=100).start()
     try:
         dump, _ = link.wait_for(lambda e: isinstance(e, BoardDump), 10)
         assert dump is not None, "no board dump from the emulator"
@@ -461,8 +463,71 @@ def bench_pty_baseline(samples: int = 300) -> None:
         writer.stdout.close()
 
 
+def _memory_under(events: int, queue_size: int | None) -> tuple[int, int, int]:
+    """`events` heartbeats (one a second of board time: a simulated idle board) through a real BoardLink on a
+    scripted port with an on_event callback, its clock standing still; returns (bytes still allocated after
+    the run that were not before it, events left queued, events dropped). Measured with tracemalloc: the
+    Python heap that stays alive, which is what grows without bound if anything keeps events (resident
+    memory would also count the allocator's high-water mark, which CPython does not give back)."""
+    import gc
+    import tracemalloc
+
+    from firmware_bridge.events import Heartbeat
+    from firmware_bridge.mock import ScriptedPort
+
+    port = ScriptedPort()
+    port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, wire.pack_hello(15, 15, 0, 4, 0, 30, 1000))])
+    port.expect(wire.GET_BOARD, reply=[(wire.BOARD_DUMP, wire.pack_dump(0, 15, 15, bytes(225), 0, b""))])
+    stream = b"".join(
+        wire.encode_frame(wire.HEARTBEAT, (2 + i) & 0xFF, wire.pack_heartbeat(i * 1000, 1000, 0, 0, 0, 0))
+        for i in range(events)
+    )
+    done = threading.Event()
+    seen = [0]
+
+    def count(event: object) -> None:
+        if isinstance(event, Heartbeat):
+            seen[0] += 1
+            if seen[0] == events:
+                done.set()
+
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    link = BoardLink("scripted", on_event=count, opener=lambda url: port, clock=lambda: 0.0, queue_size=queue_size)
+    with link:
+        if not port.wait_done(10):
+            raise SystemExit("the scripted board's handshake did not complete")
+        port.send_raw(stream)
+        if not done.wait(600):
+            raise SystemExit(f"only {seen[0]} of {events} heartbeats arrived")
+        queued = link.events.qsize() if link.queue_size else 0
+        dropped = link.stats["events_dropped"]
+    gc.collect()
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return grown, queued, dropped
+
+
+def bench_event_memory() -> None:
+    """Nothing the service keeps may grow without bound: the service's link (on_event) through a simulated
+    idle day, and a reader's queue (the monitor's) under a flood it does not keep up with. The byte stream is
+    made before tracing starts: not counted."""
+    day = 86_400
+    _memory_under(3_600, queue_size=None)  # warm-up: first-use allocations (logging, threads) are not growth
+    grown, queued, _ = _memory_under(day, queue_size=None)  # as the service makes it
+    figure("idle_day_events_kept_by_the_service_link", queued, "events")
+    figure("idle_day_heap_growth_service_link", grown / 1e6, "MB")
+    flood = 50_000
+    grown, queued, dropped = _memory_under(flood, queue_size=1000)
+    figure("flood_50k_events_kept_by_a_stalled_queue", queued, "events")
+    figure("flood_50k_events_dropped_oldest_first", dropped, "events")
+    figure("flood_50k_heap_growth_stalled_queue", grown / 1e6, "MB")
+
+
 def main() -> int:
     figure("machine_load_average_1min_at_start", os.getloadavg()[0], "runnable tasks (2 cores)")
+    bench_event_memory()
     bench_decode()
     bench_scan_cpython()
     bench_scan_micropython()

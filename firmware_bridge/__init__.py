@@ -8,13 +8,19 @@ Observations (`firmware_bridge.events`, frozen dataclasses, all re-exported here
     ButtonEvent(button, pressed, board_ms)      DiceTray(slot, die | None, face | None, board_ms)
     BoardDump(picture)   Heartbeat(uptime_ms, scans_per_s, ...)   Hello(...)   Pong   CommandRefused
     LinkLost(reason, at)   LinkRestored(hello, at)      at = host monotonic seconds; LinkLost once per outage
-    BoardPicture(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected)
+    BoardReading(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected): the sensor
+        board's raw reading (not the referee's fused board picture, which adds the camera and doubt)
 
 The link (`firmware_bridge.link`):
     with BoardLink("/dev/ttyACM0" | "emulator://15x15?coded=1" | "loop://" | a pty path,
-                   on_event=callback, debounce_ms=None, heartbeat_ms=None) as link:
-        link.get(timeout) -> Event | None; link.picture() -> BoardPicture; link.ping(); link.request_board()
-        link.stats -> dict of counters (bad frames, seq gaps, resyncs, reconnects); link.emulator (emulator://)
+                   on_event=callback, debounce_ms=None, heartbeat_ms=None, queue_size=None) as link:
+        link.get(timeout) -> Event | None; link.picture() -> BoardReading; link.ping(); link.request_board()
+        link.stats -> dict of counters (bad frames, seq gaps, duplicates, resyncs, reconnects, refused boards,
+        events dropped); link.emulator (emulator://); link.close() (idempotent; also on leaving `with`)
+    The queue behind get() is bounded (oldest dropped) and kept by default only without on_event.
+    Any pyserial URL opens; `emulator://` is this project's own pyserial URL handler
+    (`firmware_bridge.urlhandler`, registered by the link), so `serial.serial_for_url` opens it too.
+    A board whose HELLO is outside the ranges of `firmware_bridge.limits` is refused: LinkLost with the reason.
     It handshakes, keeps the picture, declares LinkLost after 2.5 silent heartbeat periods, reopens the port
     by itself and resynchronises with a BOARD_DUMP (changes made meanwhile arrive as SquareChanged(resync=True)).
     Bad bytes never raise: they are counted in `stats` and logged.
@@ -46,7 +52,7 @@ from typing import Any
 
 from firmware_bridge.events import (
     BoardDump,
-    BoardPicture,
+    BoardReading,
     ButtonEvent,
     CommandRefused,
     DiceTray,
@@ -79,7 +85,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "BoardDump",
     "BoardLink",
-    "BoardPicture",
+    "BoardReading",
     "ButtonEvent",
     "CommandRefused",
     "DiceTray",

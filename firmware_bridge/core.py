@@ -18,7 +18,7 @@ from firmware_bridge.codes import TileCodes, default_tile_codes
 from firmware_bridge.errors import LinkConfigError
 from firmware_bridge.events import (
     BoardDump,
-    BoardPicture,
+    BoardReading,
     ButtonEvent,
     CommandRefused,
     DiceTray,
@@ -31,7 +31,7 @@ from firmware_bridge.events import (
     SquareChanged,
 )
 from firmware_bridge.firmware import wire
-from firmware_bridge.firmware.scanner import MAX_DEBOUNCE_MS, MAX_HEARTBEAT_MS, MIN_DEBOUNCE_MS, MIN_HEARTBEAT_MS
+from firmware_bridge.limits import HELLO_FIELDS, hello_problem
 from firmware_bridge.squares import square_names
 
 log = logging.getLogger("firmware_bridge.link")
@@ -44,6 +44,7 @@ UP = "up"
 DEFAULT_HEARTBEAT_MS = 1000
 SILENCE_PERIODS = 2.5  # declared lost after this many silent periods; with polling, within 3
 HELLO_RETRY_S = 0.5
+SYNC_LIMIT_S = 10.0  # a board that talks but never completes the handshake and its dump is lost after this
 
 
 class LinkCore:
@@ -57,13 +58,11 @@ class LinkCore:
         heartbeat_ms: int | None = None,
         log_every: int = 100,
     ) -> None:
-        if debounce_ms is not None and not (MIN_DEBOUNCE_MS <= debounce_ms <= MAX_DEBOUNCE_MS):
+        if debounce_ms is not None and debounce_ms not in HELLO_FIELDS["debounce_ms"]:
+            raise LinkConfigError(f"debounce time {debounce_ms} ms: the board accepts {HELLO_FIELDS['debounce_ms']}")
+        if heartbeat_ms is not None and heartbeat_ms not in HELLO_FIELDS["heartbeat_ms"]:
             raise LinkConfigError(
-                f"debounce time {debounce_ms} ms: the board accepts {MIN_DEBOUNCE_MS} to {MAX_DEBOUNCE_MS} ms"
-            )
-        if heartbeat_ms is not None and not (MIN_HEARTBEAT_MS <= heartbeat_ms <= MAX_HEARTBEAT_MS):
-            raise LinkConfigError(
-                f"heartbeat period {heartbeat_ms} ms: the board accepts {MIN_HEARTBEAT_MS} to {MAX_HEARTBEAT_MS} ms"
+                f"heartbeat period {heartbeat_ms} ms: the board accepts {HELLO_FIELDS['heartbeat_ms']}"
             )
         self.tile_codes = tile_codes or default_tile_codes()
         self.want_debounce_ms = debounce_ms
@@ -81,6 +80,8 @@ class LinkCore:
         self._resync_pending = False
         self._ever_synced = False
         self._was_lost = False
+        self._sync_started = 0.0
+        self.refused: str | None = None  # why the board was refused (its HELLO or dump), until the next handshake
         self._codes: bytearray = bytearray()
         self._names: tuple[str, ...] = ()
         self._buttons = 0
@@ -96,8 +97,10 @@ class LinkCore:
             "unknown_codes": 0,
             "seq_gaps": 0,
             "lost_frames": 0,
+            "duplicates": 0,
             "resyncs": 0,
             "refused": 0,
+            "boards_refused": 0,
             "links_lost": 0,
             "links_restored": 0,
         }
@@ -150,8 +153,10 @@ class LinkCore:
         self.reader = wire.FrameReader()  # never glue old half-frames to a new connection
         self._rx_seq = None
         self._resync_pending = False
+        self.refused = None
         self.state = HANDSHAKE
         self._last_rx = now
+        self._sync_started = now
         self._send_hello(now)
         return []
 
@@ -173,6 +178,13 @@ class LinkCore:
         log.warning("board link %s: %s", "lost" if self._ever_synced else "not established", reason)
         return [LinkLost(reason, now)]
 
+    def _refuse(self, reason: str, now: float) -> list[Event]:
+        """A board outside the protocol's ranges, or contradicting itself: down, with the reason said once (as
+        LinkLost) and kept in `refused`, so the link waits longer before it tries the board again."""
+        self.refused = reason
+        self.stats["boards_refused"] += 1
+        return self._lose(f"board refused: {reason}", now)
+
     def open_failed(self, reason: str, now: float) -> list[Event]:
         """The port could not be opened (no such device, busy, no permission)."""
         return self._lose(f"cannot open the port: {reason}", now)
@@ -189,6 +201,9 @@ class LinkCore:
         if silent > self.silence_limit_s:
             beat_ms = self.heartbeat_s * 1000
             return self._lose(f"board silent for {silent * 1000:.0f} ms (heartbeat every {beat_ms:.0f} ms)", now)
+        if self.state != UP and now - self._sync_started > SYNC_LIMIT_S:
+            what = "HELLO" if self.state == HANDSHAKE else "BOARD_DUMP"
+            return self._lose(f"no {what} from the board within {SYNC_LIMIT_S:.0f} s, though it sends frames", now)
         if self.state == HANDSHAKE and now - self._last_hello_sent >= HELLO_RETRY_S:
             self._send_hello(now)
         elif self._resync_pending and now - self._board_requested_at >= max(HELLO_RETRY_S, self.heartbeat_s):
@@ -210,9 +225,12 @@ class LinkCore:
             self._count("bad_frames", bad, "corrupt frame(s) from the board")
             self._need_resync(now)
         for msg_type, seq, payload in frames:
+            if self.state == DOWN:
+                break  # refused mid-chunk: the rest is the refused board's
             self.stats["frames"] += 1
             self._last_rx = now
-            self._check_seq(msg_type, seq, now)
+            if not self._check_seq(msg_type, seq, now):
+                continue
             try:
                 self._dispatch(msg_type, payload, now, events)
             except wire.WireError as exc:
@@ -229,17 +247,25 @@ class LinkCore:
         if before == 0 or before // self._log_every != self.stats[key] // self._log_every:
             log.warning("%s (%s so far: %d)", what, key, self.stats[key])
 
-    def _check_seq(self, msg_type: int, seq: int, now: float) -> None:
+    def _check_seq(self, msg_type: int, seq: int, now: float) -> bool:
+        """Track the board's sequence numbers: False for a repeated frame (same number as the one before, which
+        a line or a USB stack may deliver twice), to be dropped; a gap asks for the board again. A HELLO
+        restarts the count (a rebooted board starts at 0). A loss of exactly 255 frames cannot be told from a
+        repeat; the next heartbeat's number shows it as a gap."""
         expected = self._rx_seq
+        if msg_type != wire.HELLO and expected is not None and seq == expected:
+            self.stats["duplicates"] += 1
+            return False
         self._rx_seq = seq
         if msg_type == wire.HELLO or expected is None:
-            return
+            return True
         gap = (seq - expected - 1) & 0xFF
         if gap:
             self.stats["seq_gaps"] += 1
             self.stats["lost_frames"] += gap
             log.warning("lost %d frame(s) from the board (seq %d after %d)", gap, seq, expected)
             self._need_resync(now)
+        return True
 
     def _need_resync(self, now: float) -> None:
         if self.state == UP and not self._resync_pending:
@@ -289,10 +315,19 @@ class LinkCore:
 
     def _on_hello(self, fields: tuple[int, ...], now: float, events: list[Event]) -> None:
         version, width, height, caps, buttons, slots, debounce_ms, heartbeat_ms = fields
-        if version != wire.PROTOCOL_VERSION:
-            raise wire.WireError(f"board speaks protocol v{version}, this host v{wire.PROTOCOL_VERSION}")
+        problem = hello_problem(
+            version=version,
+            width=width,
+            height=height,
+            buttons=buttons,
+            slots=slots,
+            debounce_ms=debounce_ms,
+            heartbeat_ms=heartbeat_ms,
+        )
+        if problem is not None:
+            events.extend(self._refuse(f"its HELLO says {problem}", now))
+            return
         hello = Hello(version, width, height, bool(caps & wire.CAP_CODED), buttons, slots, debounce_ms, heartbeat_ms)
-        square_names(width, height)  # refuses a board size we cannot name
         self.hello = hello
         self._board_hello = hello
         events.append(hello)
@@ -305,6 +340,8 @@ class LinkCore:
         # A second HELLO while a dump is already on its way (boot HELLO, then the answer to ours) asks nothing.
         if self.state == SYNCING and self._resync_pending:
             return
+        if self.state == UP:
+            self._sync_started = now
         self.state = SYNCING
         self._resync_pending = True
         self.request_board(now)
@@ -314,7 +351,12 @@ class LinkCore:
         assert isinstance(board_ms, int) and isinstance(width, int) and isinstance(height, int)
         assert isinstance(codes, bytes) and isinstance(buttons, int) and isinstance(slot_codes, bytes)
         if self.hello is None or (width, height) != (self.hello.width, self.hello.height):
-            raise wire.WireError(f"dump of a {width}x{height} board does not match the board's HELLO")
+            said = f"{self.hello.width}x{self.hello.height}" if self.hello else "no HELLO"
+            if self.state == SYNCING:  # every dump it sends will be the same: waiting would wait for ever
+                why = f"it sends the dump of a {width}x{height} board after a HELLO of {said}"
+                events.extend(self._refuse(why, now))
+                return
+            raise wire.WireError(f"dump of a {width}x{height} board does not match the board's HELLO ({said})")
         first = not self._ever_synced or len(self._codes) != len(codes)
         if first:
             self._names = square_names(width, height)
@@ -366,7 +408,7 @@ class LinkCore:
             return DiceTray(slot, None, None, board_ms)
         return DiceTray(slot, die, face, board_ms)
 
-    def picture(self) -> BoardPicture:
+    def picture(self) -> BoardReading:
         """The board as the link believes it is now."""
         width = self.hello.width if self.hello else 0
         height = self.hello.height if self.hello else 0
@@ -376,7 +418,7 @@ class LinkCore:
             die, face = wire.tray_code_to_die_face(code)
             if die != wire.NO_DIE:
                 tray[s] = (die, face)
-        return BoardPicture(
+        return BoardReading(
             width,
             height,
             MappingProxyType(squares),

@@ -19,6 +19,7 @@ from firmware_bridge.errors import EmulatorCommandError
 from firmware_bridge.events import Event
 from firmware_bridge.firmware import wire
 from firmware_bridge.firmware.scanner import DEFAULT_DEBOUNCE_MS, DEFAULT_HEARTBEAT_MS, Firmware
+from firmware_bridge.limits import hello_problem
 from firmware_bridge.matrix import SwitchMatrix
 from firmware_bridge.squares import line_of_squares, square_index
 
@@ -89,11 +90,16 @@ class EmulatedBoard:
         tile_codes: TileCodes | None = None,
         tick_offset: int | None = None,
     ) -> None:
-        if not (1 <= width <= 26 and height >= 1) or width * height + 9 + slots > wire.MAX_PAYLOAD:
-            raise EmulatorCommandError(
-                f"a {width}x{height} board does not fit the protocol: up to 26 columns and a dump of at most "
-                f"{wire.MAX_PAYLOAD} bytes (15x15 and 9x9 fit)"
-            )
+        problem = hello_problem(
+            width=width,
+            height=height,
+            buttons=buttons,
+            slots=slots,
+            debounce_ms=debounce_ms,
+            heartbeat_ms=heartbeat_ms,
+        )
+        if problem is not None:  # the host would refuse such a board (and the HELLO could not even carry some)
+            raise EmulatorCommandError(f"a {width}x{height} board does not fit the protocol: {problem}")
         if bounce_ms >= debounce_ms:
             raise EmulatorCommandError(f"bounce of {bounce_ms} ms would outlast the {debounce_ms} ms debounce")
         self.width = width

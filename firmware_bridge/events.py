@@ -1,4 +1,4 @@
-"""Typed observations the link hands to the referee service, and the link's full board picture.
+"""Typed observations the link hands to the referee service, and the sensor board's raw reading.
 
 They say what the sensors saw, nothing about turns or scores. Square names are `H8`-style; `board_ms`
 is the board's own uptime in milliseconds (modulo 2**32) when the contacts settled, so the order and
@@ -72,9 +72,14 @@ class DiceTray:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardPicture:
-    """Everything the link knows of the board now: occupied squares (name -> letter or None), pressed
-    buttons, tray slots (slot -> (die, face)), and whether the link is up."""
+class BoardReading:
+    """The sensor board's raw reading, as the link holds it now: occupied squares (name -> letter or None,
+    as the magnet codes read), pressed buttons, tray slots (slot -> (die, face)), the board's time of it,
+    and whether the link is up.
+
+    Not the referee's board picture (`referee`'s `Picture` of `Cell`s): that one fuses this reading with
+    the camera's, carries doubt and blanks, and is what the table judges. This is one sensor's word only,
+    buttons and dice tray included, and knows nothing of turns."""
 
     width: int
     height: int
@@ -103,9 +108,9 @@ class BoardPicture:
 
 @dataclass(frozen=True, slots=True)
 class BoardDump:
-    """A full picture from the board (at the handshake, and after each resynchronisation)."""
+    """A full reading from the board, in `picture` (at the handshake, and after each resynchronisation)."""
 
-    picture: BoardPicture
+    picture: BoardReading
 
 
 @dataclass(frozen=True, slots=True)

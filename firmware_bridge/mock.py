@@ -44,6 +44,9 @@ class ScriptedPort:
         self._seq = 0
         self._reader = wire.FrameReader()
         self._cond = threading.Condition()
+        self._read_error: Exception | None = None
+        self._write_error: Exception | None = None
+        self.flushed = 0
 
     def expect(self, msg_type: int, payload: bytes | None = None, reply: list[tuple[int, bytes]] | None = None) -> None:
         """The host must send this command next (any payload when None), and the board answers `reply`."""
@@ -61,6 +64,25 @@ class ScriptedPort:
             self._rx += data
             self._cond.notify_all()
 
+    def send_repeated(self, msg_type: int, payload: bytes = b"") -> None:
+        """The board's frame arrives twice, same sequence number (a line or USB stack delivering it again)."""
+        with self._cond:
+            frame = wire.encode_frame(msg_type, self._seq, payload)
+            self._seq = (self._seq + 1) & 0xFF
+            self._rx += frame + frame
+            self._cond.notify_all()
+
+    def fail_read(self, error: Exception) -> None:
+        """The next read raises `error` (once the bytes already sent are read): an unplug, a port error."""
+        with self._cond:
+            self._read_error = error
+            self._cond.notify_all()
+
+    def fail_writes(self, error: Exception) -> None:
+        """Every write from now on raises `error` (a board whose USB stops taking bytes: a write timeout)."""
+        with self._cond:
+            self._write_error = error
+
     def _queue(self, msg_type: int, payload: bytes) -> None:
         self._rx += wire.encode_frame(msg_type, self._seq, payload)
         self._seq = (self._seq + 1) & 0xFF
@@ -73,11 +95,19 @@ class ScriptedPort:
         with self._cond:
             return len(self._rx)
 
+    def reset_input_buffer(self) -> None:
+        """What a pyserial port does on open in the link: counted, the script's bytes are kept."""
+        with self._cond:
+            self.flushed += 1
+
     def read(self, size: int = 1) -> bytes:
         """Up to `size` bytes the script made the board send, waiting at most `timeout` for some."""
         with self._cond:
-            if not self._rx and not self.closed:
+            if not self._rx and not self.closed and self._read_error is None:
                 self._cond.wait(self.timeout)
+            if not self._rx and self._read_error is not None:
+                error, self._read_error = self._read_error, None
+                raise error
             data = bytes(self._rx[:size])
             del self._rx[:size]
             return data
@@ -85,6 +115,8 @@ class ScriptedPort:
     def write(self, data: bytes) -> int:
         """The host's bytes: each command is checked against the next expectation and answered."""
         with self._cond:
+            if self._write_error is not None:
+                raise self._write_error
             for msg_type, seq, payload in self._reader.feed(data):
                 self.received.append((msg_type, seq, payload))
                 name = wire.NAMES.get(msg_type, hex(msg_type))
@@ -102,6 +134,7 @@ class ScriptedPort:
             return len(data)
 
     def close(self) -> None:
+        """The host closed the port (idempotent)."""
         with self._cond:
             self.closed = True
             self._cond.notify_all()

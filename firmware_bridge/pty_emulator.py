@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_bridge.emulator import TX_BUFFER, EmulatedBoard
+from firmware_bridge.errors import EmulatorCommandError
 
 
 class PtyEmulator:
@@ -30,9 +31,8 @@ class PtyEmulator:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.board = board or EmulatedBoard()
-        self._own_dir = link_dir is None
-        self._dir = Path(link_dir) if link_dir is not None else Path(tempfile.mkdtemp(prefix="board-emulator-"))
-        self.path = str(self._dir / "board")
+        self._given_dir = Path(link_dir) if link_dir is not None else None
+        self._made_dir: Path | None = None
         self.device = ""
         self.clock = clock
         self.lock = threading.RLock()
@@ -45,10 +45,33 @@ class PtyEmulator:
         self._ms0 = 0.0
         self._tx = bytearray()
 
+    @property
+    def _dir(self) -> Path:
+        """The symlink's folder: the one given, or a temporary one made on first use (not merely by
+        constructing an emulator, so that checking an emulator URL leaves nothing behind)."""
+        if self._given_dir is not None:
+            return self._given_dir
+        if self._made_dir is None:
+            self._made_dir = Path(tempfile.mkdtemp(prefix="board-emulator-"))
+        return self._made_dir
+
+    @property
+    def path(self) -> str:
+        """The stable device path to open, like /dev/serial/by-id/...: a symlink to the current pty."""
+        return str(self._dir / "board")
+
     # ---- lifecycle ----
 
     def start(self) -> PtyEmulator:
-        """Create the pty and its symlink and start pacing the board by the clock; returns self."""
+        """Create the pty and its symlink and start pacing the board by the clock; returns self. Starting a
+        running emulator does nothing; a folder for the symlink that does not exist is an
+        EmulatorCommandError naming it."""
+        if self._thread is not None:
+            return self
+        if not self._dir.is_dir():
+            raise EmulatorCommandError(
+                f"{self._dir}: no such folder for the board's device link (it would be {self.path})"
+            )
         with self.lock:
             self._open_pty()
             self._t0 = self.clock()
@@ -58,16 +81,16 @@ class PtyEmulator:
         return self
 
     def stop(self) -> None:
-        """Stop the thread, close the pty, remove the symlink (and its folder when it is ours)."""
+        """Stop the thread, close the pty, remove the symlink (and its folder when it is ours); idempotent."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
         with self.lock:
             self._close_pty()
-        if self._own_dir:
+        if self._made_dir is not None:
             with contextlib.suppress(OSError):
-                self._dir.rmdir()
+                self._made_dir.rmdir()
 
     def __enter__(self) -> PtyEmulator:
         return self.start()
@@ -89,8 +112,9 @@ class PtyEmulator:
         self._tx.clear()
 
     def _close_pty(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
+        if self._given_dir is not None or self._made_dir is not None:  # else no symlink was ever made
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.path)
         for fd in (self._master, self._slave):
             if fd >= 0:
                 with contextlib.suppress(OSError):

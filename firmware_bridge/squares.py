@@ -1,7 +1,11 @@
-"""Square names on boards of any size: column letter + row number, `A1` top left, `H8` the centre of 15x15.
+"""Squares of the sensor board by wire index, named by the engine's one vocabulary (`game.squares.Square`).
 
 The board numbers its squares row-major from A1 (index = (row - 1) * width + column); names are what
-logs, events and tests use, indexes are what travels on the wire.
+logs, events and tests use, indexes are what travels on the wire. A name is `str(Square(row, col))`
+and is read with `Square.from_str`, so the link, the referee and the engine can never spell a square
+differently; this module adds only what the engine cannot know: the board's size and the wire order.
+(The firmware in `firmware/` runs on the Pico under MicroPython with nothing but its own folder, so it
+cannot import `game`; it never names a square anyway, only indexes.)
 """
 
 from __future__ import annotations
@@ -9,14 +13,15 @@ from __future__ import annotations
 from functools import cache
 
 from firmware_bridge.errors import SquareNameError
+from game.errors import NotationError
+from game.squares import COLUMNS, Direction, Square
 
-COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+__all__ = ["COLUMNS", "line_of_squares", "square_index", "square_name", "square_names"]
 
 
 def square_name(index: int, width: int) -> str:
     """`square_name(112, 15)` is `H8`."""
-    row, col = divmod(index, width)
-    return f"{COLUMNS[col]}{row + 1}"
+    return str(Square(*divmod(index, width)))
 
 
 @cache
@@ -27,29 +32,35 @@ def square_names(width: int, height: int) -> tuple[str, ...]:
     return tuple(square_name(i, width) for i in range(width * height))
 
 
+def _square(name: str, width: int, height: int) -> Square:
+    try:
+        square = Square.from_str(name)
+    except NotationError as exc:
+        raise SquareNameError(str(exc)) from None
+    if square.col >= width or not (0 <= square.row < height):
+        raise SquareNameError(
+            f"{square} is off the board: it has columns A-{COLUMNS[width - 1]} and rows 1-{height}"
+        )
+    return square
+
+
 def square_index(name: str, width: int, height: int) -> int:
     """`square_index("H8", 15, 15)` is 112; a name off the board raises SquareNameError saying so."""
-    text = name.strip().upper()
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
-        raise SquareNameError(f"{name!r} is not a square: write a column letter and a row number, like H8")
-    col = COLUMNS.index(text[0])
-    row = int(text[1:])
-    if col >= width or not (1 <= row <= height):
-        raise SquareNameError(f"{text} is off the board: it has columns A-{COLUMNS[width - 1]} and rows 1-{height}")
-    return (row - 1) * width + col
+    square = _square(name, width, height)
+    return square.row * width + square.col
 
 
 def line_of_squares(start: str, direction: str, length: int, width: int, height: int) -> list[str]:
     """The squares a word of `length` letters covers from `start`, `across` or `down`."""
-    first = square_index(start, width, height)
-    row, col = divmod(first, width)
-    d = direction.strip().lower()
-    if d not in ("across", "down"):
-        raise SquareNameError(f"{direction!r} is not a direction: write across or down")
+    first = _square(start, width, height)
+    try:
+        way = Direction(direction.strip().lower())
+    except ValueError:
+        raise SquareNameError(f"{direction!r} is not a direction: write across or down") from None
     names = []
     for k in range(length):
-        r, c = (row, col + k) if d == "across" else (row + k, col)
-        if c >= width or r >= height:
-            raise SquareNameError(f"{start} {d}: a word of {length} letters runs off the board")
-        names.append(square_name(r * width + c, width))
+        square = first.step(way, k)
+        if square.col >= width or square.row >= height:
+            raise SquareNameError(f"{start} {way.value}: a word of {length} letters runs off the board")
+        names.append(str(square))
     return names

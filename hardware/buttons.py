@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 from game.timers import Monotonic
 from hardware.config import ButtonsConfig
+from hardware.lifecycle import ClosingDevice
+from hardware.pins import PinFactory
 
 
 @dataclass(frozen=True)
@@ -56,10 +58,10 @@ class _Key:
         self.last_edge = float("-inf")
 
 
-class ButtonPanel:
+class ButtonPanel(ClosingDevice):
     """All buttons of a table. `subscribe(fn)` to get `ButtonEvent`s; call `poll()` for long presses."""
 
-    def __init__(self, config: ButtonsConfig, pin_factory: Any, clock: Monotonic) -> None:
+    def __init__(self, config: ButtonsConfig, pin_factory: PinFactory, clock: Monotonic) -> None:
         from gpiozero import DigitalInputDevice
 
         self._clock = clock
@@ -153,7 +155,7 @@ class ButtonPanel:
             except Exception:  # a broken listener must not silence the other buttons
                 log.exception("button listener failed on %s", event)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         for key in self.keys.values():
             key.button.close()
         self.keys.clear()

@@ -34,6 +34,7 @@ from hardware.frames import (
     ring_frame,
     tm1637_bytes,
 )
+from hardware.lifecycle import ClosingDevice
 from hardware.terminal import render_line
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ ButtonListener = Callable[[ButtonEvent], None]
 TimerListener = Callable[[TimerEvent], None]
 
 
-class ClockController:
+class ClockController(ClosingDevice):
     """Runs `timer` on `devices`.
 
     With `buttons_drive_clock` (the default), a player's clock button ends that player's turn
@@ -181,7 +182,8 @@ class ClockController:
         """The one-line terminal view of the simulated table."""
         return render_line(self.faces(), names, width, ascii_only=ascii_only)
 
-    def close(self) -> None:
+    def _close(self) -> None:
+        """Stop listening to the buttons (the devices belong to whoever built them)."""
         self._unsubscribe()
 
 

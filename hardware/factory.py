@@ -17,16 +17,19 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from game.timers import Monotonic
 from hardware.buttons import ButtonPanel
 from hardware.config import DeviceOpenError, HardwareConfig
+from hardware.lifecycle import Closable, ClosingDevice
 from hardware.outputs import BarGraph, Buzzer
+from hardware.pins import PinFactory
 from hardware.tm1637 import TM1637, FakeTM1637
 from hardware.ws2812 import FakeSpiDev, SpiDevLike, SpiLedStrip
 
 Backend = Literal["mock", "real"]
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -34,7 +37,7 @@ log = logging.getLogger(__name__)
 class Simulation:
     """The far side of the mock wires: what the simulated table's devices received."""
 
-    pin_factory: Any  # the MockFactory: drive button pins with .pin(n).drive_low() / drive_high()
+    pin_factory: PinFactory  # the MockFactory: drive button pins with .pin(n).drive_low() / drive_high()
     spi: FakeSpiDev | None = None
     chips: list[FakeTM1637] = field(default_factory=list)
 
@@ -47,7 +50,7 @@ class Simulation:
 
 
 @dataclass
-class TableDevices:
+class TableDevices(ClosingDevice):
     config: HardwareConfig
     buttons: ButtonPanel
     ring: SpiLedStrip | None = None
@@ -70,8 +73,8 @@ class TableDevices:
             return False
         return True
 
-    def close(self) -> None:
-        """Switch everything off and free the pins; safe to call twice."""
+    def _close(self) -> None:
+        """Switch everything off and free the pins (each device closed even when another fails)."""
         for closer in (
             self.buttons.close,
             *(d.close for d in self.displays),
@@ -98,7 +101,7 @@ def build_devices(
     if backend == "mock":
         from gpiozero.pins.mock import MockFactory
 
-        pin_factory: Any = MockFactory()
+        pin_factory: PinFactory = MockFactory()
         sim = Simulation(pin_factory)
         if config.ring is not None:
             sim.spi = FakeSpiDev()
@@ -133,7 +136,7 @@ def build_devices(
     else:
         raise ValueError(f"hardware backend must be 'mock' or 'real', not {backend!r}")
 
-    opened: list[Any] = []
+    opened: list[Closable] = []
     try:
         buttons = _named("buttons", lambda: ButtonPanel(config.buttons, pin_factory, clock))
         opened.append(buttons)
@@ -209,7 +212,7 @@ def _given(sim: Simulation) -> FakeSpiDev:
     return sim.spi
 
 
-def _named(what: str, build: Callable[[], Any]) -> Any:
+def _named(what: str, build: Callable[[], T]) -> T:
     """Build a device, wrapping any error in a `DeviceOpenError` that says which device it was."""
     try:
         return build()

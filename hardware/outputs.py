@@ -8,15 +8,16 @@ of its own (gpiozero's `beep()` would, timed by the wall of `time.sleep`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from hardware.frames import buzzer_on
+from hardware.lifecycle import ClosingDevice
+from hardware.pins import PinFactory
 
 
-class BarGraph:
+class BarGraph(ClosingDevice):
     """A row of plain LEDs (gpiozero `LEDBarGraph`), lit from the first pin like a sand level."""
 
-    def __init__(self, pins: Sequence[int], pin_factory: Any, *, active_high: bool = True) -> None:
+    def __init__(self, pins: Sequence[int], pin_factory: PinFactory, *, active_high: bool = True) -> None:
         from gpiozero import LEDBarGraph
 
         self.leds = len(pins)
@@ -40,14 +41,14 @@ class BarGraph:
         """Each LED's state as gpiozero sees it (first pin first)."""
         return tuple(bool(led.value) for led in self._bar)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self._bar.close()
 
 
-class Buzzer:
+class Buzzer(ClosingDevice):
     """A buzzer that plays on/off patterns timed by the refresh loop, not by a thread."""
 
-    def __init__(self, pin: int, pin_factory: Any, *, active_high: bool = True) -> None:
+    def __init__(self, pin: int, pin_factory: PinFactory, *, active_high: bool = True) -> None:
         from gpiozero import Buzzer as GpioBuzzer
 
         self._buzzer = GpioBuzzer(pin, active_high=active_high, pin_factory=pin_factory)
@@ -81,5 +82,5 @@ class Buzzer:
     def is_on(self) -> bool:
         return bool(self._buzzer.value)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self._buzzer.close()

@@ -27,6 +27,8 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.frames import COLON, SEGMENTS
+from hardware.lifecycle import ClosingDevice
+from hardware.pins import PinFactory
 
 CMD_DATA_AUTO = 0x40
 CMD_ADDRESS = 0xC0
@@ -34,11 +36,11 @@ CMD_DISPLAY_ON = 0x88
 CMD_DISPLAY_OFF = 0x80
 
 
-class TM1637:
+class TM1637(ClosingDevice):
     """One display. `show(segments)` sends four segment bytes; it skips the bus when nothing changed."""
 
     def __init__(
-        self, clk: int, dio: int, pin_factory: Any, *, brightness: int = 3, bit_delay_us: float = 0.0
+        self, clk: int, dio: int, pin_factory: PinFactory, *, brightness: int = 3, bit_delay_us: float = 0.0
     ) -> None:
         if not 0 <= brightness <= 7:
             raise ValueError(f"TM1637 brightness runs from 0 to 7, not {brightness}")
@@ -77,7 +79,7 @@ class TM1637:
         self.segments = None
         self._shown_level = -1
 
-    def close(self) -> None:
+    def _close(self) -> None:
         try:
             self.off()
         finally:

@@ -20,6 +20,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from hardware.lifecycle import ClosingDevice
+
 RGB = tuple[int, int, int]
 
 SPI_HZ = 6_400_000
@@ -105,7 +107,7 @@ def _open_spidev() -> SpiDevLike:
     return dev
 
 
-class SpiLedStrip:
+class SpiLedStrip(ClosingDevice):
     """A WS2812 ring or strip on SPI bus `bus`, chip select `device` (the CE line is not wired)."""
 
     def __init__(
@@ -159,7 +161,7 @@ class SpiLedStrip:
         self._spi.writebytes2(encode_ws2812([(0, 0, 0)] * self.leds, self.order, self._reset))
         self.frame = [(0, 0, 0)] * self.leds
 
-    def close(self) -> None:
+    def _close(self) -> None:
         try:
             self.off()
         finally:

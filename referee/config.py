@@ -213,22 +213,17 @@ def _players(v: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-# pyserial's URL handlers (serial_for_url), besides device paths and the built-in emulator
-_SERIAL_URL_SCHEMES = ("socket://", "rfc2217://", "loop://", "spy://", "hwgrep://", "alt://", "cp2110://")
-
-
 def _board_url(v: Any) -> str:
-    """A device path, `emulator://WxH?...` (checked here: a wrong option must not wait for the start), or a
-    pyserial URL. A device path is not required to exist: a board unplugged at boot is waited for."""
+    """A device path, or a URL pyserial opens (`emulator://WxH?...`, `socket://...`, `loop://`), checked here by
+    the link itself: a wrong option must not wait for the start. A device path is not required to exist: a
+    board unplugged at boot is waited for."""
     if not isinstance(v, str):
         raise ValueError(f"must be a string in quotes, not {v!r}")
-    if not v or v.startswith("/") or v.startswith(_SERIAL_URL_SCHEMES):
+    if not v or v.startswith("/"):
         return v
-    if v.startswith("emulator://"):
-        from firmware_bridge.emulator import EmulatedBoard
-        from firmware_bridge.link import parse_emulator_url
+    from firmware_bridge.link import check_url
 
-        EmulatedBoard(**parse_emulator_url(v))  # raises a ValueError naming what is wrong
+    if "://" in v and check_url(v):  # raises a ValueError naming what is wrong with a known kind of URL
         return v
     raise ValueError(f"{v!r} is neither a device path (\"/dev/ttyACM0\", better /dev/serial/by-id/...), nor "
                      "the built-in emulator (\"emulator://15x15?coded=1&buttons=2\"), nor a pyserial URL "

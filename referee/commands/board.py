@@ -28,12 +28,15 @@ def register(sub: Any) -> None:
     emu = board_sub.add_parser("emulate", help="run the board firmware on a simulated board behind a pty")
     emu.add_argument("--size", default="15x15", help="board size WIDTHxHEIGHT (default 15x15; Scramble: 9x9)")
     emu.add_argument("--coded", action="store_true", help="coded tiles: squares report letters, not only presence")
-    emu.add_argument("--buttons", type=int, default=4, help="buttons wired to the board (default 4)")
-    emu.add_argument("--slots", type=int, default=0, help="dice tray slots (default 0: no tray)")
+    emu.add_argument("--buttons", type=_hello_field("buttons"), default=4, help="buttons on the board (default 4)")
+    emu.add_argument("--slots", type=_hello_field("slots"), default=0, help="dice tray slots (default 0: no tray)")
     emu.add_argument("--seed", type=int, default=0, help="seed of the simulated contact bounce")
-    emu.add_argument("--link-dir", default=None, help="folder for the stable device symlink (default: a temp dir)")
-    emu.add_argument("--debounce-ms", type=int, default=30, help="the firmware's debounce time at boot")
-    emu.add_argument("--heartbeat-ms", type=int, default=1000, help="the firmware's heartbeat period at boot")
+    emu.add_argument("--link-dir", type=_folder, default=None,
+                     help="existing folder for the stable device symlink (default: a temp dir)")
+    emu.add_argument("--debounce-ms", type=_hello_field("debounce_ms"), default=30,
+                     help="the firmware's debounce time at boot (1 to 1000)")
+    emu.add_argument("--heartbeat-ms", type=_hello_field("heartbeat_ms"), default=1000,
+                     help="the firmware's heartbeat period at boot (20 to 60000)")
     emu.set_defaults(handler=handle_emulate)
 
     mon = board_sub.add_parser("monitor", help="show a board's live events and picture")
@@ -48,6 +51,34 @@ def register(sub: Any) -> None:
     mon.add_argument("--heartbeat-ms", type=int, default=None, help="set the board's heartbeat period")
     mon.set_defaults(handler=handle_monitor)
     p.set_defaults(handler=lambda args: _usage(p))
+
+
+def _hello_field(name: str) -> Any:
+    """An argparse type: a whole number in the range the protocol allows for this HELLO field, else a clear
+    argparse error (not a traceback from deep in the emulator)."""
+    from firmware_bridge.limits import HELLO_FIELDS
+
+    limits = HELLO_FIELDS[name]
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value not in limits:
+            raise argparse.ArgumentTypeError(f"{value} is outside {limits}")
+        return value
+
+    return parse
+
+
+def _folder(text: str) -> str:
+    """An argparse type: a folder that exists (named as given, so the user sees the path they typed)."""
+    import os
+
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text}: no such folder (make it first)")
+    return text
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -105,13 +136,13 @@ def execute(emulator: Any, line: str, out: TextIO) -> bool:
 
 def _physical(emulator: Any) -> str:
     """What lies on the emulated board, drawn like the monitor draws the link's picture."""
-    from firmware_bridge.events import BoardPicture
+    from firmware_bridge.events import BoardReading
 
     board = emulator.board
     with emulator.lock:
         occupied = board.occupied()
     squares = {name: (board.tile_codes.letter(code) if board.coded else None) for name, code in occupied.items()}
-    return BoardPicture(board.width, board.height, squares).render()
+    return BoardReading(board.width, board.height, squares).render()
 
 
 def handle_emulate(args: argparse.Namespace) -> int:
@@ -135,7 +166,11 @@ def handle_emulate(args: argparse.Namespace) -> int:
         print(f"referee board emulate: {exc}", file=sys.stderr)
         return 2
     emulator = PtyEmulator(board, link_dir=args.link_dir)
-    emulator.start()
+    try:
+        emulator.start()
+    except BoardLinkError as exc:  # the folder went away since the arguments were read
+        print(f"referee board emulate: {exc}", file=sys.stderr)
+        return 2
     try:
         kind = "coded tiles" if args.coded else "presence only"
         print(f"device: {emulator.path}")

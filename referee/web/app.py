@@ -91,7 +91,8 @@ async def _security_headers(request: web.Request, handler: Callable[[web.Request
 
 
 def _table(request: web.Request) -> Table:
-    table: Table = request.app[TABLE]  # type: ignore[assignment]
+    # The key holds `object`: AppKey takes a concrete class, and `Table` is a Protocol; create_app stores one.
+    table: Table = request.app[TABLE]  # type: ignore[assignment]  # see the line above
     return table
 
 

@@ -58,7 +58,8 @@ def test_square_names() -> None:
     assert square_index("I9", 9, 9) == 80
     assert square_names(9, 9)[40] == "E5"
     assert line_of_squares("N14", "down", 2, 15, 15) == ["N14", "N15"]
-    for bad, match in (("8H", "not a square"), ("J1", "off the board"), ("A0", "off the board"), ("", "not a square")):
+    bad_names = (("8H", "not a square"), ("J1", "off the board"), ("A0", "rows count from 1"), ("", "not a square"))
+    for bad, match in bad_names:
         with pytest.raises(ValueError, match=match):
             square_index(bad, 9, 9)
     with pytest.raises(ValueError, match="'diagonal' is not a direction"):

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.codes import default_tile_codes
-from firmware_bridge.core import UP, LinkCore
+from firmware_bridge.core import DOWN, SYNC_LIMIT_S, UP, LinkCore
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.errors import LinkConfigError
-from firmware_bridge.events import BoardDump, CommandRefused, Event, Hello, Pong, SquareChanged
+from firmware_bridge.events import BoardDump, CommandRefused, Event, Heartbeat, Hello, LinkLost, Pong, SquareChanged
 from firmware_bridge.firmware import wire
 
 
@@ -140,7 +140,10 @@ def test_board_of_another_protocol_version_is_refused() -> None:
     hello[0] = 2
     events = core.data_received(wire.encode_frame(wire.HELLO, 0, bytes(hello)), 0.1)
     assert not any(isinstance(e, Hello) for e in events)
-    assert core.stats["bad_payloads"] == 1 and core.state != UP
+    assert [e.reason for e in events if isinstance(e, LinkLost)] == [
+        "board refused: its HELLO says the board speaks protocol v2, this host v1"
+    ]
+    assert core.state == DOWN and core.refused is not None
 
 
 def test_handshake_retries_and_a_lost_dump_is_asked_for_again() -> None:
@@ -210,3 +213,83 @@ def test_a_refused_set_config_leaves_the_link_watching_the_boards_own_heartbeat(
     assert any(isinstance(e, CommandRefused) and e.command == "SET_CONFIG" for e in events)
     assert core.hello is not None and core.hello.heartbeat_ms == 1000
     assert core.silence_limit_s == 2.5
+
+
+def hello_frame(seq: int, width: int = 15, height: int = 15, buttons: int = 4, slots: int = 0,
+                debounce_ms: int = 30, heartbeat_ms: int = 1000) -> bytes:
+    return wire.encode_frame(
+        wire.HELLO, seq, wire.pack_hello(width, height, 0, buttons, slots, debounce_ms, heartbeat_ms)
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"heartbeat_ms": 0}, "heartbeat 0 ms is outside 20 to 60000 ms"),
+        ({"heartbeat_ms": 65535}, "heartbeat 65535 ms is outside 20 to 60000 ms"),
+        ({"debounce_ms": 0}, "debounce 0 ms is outside 1 to 1000 ms"),
+        ({"width": 0}, "width 0 is outside 1 to 26 columns"),
+        ({"width": 27, "height": 9}, "width 27 is outside 1 to 26 columns"),
+        ({"height": 0}, "height 0 is outside 1 to 26 rows"),
+        ({"buttons": 17}, "buttons 17 is outside 0 to 16"),
+        ({"slots": 200, "width": 20, "height": 20}, "a 20x20 board with 200 tray slots needs a 609-byte dump"),
+    ],
+)
+def test_a_hello_outside_the_protocols_ranges_is_a_reported_refusal(fields: dict[str, int], said: str) -> None:
+    """A heartbeat of 0 ms used to make the host declare the board silent at once and reconnect 20 times a
+    second; another size or too many buttons left the link waiting for ever. Now: refused, said once."""
+    core = LinkCore()
+    core.connection_made(0.0)
+    events = core.data_received(hello_frame(0, **fields), 0.01)
+    lost = [e for e in events if isinstance(e, LinkLost)]
+    assert len(lost) == 1 and said in lost[0].reason and lost[0].reason.startswith("board refused: its HELLO says")
+    assert not any(isinstance(e, Hello) for e in events)
+    assert core.state == DOWN and core.refused is not None and core.stats["boards_refused"] == 1
+    assert core.take_outgoing() == b""  # no GET_BOARD to a board we do not serve
+    core.connection_made(5.0)  # tried again later: refused again, but said only once per outage
+    assert core.data_received(hello_frame(0, **fields), 5.01) == []
+    assert core.stats["boards_refused"] == 2
+
+
+def test_a_dump_that_contradicts_the_hello_is_a_refusal_not_a_wait_for_ever() -> None:
+    core = LinkCore()
+    core.connection_made(0.0)
+    core.data_received(hello_frame(0, 3, 3), 0.01)
+    dump = wire.encode_frame(wire.BOARD_DUMP, 1, wire.pack_dump(5, 15, 15, bytes(225), 0, b""))
+    events = core.data_received(dump, 0.02)
+    assert [e.reason for e in events if isinstance(e, LinkLost)] == [
+        "board refused: it sends the dump of a 15x15 board after a HELLO of 3x3"
+    ]
+    assert core.state == DOWN
+
+
+def test_a_board_that_talks_but_never_completes_the_handshake_is_lost() -> None:
+    """Heartbeats keep the silence check quiet; the handshake has its own limit."""
+    core = LinkCore()
+    core.connection_made(0.0)
+    core.data_received(hello_frame(0), 0.01)
+    events: list[Event] = []
+    t = 0.0
+    for seq in range(1, 40):  # heartbeats every second, but never the dump it was asked for
+        t = seq * 1.0
+        beat = wire.encode_frame(wire.HEARTBEAT, seq, wire.pack_heartbeat(int(t * 1000), 1000, 0, 0, 0, 0))
+        events += core.data_received(beat, t)
+        events += core.tick(t)
+        if core.state == DOWN:
+            break
+    assert [e.reason for e in events if isinstance(e, LinkLost)] == [
+        f"no BOARD_DUMP from the board within {SYNC_LIMIT_S:.0f} s, though it sends frames"
+    ]
+    assert SYNC_LIMIT_S < t <= SYNC_LIMIT_S + 1.0
+
+
+def test_a_repeated_frame_is_delivered_once_and_not_counted_as_255_lost() -> None:
+    _, core = connected(width=9, height=9, coded=True)
+    seq = ((core._rx_seq or 0) + 1) & 0xFF
+    change = wire.encode_frame(wire.SQUARE_CHANGED, seq, wire.pack_square(40, 5, 1234))
+    beat = wire.encode_frame(wire.HEARTBEAT, (seq + 1) & 0xFF, wire.pack_heartbeat(2000, 1000, 0, 0, 0, 0))
+    events = core.data_received(change + change + beat + beat, 1.0)
+    assert [str(e) for e in events if isinstance(e, SquareChanged)] == ["E5 E @1234ms"]
+    assert len([e for e in events if isinstance(e, Heartbeat)]) == 1
+    assert core.stats["duplicates"] == 2
+    assert core.stats["lost_frames"] == 0 and core.stats["seq_gaps"] == 0 and core.stats["resyncs"] == 0

@@ -23,7 +23,9 @@ from firmware_bridge.events import (
     Pong,
     SquareChanged,
 )
+from firmware_bridge.firmware import wire
 from firmware_bridge.link import BoardLink, open_port, parse_emulator_url
+from firmware_bridge.mock import ScriptedPort
 from firmware_bridge.pty_emulator import PtyEmulator
 
 pytestmark = pytest.mark.pty
@@ -122,7 +124,7 @@ def test_emulator_url_starts_its_own_board() -> None:
     def on_event(event: Event) -> None:
         pictures.append(len(links[0].picture().squares))
 
-    link = BoardLink("emulator://9x9?coded=1&buttons=2&seed=4", on_event=on_event, reconnect_s=0.05)
+    link = BoardLink("emulator://9x9?coded=1&buttons=2&seed=4", on_event=on_event, reconnect_s=0.05, queue_size=100)
     links.append(link)
     link.start()
     try:
@@ -170,45 +172,14 @@ def test_loop_url_opens_and_its_echo_is_counted_not_raised() -> None:
 
 
 class FakeSerialModule:
-    """A fake of the part of pyserial that open_port calls."""
+    """A fake of the part of pyserial that open_port calls: it hands out scripted ports."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, object]]] = []
 
-    def serial_for_url(self, url: str, **kwargs: object) -> FakePort:
+    def serial_for_url(self, url: str, **kwargs: object) -> ScriptedPort:
         self.calls.append((url, kwargs))
-        return FakePort([])
-
-
-class FakePort:
-    def __init__(self, chunks: list[bytes | Exception]) -> None:
-        self.chunks = chunks
-        self.timeout: float | None = None
-        self.written = b""
-        self.closed = False
-        self.flushed = False
-
-    def reset_input_buffer(self) -> None:
-        self.flushed = True
-
-    @property
-    def in_waiting(self) -> int:
-        return 0
-
-    def read(self, size: int = 1) -> bytes:
-        if not self.chunks:
-            return b""
-        chunk = self.chunks.pop(0)
-        if isinstance(chunk, Exception):
-            raise chunk
-        return chunk
-
-    def write(self, data: bytes) -> int:
-        self.written += data
-        return len(data)
-
-    def close(self) -> None:
-        self.closed = True
+        return ScriptedPort()
 
 
 def test_open_port_calls_pyserial_with_the_url_and_flushes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,7 +192,7 @@ def test_open_port_calls_pyserial_with_the_url_and_flushes(monkeypatch: pytest.M
             {"baudrate": 115200, "timeout": 0.02, "write_timeout": 1.0, "exclusive": True, "do_not_open": False},
         )
     ]
-    assert isinstance(port, FakePort) and port.flushed
+    assert isinstance(port, ScriptedPort) and port.flushed == 1
 
 
 def test_a_second_reader_of_the_board_is_refused(emulator: PtyEmulator) -> None:
@@ -237,55 +208,38 @@ def test_a_second_reader_of_the_board_is_refused(emulator: PtyEmulator) -> None:
 
 def test_a_write_the_board_does_not_take_is_a_lost_link() -> None:
     """pyserial's write timeout (SerialTimeoutException) ends the connection like any port error."""
-
-    class StuckPort(FakePort):
-        def write(self, data: bytes) -> int:
-            raise serial.SerialTimeoutException("Write timeout")
-
-    ports: list[StuckPort] = []
-
-    def opener(url: str) -> StuckPort:
-        ports.append(StuckPort([]))
-        return ports[-1]
-
-    link = BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01)
-    link.start()
-    try:
+    port = ScriptedPort()
+    port.fail_writes(serial.SerialTimeoutException("Write timeout"))
+    with BoardLink("/dev/ttyACM7", opener=lambda url: port, reconnect_s=0.01) as link:
         lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
         assert lost is not None and "Write timeout" in lost.reason, seen
-        assert ports[0].closed
-    finally:
-        link.stop()
+        assert port.closed
 
 
 def test_port_error_is_a_lost_link_and_the_port_is_reopened() -> None:
-    board = EmulatedBoard(seed=1)
-    frames = board.to_host()  # its boot HELLO
-    board.from_host(b"")
-    ports: list[FakePort] = []
-    opened = threading.Event()
+    ports: list[ScriptedPort] = []
+    opened_again = threading.Event()
 
-    def opener(url: str) -> FakePort:
+    def opener(url: str) -> ScriptedPort:
         if ports:
-            opened.set()
+            opened_again.set()
             raise serial.SerialException(f"could not open port {url}: [Errno 2] No such file or directory")
-        board.advance(5)
-        port = FakePort([frames, serial.SerialException("device reports readiness to read but returned no data")])
+        port = ScriptedPort()
+        port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, wire.pack_hello(15, 15, 0, 4, 0, 30, 1000))])
+        port.expect(wire.GET_BOARD)  # the board goes away before it answers
+        port.fail_read(serial.SerialException("device reports readiness to read but returned no data"))
         ports.append(port)
         return port
 
-    link = BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01)
-    link.start()
-    try:
-        assert opened.wait(TIMEOUT)
-        assert ports[0].closed and ports[0].written.startswith(b"\x00")  # our HOST_HELLO went out
+    with BoardLink("/dev/ttyACM7", opener=opener, reconnect_s=0.01) as link:
+        assert opened_again.wait(TIMEOUT)
+        assert ports[0].closed and [m for m, _, _ in ports[0].received][:1] == [wire.HOST_HELLO]
         assert link.stats["open_failures"] >= 1
         lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
         assert lost is not None and "device reports readiness" in lost.reason, seen
         assert not any(isinstance(e, LinkLost) for e in seen[:-1])
         assert link.stats["links_lost"] == 1  # said once, not again on every failed reopen
-    finally:
-        link.stop()
+    ports[0].assert_done()
 
 
 def test_a_board_that_is_not_there_is_reported_once_and_welcomed_when_it_comes() -> None:
@@ -305,3 +259,148 @@ def test_a_board_that_is_not_there_is_reported_once_and_welcomed_when_it_comes()
         link.stop()
         emulator.stop()
         os.rmdir(board_dir)
+
+
+def heartbeats(first_seq: int, count: int) -> bytes:
+    """`count` HEARTBEAT frames a second apart in board time, as an idle board sends them."""
+    return b"".join(
+        wire.encode_frame(wire.HEARTBEAT, (first_seq + i) & 0xFF, wire.pack_heartbeat(i * 1000, 1000, 0, 0, 0, 0))
+        for i in range(count)
+    )
+
+
+def scripted_board() -> ScriptedPort:
+    port = ScriptedPort()
+    port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, wire.pack_hello(9, 9, 0, 0, 0, 30, 1000))])
+    port.expect(wire.GET_BOARD, reply=[(wire.BOARD_DUMP, wire.pack_dump(0, 9, 9, bytes(81), 0, b""))])
+    return port
+
+
+HOUR = 3_600  # an idle board's heartbeats in an hour, one a second
+
+
+def test_an_idle_boards_heartbeats_leave_nothing_behind_in_a_service_that_reads_on_event() -> None:
+    """The service takes events from on_event and never reads the queue: it used to keep every one of them
+    (about 10 MB a day from heartbeats alone). Now a link with on_event keeps no queue at all, so what an
+    hour leaves behind (nothing) is what a day leaves; benchmarks/board_link.py runs the full day."""
+    port = scripted_board()
+    beats = threading.Event()
+    seen = [0]
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, Heartbeat):
+            seen[0] += 1
+            if seen[0] == HOUR:
+                beats.set()
+
+    # The link's clock stands still: an hour of the board's time passes in a moment of the test's.
+    with BoardLink("scripted", on_event=on_event, opener=lambda url: port, clock=lambda: 0.0) as link:
+        assert port.wait_done(TIMEOUT)
+        port.send_raw(heartbeats(2, HOUR))
+        assert beats.wait(60), seen
+        assert link.events.qsize() == 0 and link.stats["events_dropped"] == 0
+        assert link.stats["lost_frames"] == 0 and link.stats["frames"] == HOUR + 2
+    port.assert_done()
+
+
+def test_a_flood_into_a_queue_nobody_reads_stays_bounded_and_counts_what_it_dropped() -> None:
+    """`referee board monitor` reads the queue; a reader that stalls under a flood holds at most queue_size
+    events (it used to hold all of them: about 700 MB a minute), the newest, and says how many it dropped."""
+    port = scripted_board()
+    flood = 5_000
+    pong = threading.Event()
+    on_event = lambda event: pong.set() if isinstance(event, Pong) else None  # noqa: E731
+    with BoardLink("scripted", on_event=on_event, opener=lambda url: port, queue_size=500, clock=lambda: 0.0) as link:
+        assert port.wait_done(TIMEOUT)
+        port.send_raw(heartbeats(2, flood) + wire.encode_frame(wire.PONG, (flood + 2) & 0xFF, wire.pack_pong(7, 1)))
+        assert pong.wait(60)
+        assert link.events.qsize() == 500
+        assert link.stats["events_dropped"] == 2 + flood + 1 - 500  # HELLO, the dump, the flood, the PONG
+        kept = [link.get(0) for _ in range(500)]
+        assert isinstance(kept[-1], Pong) and all(isinstance(e, Heartbeat) for e in kept[:-1])
+    port.assert_done()
+
+
+def test_a_link_without_a_queue_says_so_when_asked_for_events() -> None:
+    link = BoardLink("scripted", on_event=lambda event: None, opener=lambda url: ScriptedPort())
+    with link, pytest.raises(RuntimeError, match="keeps no event queue"):
+        link.get(0)
+
+
+def test_a_refused_board_is_tried_again_seldom_not_20_times_a_second() -> None:
+    """A HELLO announcing a heartbeat of 0 ms used to make the link reconnect about 20 times a second."""
+    opens: list[ScriptedPort] = []
+    second = threading.Event()
+
+    def opener(url: str) -> ScriptedPort:
+        port = ScriptedPort()
+        port.expect(wire.HOST_HELLO, reply=[(wire.HELLO, wire.pack_hello(15, 15, 0, 4, 0, 30, 0))])
+        opens.append(port)
+        if len(opens) > 1:
+            second.set()
+        return port
+
+    with BoardLink("/dev/ttyACM9", opener=opener, reconnect_s=0.01) as link:
+        lost, seen = link.wait_for(lambda e: isinstance(e, LinkLost), TIMEOUT)
+        assert lost is not None, seen
+        assert lost.reason == "board refused: its HELLO says heartbeat 0 ms is outside 20 to 60000 ms"
+        assert not second.wait(1.0)  # at most once in REFUSED_RETRY_S (5 s), whatever reconnect_s says
+        assert len(opens) == 1 and link.stats["boards_refused"] == 1
+
+
+def test_emulator_url_is_a_pyserial_port_and_its_board_outlives_a_reopen() -> None:
+    """emulator:// is registered with pyserial (serial_for_url), not special-cased in the link; closing and
+    opening the port object again reaches the same board, as with a real one that stays powered."""
+    from firmware_bridge.urlhandler import register
+
+    register()
+    register()  # idempotent
+    assert serial.protocol_handler_packages.count("firmware_bridge.urlhandler") == 1
+    port = serial.serial_for_url("emulator://9x9?coded=1&seed=5", timeout=0.05, do_not_open=True)
+    emulator = port.emulator
+    try:
+        assert emulator is not None and not port.is_open
+        port.open()
+        emulator.place("E5", "Q")
+        assert emulator.wait_settled(TIMEOUT)
+        port.close()
+        port.close()  # idempotent
+        port.open()
+        port.reset_input_buffer()
+        port.write(wire.encode_frame(wire.GET_BOARD, 0))
+        reader = wire.FrameReader()
+        dumps: list[bytes] = []
+        for _ in range(200):
+            dumps += [p for t, _, p in reader.feed(port.read(512)) if t == wire.BOARD_DUMP]
+            if dumps:
+                break
+        assert dumps and wire.unpack_dump(dumps[0])[3][40] != 0  # E5 still holds the Q
+    finally:
+        port.close()
+        emulator.stop()
+    with pytest.raises(ValueError, match="unknown emulator option 'colour'"):
+        serial.serial_for_url("emulator://9x9?colour=red", do_not_open=True)
+
+
+def test_a_link_to_an_unknown_kind_of_url_fails_at_once_saying_so() -> None:
+    from firmware_bridge.errors import PortURLError
+    from firmware_bridge.link import check_url
+
+    with pytest.raises(PortURLError, match="protocol 'http' not known"):
+        BoardLink("http://board.local")
+    assert check_url("http://board.local") is False
+    assert check_url("emulator://9x9") and check_url("loop://")
+    with pytest.raises(PortURLError, match="does not fit the protocol"):
+        check_url("emulator://99x99")
+
+
+def test_a_closed_link_closes_once_and_cannot_be_restarted() -> None:
+    port = scripted_board()
+    link = BoardLink("scripted", opener=lambda url: port)
+    with link:
+        assert port.wait_done(TIMEOUT)
+    link.close()
+    link.stop()
+    assert port.closed
+    with pytest.raises(RuntimeError, match="is closed"):
+        link.start()

@@ -30,3 +30,38 @@ def test_every_example_frame_decodes_as_documented() -> None:
     assert checked == set(wire.NAMES.values()), (
         f"messages without a checked example: {set(wire.NAMES.values()) - checked}"
     )
+
+
+CODE_ROW = re.compile(r"^\| (\S+)(?: \(blank\))? \| (\d+) \| (\d+) \| \| (\S+)(?: \(blank\))? \| (\d+) \| (\d+) \|$")
+RANGE_ROW = re.compile(r"^\| ([a-z ,]+?) \| (\d+)(?: to (\d+))? \| ")
+
+
+def test_the_letter_code_table_is_the_shipped_one_both_ways_up() -> None:
+    """The table a host writer copies: every letter, its code, and its reading upside down."""
+    from firmware_bridge.codes import default_tile_codes, reverse_bits
+
+    codes = default_tile_codes()
+    documented: dict[str, tuple[int, int]] = {}
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        if m := CODE_ROW.match(line):
+            documented[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+            documented[m.group(4)] = (int(m.group(5)), int(m.group(6)))
+    shipped = {letter: (codes.code(letter), reverse_bits(codes.code(letter), codes.bits)) for letter in codes.letters()}
+    assert documented == shipped
+
+
+def test_the_hello_ranges_are_the_ones_the_host_enforces() -> None:
+    from firmware_bridge.limits import HELLO_FIELDS
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("### The range of every HELLO field") : text.index("The board time in SQUARE_CHANGED")]
+    names = {"version": ["version"], "width, height": ["width", "height"], "buttons": ["buttons"],
+             "tray slots": ["slots"], "debounce ms": ["debounce_ms"], "heartbeat ms": ["heartbeat_ms"]}
+    seen = set()
+    for line in section.splitlines():
+        if (m := RANGE_ROW.match(line)) and m.group(1) in names:
+            low, high = int(m.group(2)), int(m.group(3) or m.group(2))
+            for field in names[m.group(1)]:
+                assert (HELLO_FIELDS[field].low, HELLO_FIELDS[field].high) == (low, high), line
+                seen.add(field)
+    assert seen == set(HELLO_FIELDS)

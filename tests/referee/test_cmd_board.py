@@ -154,3 +154,44 @@ def test_monitor_fails_naming_the_url_when_the_board_cannot_be_reached(
     # --timeout shorter than the wait for the board: still not reached, still a failure
     assert main(["board", "monitor", url, "--timeout", "0.1"]) == 1
     assert f"the board at {url} could not be reached within 0.1 s" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--heartbeat-ms", "70000", "70000 is outside 20 to 60000 ms"),
+        ("--heartbeat-ms", "-1", "-1 is outside 20 to 60000 ms"),
+        ("--heartbeat-ms", "0", "0 is outside 20 to 60000 ms"),
+        ("--debounce-ms", "5000", "5000 is outside 1 to 1000 ms"),
+        ("--buttons", "17", "17 is outside 0 to 16"),
+        ("--heartbeat-ms", "fast", "'fast' is not a whole number"),
+    ],
+)
+def test_emulate_refuses_timing_outside_the_protocol_with_an_argparse_error(
+    capsys: pytest.CaptureFixture[str], option: str, value: str, said: str
+) -> None:
+    """`--heartbeat-ms 70000` or `-1` used to end in a struct.error traceback from the firmware's HELLO."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["board", "emulate", f"{option}={value}"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: {said}" in err and "Traceback" not in err
+
+
+def test_emulate_names_a_missing_link_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It used to fail on os.symlink with a message naming /dev/pts/N, not the folder that is missing."""
+    missing = tmp_path / "not-there"
+    with pytest.raises(SystemExit):
+        main(["board", "emulate", "--link-dir", str(missing)])
+    err = capsys.readouterr().err
+    assert f"argument --link-dir: {missing}: no such folder" in err and "/dev/pts" not in err
+
+
+def test_an_emulator_refuses_a_link_dir_that_is_not_there(tmp_path: Path) -> None:
+    from firmware_bridge.errors import EmulatorCommandError
+
+    emulator = PtyEmulator(EmulatedBoard(seed=1), link_dir=tmp_path / "gone")
+    with pytest.raises(EmulatorCommandError, match=f"{tmp_path / 'gone'}: no such folder"):
+        emulator.start()
+    emulator.stop()  # idempotent, also when it never started
+    emulator.stop()

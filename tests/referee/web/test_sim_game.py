@@ -259,10 +259,10 @@ def test_a_new_game_after_the_end_in_german(page: Any, live_server: Any, ui: Any
         expect(page.locator(f"#player-{i} .score")).to_have_text("0")
     assert "RÄT" in finished and "RÄT" not in table.gcg()
 
-    # The dice of the last game still lie on the mat: the table refuses the start and says where.
+    # The dice of the last game still lie on the mat: the table refuses the start and says where, in German.
     page.locator('button[data-action="start"]').click()
     expect(page.locator("#control-status")).to_have_text(
-        "Der Tisch lehnt ab: clear the board before the start: tiles lie on D5, E5, F5", timeout=WITHIN)
+        "Der Tisch lehnt ab: vor dem Start das Brett abräumen: Steine liegen auf D5, E5, F5", timeout=WITHIN)
     for square in ("D5", "E5", "F5"):
         table.lift(square)
     page.locator('button[data-action="start"]').click()
