@@ -40,7 +40,7 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
     data: dict[str, Any] = {
         "table": {"name": "Simulated table", "state_dir": str(state), "language": language},
         "game": {"kind": kind, "players": list(players), "challenge_window_s": challenge_window_s,
-                 "challenge": challenge, "edition": edition, "end_racks": end_racks},
+                 "challenge": challenge, "edition": edition, **({"end_racks": end_racks} if end_racks else {})},
         "clocks": {"mode": clock_mode},
         "sensors": {"board": f"emulator://{'9x9' if kind != 'standard' else '15x15'}?coded=1&buttons={n}"
                              + ("&slots=7" if kind != "standard" else ""),

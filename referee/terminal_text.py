@@ -46,6 +46,29 @@ _TEXT: dict[str, dict[str, str]] = {
     "roll_numbers": {"en": "roll: SLOT, DIE and FACE are numbers; type {usage}",
                      "de": "roll: SLOT, DIE und FACE sind Zahlen; bitte so eingeben: {usage}"},
     "failed": {"en": "{cmd}: {error}", "de": "{cmd}: {error}"},
+    # referee demo (a German record plays on a German table)
+    "demo_starting": {"en": "starting the simulated table (sensor board emulator, {camera}, mock LEDs and buttons)...",
+                      "de": "der simulierte Tisch startet (Sensorbrett-Emulator, {camera}, simulierte LEDs und "
+                            "Tasten)..."},
+    "demo_camera": {"en": "synthetic camera", "de": "synthetische Kamera"},
+    "demo_no_camera": {"en": "no camera", "de": "ohne Kamera"},
+    "demo_watch": {"en": "watch the game at {url} (table PIN {pin})",
+                   "de": "die Partie läuft unter {url} (Tisch-PIN {pin})"},
+    "demo_line": {"en": "{name}: {move:<16} engine {shown:<22} total {total:>4}   record {record:>4}",
+                  "de": "{name}: {move:<16} Regelwerk {shown:<22} Stand {total:>4}   Partieformular {record:>4}"},
+    "demo_stopped": {"en": "stopped after {moves} move{s}: {scores}",
+                     "de": "angehalten nach {moves} Zug/Zügen: {scores}"},
+    "demo_ended": {"en": "game ended", "de": "Partie zu Ende"},
+    "demo_stops_early": {"en": "the record stops before the end of the game",
+                         "de": "das Partieformular endet vor dem Spielende"},
+    "demo_played": {"en": "{moves} moves played, {how}: {scores}", "de": "{moves} Züge gespielt, {how}: {scores}"},
+    "demo_differ_one": {"en": "1 total differs from the record:",
+                        "de": "1 Stand weicht vom Partieformular ab:"},
+    "demo_differ": {"en": "{n} totals differ from the record:", "de": "{n} Stände weichen vom Partieformular ab:"},
+    "demo_agree": {"en": "every one of {n} totals agrees with the record (scores from the engine, not the record)",
+                   "de": "alle {n} Stände stimmen mit dem Partieformular überein (Punkte vom Regelwerk, nicht vom "
+                         "Partieformular)"},
+    "demo_serving": {"en": "still serving {url}; Ctrl-C to stop", "de": "die Seite bleibt unter {url}; Strg-C beendet"},
 }
 
 # The table's states as the German status line names them; English prints the state's own word.

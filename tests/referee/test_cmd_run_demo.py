@@ -223,7 +223,8 @@ def test_demo_of_a_german_record_is_a_german_table_under_the_records_end_rack_ru
                            "--no-camera", "--port", str(_free_port()), "--state-dir", str(tmp_path)],
                           capture_output=True, text=True, timeout=180, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "every one of 26 totals agrees with the record" in proc.stdout
+    assert "referee demo: alle 26 Stände stimmen mit dem Partieformular überein" in proc.stdout  # a German terminal
+    assert "die Partie läuft unter http://127.0.0.1:" in proc.stdout
     journal = Journal(tmp_path / "games.sqlite3")
     try:
         setup = journal.games()[-1].setup
