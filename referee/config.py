@@ -114,6 +114,7 @@ class Config:
     outputs: OutputSection = field(default_factory=OutputSection)
     web: WebSection = field(default_factory=WebSection)
     hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (its schema is hardware's), or None
+    tournament: Any = None  # tournament.settings.TableLinkSettings from [tournament], or None (no broker)
 
 
 # --- value checkers: each returns the converted value or raises ValueError with the reason ---------------
@@ -296,8 +297,11 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
         if name == "hardware":
             sections["hardware"] = _hardware(value, source)
             continue
+        if name == "tournament":
+            sections["tournament"] = _tournament(value, source)
+            continue
         if name not in _SCHEMA:
-            known = ", ".join([*_SCHEMA, "hardware"])
+            known = ", ".join([*_SCHEMA, "hardware", "tournament"])
             raise ConfigError(source, f"[{name}]", f"unknown section; the sections are {known}")
         if not isinstance(value, dict):
             raise ConfigError(source, name, "must be a section ([" + name + "]), not a single value")
@@ -368,6 +372,19 @@ def _hardware(value: Any, source: str) -> Any:
         key = text.split(":", 1)[0] if ":" in text else ""
         reason = text.split(":", 1)[1].strip() if ":" in text else text
         raise ConfigError(source, f"hardware.{key}" if key else "hardware", reason) from None
+
+
+def _tournament(value: Any, source: str) -> Any:
+    """The [tournament] table: the broker, event and table number (docs/tournament-network.md), checked by
+    the tournament package; the credentials file is read now, so a wrong one stops the table at start."""
+    from tournament.settings import SettingsError, parse_table_section
+
+    if not isinstance(value, dict):
+        raise ConfigError(source, "tournament", "must be a section ([tournament]), not a single value")
+    try:
+        return parse_table_section(value)
+    except SettingsError as exc:
+        raise ConfigError(source, f"tournament.{exc.key}", exc.reason) from None
 
 
 def _check_whole(c: Config) -> None:

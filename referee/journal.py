@@ -60,6 +60,13 @@ CREATE TABLE IF NOT EXISTS heartbeat (
     t_ms INTEGER NOT NULL,
     wall_utc TEXT NOT NULL
 );
+-- How far a reader of the journal got, by name: the tournament publisher's "acknowledged by the broker"
+-- cursor (docs/tournament-network.md). Added without a schema bump: older referees ignore the table.
+CREATE TABLE IF NOT EXISTS outbox (
+    name TEXT PRIMARY KEY,
+    game_id INTEGER NOT NULL,   -- the last game whose header was delivered
+    event_pos INTEGER NOT NULL  -- the rowid of the last event row delivered (rowids only grow: rows are never deleted)
+);
 """
 
 
@@ -85,6 +92,20 @@ class GameRow:
     setup: Mapping[str, Any]
     ended_utc: str | None
     events: int
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """An event row as stored, with its journal-wide position (`pos`, the row's rowid): what the tournament
+    publisher sends."""
+
+    pos: int
+    game_id: int
+    seq: int
+    t_ms: int
+    wall_utc: str
+    kind: str
+    data: Mapping[str, Any]
 
 
 def _utc_now() -> str:
@@ -175,6 +196,15 @@ class Journal:
             self._seq[game_id] = seq
             return seq
 
+    def last_seq(self, game_id: int) -> int:
+        """The sequence number of the game's last event (0 when it has none)."""
+        with self._lock:
+            seq = self._seq.get(game_id)
+            if seq is None:
+                row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))
+                seq = self._seq[game_id] = int(row.fetchone()[0])
+            return seq
+
     def events(self, game_id: int) -> Iterator[Event]:
         with self._lock:
             rows = self._db.execute(
@@ -202,3 +232,59 @@ class Journal:
             hb = self._db.execute("SELECT t_ms FROM heartbeat WHERE game_id = ?", (game_id,)).fetchone()
             ev = self._db.execute("SELECT MAX(t_ms) FROM events WHERE game_id = ?", (game_id,)).fetchone()
         return max(int(hb[0]) if hb else 0, int(ev[0]) if ev and ev[0] is not None else 0)
+
+    # --- readers of the journal: the tournament outbox --------------------------------------------------
+
+    def outbox_cursor(self, name: str) -> tuple[int, int]:
+        """(game id, event position) a named reader stored, (0, 0) when it never did."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id, event_pos FROM outbox WHERE name = ?", (name,)).fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def set_outbox_cursor(self, name: str, game_id: int, event_pos: int) -> None:
+        """Store a reader's cursor. Not fsynced, like the heartbeat: losing it costs re-sending, never data."""
+        with self._lock:
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._db.execute(
+                    "INSERT INTO outbox (name, game_id, event_pos) VALUES (?, ?, ?) "
+                    "ON CONFLICT(name) DO UPDATE SET game_id = excluded.game_id, event_pos = excluded.event_pos",
+                    (name, int(game_id), int(event_pos)))
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: cannot store the {name} cursor ({exc})") from None
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
+
+    def games_after(self, game_id: int, limit: int) -> list[GameRow]:
+        """Games with an id above `game_id`, oldest first (events counted as 0: not needed here)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created_utc, table_name, kind, players, setup, ended_utc FROM games WHERE id > ? "
+                "ORDER BY id LIMIT ?", (game_id, limit)).fetchall()
+        return [GameRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), json.loads(r[5]), r[6], 0) for r in rows]
+
+    def rows_after(self, pos: int, limit: int) -> list[EventRow]:
+        """Event rows after journal position `pos`, in the order they were written."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT rowid, game_id, seq, t_ms, wall_utc, kind, data FROM events WHERE rowid > ? "
+                "ORDER BY rowid LIMIT ?", (pos, limit)).fetchall()
+        return [EventRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+
+    def tail(self) -> tuple[int, int] | None:
+        """(game id, seq) of the newest game and its last event (seq 0 before its first); None when empty."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+            if row is None or row[0] is None:
+                return None
+            game = int(row[0])
+            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game,)).fetchone()
+        return game, int(seq[0])
+
+    def rows(self, game_id: int, first: int, last: int | None = None) -> list[EventRow]:
+        """Event rows `first`..`last` (None: to the end) of one game."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT rowid, game_id, seq, t_ms, wall_utc, kind, data FROM events WHERE game_id = ? AND seq >= ? "
+                "AND seq <= ? ORDER BY seq", (game_id, first, last if last is not None else 2**62)).fetchall()
+        return [EventRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]

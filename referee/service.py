@@ -106,6 +106,7 @@ class TableService:
         self.journal = Journal(state_dir / "games.sqlite3")
         self.table = self._open_table()
         self.link: Any = None
+        self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
         self.camera = parts.camera
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
@@ -160,6 +161,12 @@ class TableService:
             self._camera_retry_at = self.mono() + self.parts.camera_retry_s
         if self.camera is not None or self.parts.camera_opener is not None:
             self._spawn(self._camera_loop, "camera")
+        if self.config.tournament is not None:
+            from referee.tournament_link import TournamentLink
+
+            self.tournament = TournamentLink(self.table, self.journal, self.config.tournament,
+                                             name=self.config.table.name)
+            self.tournament.start()
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)
@@ -452,6 +459,8 @@ class TableService:
         self.outputs.close()
         if self.announcer is not None:
             self.announcer.close()
+        if self.tournament is not None:
+            self.tournament.stop()  # saves the broker cursor and says "offline"
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
         self._lock_file.close()

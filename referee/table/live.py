@@ -20,6 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from referee.journal import Event, Journal, JournalError
@@ -164,6 +165,39 @@ class LiveTable:
         for source, up in old.links.items():
             self.link(source, up)
         return self.snapshot()
+
+    def director(self, cmd: str, args: Mapping[str, Any], *, by: str, command_id: str) -> Snapshot:
+        """A tournament director's command (pause, resume, start, message, adjust_time, hold, undo): journaled
+        as a "director" event with who sent it, applied like a control action (refused: ControlError)."""
+        return self._submit("director", {"cmd": cmd, "args": dict(args), "by": by, "id": command_id}, trial=True)
+
+    def next_game(self, players: list[str], first: int, *, by: str, command_id: str) -> Snapshot:
+        """The director seats `players` for the next game, `first` to play first (the engine counts players in
+        playing order, so the list is rotated to start with them). Only before the game starts (the waiting
+        game is closed in the journal, unplayed) or after it has ended."""
+        with self._lock:
+            old = self.machine
+            if old.state not in (TableState.WAITING, TableState.ENDED):
+                raise ControlError("next_game_not_now", state=old.state)
+            if len(players) != old.n:
+                raise ControlError("next_game_players", n=old.n, given=len(players))
+            if not 0 <= first < len(players):
+                raise ControlError("next_game_first", first=first)
+            setup = replace(old.setup, players=tuple(players[first:] + players[:first]))
+            machine = TableMachine(setup, old.rules)
+            machine.time.ms = old.time.ms
+            if self.journal is not None:
+                if self.game_id is not None:
+                    self.journal.end_game(self.game_id)
+                self.game_id = self.journal.new_game(setup.table, setup.kind, list(setup.players), setup.to_dict())
+            self.machine = machine
+            self._last_board = None
+            self._links = {}
+            self.board_seen(old.observed)
+            for source, up in old.links.items():
+                self.link(source, up)
+            return self.director("set_players", {"players": list(players), "first": first}, by=by,
+                                 command_id=command_id)
 
     def gcg(self) -> str:
         """The game as a GCG record (offered as a download by the page)."""

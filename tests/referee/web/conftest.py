@@ -367,20 +367,6 @@ def live_server() -> Iterator[Callable[..., LiveServer]]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's headless Chromium through Playwright; the browser tests skip cleanly without it."""
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"chromium is not installed ({CHROMIUM})")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
