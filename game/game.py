@@ -213,6 +213,11 @@ class Game:
         because records of the standard game carry made-up racks (the checker notes the ones that do not
         hold the tiles played); a variant that verifies racks (Scramble: the faces rolled) overrides it."""
 
+    def drop_refused_line(self, player: int) -> None:
+        """A record's line the engine refused outright, so no turn was made of it (`game.gcg_check`): undo
+        what `record_rack` took in for it, so the next line starts clean and one slip is reported once.
+        Default: nothing (the standard game keeps no rack from a record); Scramble puts the dice back."""
+
     def is_first_play(self) -> bool:
         """Whether the next play is held to the first-play rules (start square, two letters). Default:
         when the board is empty."""

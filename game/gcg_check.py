@@ -201,6 +201,7 @@ class _Replay:
                 recorded = self.step(mv, who, moves, i)
             except (IllegalPlayError, IllegalTurnError, NotationError) as exc:
                 self.mismatch(mv, f"{mv.move} {mv.score:+d}", "refused", str(exc))
+                self.game.drop_refused_line(who)  # no turn was made of it: nothing of it may stay behind
             after = self.engine_score(who)
             expected = offset[who] + recorded - (after - before)
             offset[who] = mv.total - after

@@ -256,6 +256,15 @@ class ScrambleGame(Game):
         records as notes (test records carry made-up racks), Scramble checks them against the cup."""
         self.set_rack(player, rack)
 
+    def drop_refused_line(self, player: int) -> None:
+        """The line's turn was never made: the dice rolled for it go back to the cup (those passed on too:
+        the record's next rack says what the next player holds), and the next line rolls afresh."""
+        if self.rolled and self.holder == player and not self.over:
+            self.dice = self.dice.to_cup(hand=True)
+            self.rolled = False
+            self.holder = self.to_move
+            self._sync_racks()
+
     def _start_roll(self) -> None:
         if self.over:
             self._actor(None)  # raises GameOverError with the reason

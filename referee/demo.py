@@ -71,8 +71,9 @@ class DemoDriver:
 
     def __init__(self, service: Any, record: GCGRecord, judge: RecordJudge | None = None, *,
                  pause_s: float = 0.0, out: TextIO | None = None, timeout_s: float = 20.0,
-                 stop: threading.Event | None = None) -> None:
+                 stop: threading.Event | None = None, language: str = "en") -> None:
         self.service = service
+        self.language = language  # the table's: the lines printed for a German record are German
         self.table: LiveTable = service.table
         self.emu = service.link.emulator
         self.record = record
@@ -322,8 +323,10 @@ class DemoDriver:
             engine_total = snap["players"][player]["score"]
             shown = "(final)"
         width = max(10, *(len(p["name"]) for p in snap["players"]))  # the columns line up for long names too
-        self.say(f"{name:>{width}}: {move.move:<16} engine {shown:<22} total {engine_total:>4}   "
-                 f"record {move.total:>4}")
+        from referee.terminal_text import say
+
+        self.say(say("demo_line", self.language, name=f"{name:>{width}}", move=move.move, shown=shown,
+                     total=engine_total, record=move.total))
         self.result.compared += 1
         self._totals[player] = engine_total
         offset = self._offsets.get(player, 0)

@@ -19,9 +19,11 @@ USAGE = {"place": "place H8 Q", "lift": "lift H8", "word": "word 8E QUIZ", "pres
 PRESS_S = 0.12  # how long a finger holds the button: longer than the board's 30 ms debounce
 
 
-def execute(emulator: Any, line: str) -> str:
-    """Run one command against the emulator; returns what to print ("" for nothing)."""
+def execute(emulator: Any, line: str, language: str = "en") -> str:
+    """Run one command against the emulator; returns what to print ("" for nothing), in `language` (the
+    table's: a German table's console answers in German; the commands themselves stay as typed)."""
     from game.squares import Position
+    from referee.terminal_text import say
 
     parts = line.split()
     if not parts:
@@ -47,7 +49,7 @@ def execute(emulator: Any, line: str) -> str:
                 raise
         elif cmd == "press" and len(args) == 1:
             if not args[0].isdigit():
-                return f"press: {args[0]!r} is not a button number; type {USAGE['press']}"
+                return say("press_number", language, arg=args[0], usage=USAGE["press"])
             button = int(args[0])
             emulator.press(button)
             threading.Timer(PRESS_S, emulator.release, args=(button,)).start()
@@ -57,23 +59,24 @@ def execute(emulator: Any, line: str) -> str:
             emulator.replug()
         elif cmd == "roll" and len(args) == 3:
             if not all(a.isdigit() for a in args):
-                return f"roll: SLOT, DIE and FACE are numbers; type {USAGE['roll']}"
+                return say("roll_numbers", language, usage=USAGE["roll"])
             emulator.roll(int(args[0]), int(args[1]), int(args[2]))
         elif cmd == "help":
-            return HELP
+            return say("help", language)
         elif cmd in USAGE:
-            return f"{cmd}: type {USAGE[cmd]}"
+            return say("usage", language, cmd=cmd, usage=USAGE[cmd])
         else:
-            return f"unknown command {line.strip()!r}; type help"
+            return say("unknown", language, line=line.strip())
     except (ValueError, KeyError) as exc:
-        return f"{cmd}: {exc}"
+        return say("failed", language, cmd=cmd, error=exc)
     return ""
 
 
-def start_console(emulator: Any, stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> threading.Thread:
+def start_console(emulator: Any, stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
+                  language: str = "en") -> threading.Thread:
     def loop() -> None:
         for line in stream:
-            reply = execute(emulator, line)
+            reply = execute(emulator, line, language)
             if reply:
                 print(reply, file=out, flush=True)
 

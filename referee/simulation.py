@@ -37,14 +37,14 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
                players: tuple[str, ...] = ("Anna", "Ben"), kind: str = "standard", clock_mode: str = "tournament",
                fusion: str = "both", challenge_window_s: float = 15.0, web: bool = True,
                settle_ms: int = 0, challenge: str = "double", edition: str = "english",
-               speech: bool = False) -> Config:
+               speech: bool = False, language: str = "en", end_racks: str = "") -> Config:
     """A configuration for the simulated table (documented values, checked like a file)."""
     state = Path(state_dir) if state_dir else Path(tempfile.mkdtemp(prefix="referee-sim-"))
     n = len(players)
     data: dict[str, Any] = {
-        "table": {"name": "Simulated table", "state_dir": str(state)},
+        "table": {"name": "Simulated table", "state_dir": str(state), "language": language},
         "game": {"kind": kind, "players": list(players), "challenge_window_s": challenge_window_s,
-                 "challenge": challenge, "edition": edition},
+                 "challenge": challenge, "edition": edition, **({"end_racks": end_racks} if end_racks else {})},
         "clocks": {"mode": clock_mode},
         "sensors": {"board": f"emulator://{'9x9' if kind != 'standard' else '15x15'}?coded=1&buttons={n}"
                              + ("&slots=7" if kind != "standard" else ""),

@@ -40,6 +40,7 @@ def handle(args: argparse.Namespace) -> int:
     from referee.demo import DemoDriver, RecordJudge, load_record
     from referee.service import TableService
     from referee.simulation import sim_config, sim_parts
+    from referee.terminal_text import say
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -53,10 +54,12 @@ def handle(args: argparse.Namespace) -> int:
         config = sim_config(state_dir=args.state_dir, port=args.port or _port_to_use(8080), players=names,
                             edition=tiles, fusion="sensors" if args.no_camera or kind != "standard" else "both",
                             challenge=challenge_rule(record), kind=kind,
-                            clock_mode="tournament" if kind == "standard" else "none", speech=args.speech)
-        print("referee demo: starting the simulated table (sensor board emulator, "
-              f"{'synthetic camera' if config.sensors.camera else 'no camera'}, mock LEDs and buttons)...",
-              flush=True)
+                            clock_mode="tournament" if kind == "standard" else "none", speech=args.speech,
+                            language="de" if tiles == "german" else "en",
+                            end_racks=end_rack_rule(record) if kind == "standard" else "")
+        lang = config.table.language
+        camera = say("demo_camera" if config.sensors.camera else "demo_no_camera", lang)
+        print(f"referee demo: {say('demo_starting', lang, camera=camera)}", flush=True)
         parts, holder = sim_parts(config)
         judge = RecordJudge()
         parts.lexicon = judge
@@ -71,8 +74,8 @@ def handle(args: argparse.Namespace) -> int:
     holder.service = service
     service.start()
     try:
-        return asyncio.run(_main(service, DemoDriver(service, record, judge, pause_s=args.pause, out=sys.stdout),
-                                 args))
+        return asyncio.run(_main(service, DemoDriver(service, record, judge, pause_s=args.pause, out=sys.stdout,
+                                                     language=lang), args))
     except OSError as exc:
         print(f"referee demo: cannot serve the page: {exc}", file=sys.stderr)
         return 1
@@ -117,6 +120,16 @@ def record_edition(record: Any) -> str:
                     "table plays (`referee gcg check` replays it with the tile set it needs)")
 
 
+def end_rack_rule(record: Any) -> str:
+    """The end-rack rule a record was played under, read as `referee gcg check` reads it (the same function):
+    "each-way" when the record both takes racks off and gives them to the player out, else "double"."""
+    from game.gcg_check import rules_for_record
+    from game.rules import naspa
+
+    rules, _ = rules_for_record(record, naspa())
+    return rules.end_racks.value if rules is not None else ""
+
+
 def challenge_rule(record: Any) -> str:
     """The challenge rule a record was played under, from its challenge bonuses (none: double)."""
     from game.gcg import MoveKind
@@ -132,6 +145,7 @@ def challenge_rule(record: Any) -> str:
 
 async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     from referee.table.state import TableState
+    from referee.terminal_text import say
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -145,30 +159,30 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     ready = asyncio.Event()
     runner = asyncio.create_task(service.run(stop, ready.set))
     await ready.wait()
-    from referee.simulation import SIM_PIN
-
-    print(f"referee demo: watch the game at {service.web_url or '(no page)'} (table PIN {SIM_PIN})", flush=True)
+    lang = service.config.table.language
+    print(f"referee demo: {say('demo_watch', lang, url=service.web_url or '(no page)', pin=service.config.web.pin)}",
+          flush=True)
     code = 0
     try:
         result = await loop.run_in_executor(None, driver.run)
         scores = ", ".join(f"{n} {s}" for n, s in result.final)
-        how = "game ended" if result.state is TableState.ENDED else "the record stops before the end of the game"
+        how = say("demo_ended" if result.state is TableState.ENDED else "demo_stops_early", lang)
         if result.stopped:
-            print(f"referee demo: stopped after {result.moves} move{'' if result.moves == 1 else 's'}: {scores}")
+            s = "" if result.moves == 1 else "s"
+            print(f"referee demo: {say('demo_stopped', lang, moves=result.moves, s=s, scores=scores)}")
             return 130
-        print(f"referee demo: {result.moves} moves played, {how}: {scores}")
+        print(f"referee demo: {say('demo_played', lang, moves=result.moves, how=how, scores=scores)}")
         if result.mismatches:
             n = len(result.mismatches)
-            print(f"referee demo: {n} {'total differs' if n == 1 else 'totals differ'} from the record:")
+            print(f"referee demo: {say('demo_differ_one' if n == 1 else 'demo_differ', lang, n=n)}")
             for m in result.mismatches:
                 print(f"  {m}")
             code = 1
         else:
-            print(f"referee demo: every one of {result.compared} totals agrees with the record "
-                  "(scores from the engine, not the record)")
+            print(f"referee demo: {say('demo_agree', lang, n=result.compared)}")
         stay = args.stay if args.stay is not None else sys.stdin.isatty() and sys.stdout.isatty()
         if stay and service.web_url:
-            print(f"referee demo: still serving {service.web_url}; Ctrl-C to stop", flush=True)
+            print(f"referee demo: {say('demo_serving', lang, url=service.web_url)}", flush=True)
             await stop.wait()
     except Exception as exc:
         print(f"referee demo: {exc}", file=sys.stderr)

@@ -2,7 +2,11 @@
 
     referee run --config /etc/referee/table.toml     a real table (what systemd starts)
     referee run --sim [--port 8080] [--state-dir D]  the simulated table: board emulator over a pty,
-                                                     synthetic camera, mock GPIO, clocks in the terminal
+                  [--language de]                    synthetic camera, mock GPIO, clocks in the terminal
+
+The simulated table's terminal is where board commands are typed, so its log goes to `referee.log` in the
+state folder and only warnings reach the terminal (all of it with -v). A real table logs to stderr at INFO
+(systemd's journal keeps it). On Ctrl-C the program says where the journal is and how to export the game.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ def register(sub: Any) -> None:
     p.add_argument("--speech", action="store_true", help="--sim: say plays, challenges and the end aloud (espeak-ng)")
     p.add_argument("--game", choices=("standard", "scramble", "scramble-advanced"), default="standard",
                    help="--sim: the game (Scramble runs on a 9x9 mat with a dice tray, without the camera)")
+    p.add_argument("--language", choices=("en", "de"), default="en",
+                   help="--sim: the table's language (a German table: page, alerts and this terminal in German)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     p.set_defaults(handler=handle)
 
@@ -43,30 +49,35 @@ def handle(args: argparse.Namespace) -> int:
         given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
                                           ("--no-camera", args.no_camera or None),
                                           ("--speech", args.speech or None),
-                                          ("--game", None if args.game == "standard" else args.game)) if value]
+                                          ("--game", None if args.game == "standard" else args.game),
+                                          ("--language", None if args.language == "en" else args.language))
+                 if value]
         if given:
             print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
-                  "file says it (web.port, table.state_dir, sensors.camera, game.kind)", file=sys.stderr)
+                  "file says it (web.port, table.state_dir, sensors.camera, game.kind, table.language)",
+                  file=sys.stderr)
             return 2
     before = list(logging.getLogger().handlers)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    from referee import log_limits
-
-    for handler in logging.getLogger().handlers:
-        if handler not in before:  # the service's own handler, not one a host program (a test) set up
-            log_limits.install(handler)  # a flood must not fill the SD card the journal lives on
     try:
         holder = None
         if args.sim:
             standard = args.game == "standard"
             config = sim_config(state_dir=args.state_dir, port=args.port or 8080, kind=args.game,
                                 fusion="both" if standard and not args.no_camera else "sensors",
-                                clock_mode="tournament" if standard else "none", speech=args.speech)
+                                clock_mode="tournament" if standard else "none", speech=args.speech,
+                                language=args.language)
+            _log_to_file(config.table.state_dir / "referee.log", args.verbose)
             parts, holder = sim_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
         else:
+            logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                                format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
             config = load_config(args.config)
             parts = real_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
+        from referee import log_limits
+
+        for handler in logging.getLogger().handlers:
+            if handler not in before:  # the service's own handlers, not one a host program (a test) set up
+                log_limits.install(handler)  # a flood must not fill the SD card the journal lives on
         if config.web.enabled:
             # Before the journal opens a game for a table whose page cannot be served.
             from referee.web.addresses import CannotServe, check_bind
@@ -96,7 +107,39 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     finally:
         service.close()
+        _goodbye(service, config.table.language)
     return 0
+
+
+def _log_to_file(path: Any, verbose: bool) -> None:
+    """The simulated table's log: everything (INFO, or DEBUG with -v) to `path`; warnings to stderr, so the
+    web server's lines never land between the board commands typed in the terminal."""
+    from pathlib import Path
+
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    to_file = logging.FileHandler(path, encoding="utf-8")
+    to_file.setFormatter(fmt)
+    to_stderr = logging.StreamHandler(sys.stderr)
+    to_stderr.setFormatter(fmt)
+    to_stderr.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    root = logging.getLogger()
+    root.setLevel(logging.DEBUG if verbose else logging.INFO)
+    root.addHandler(to_file)
+    root.addHandler(to_stderr)
+
+
+def _goodbye(service: Any, language: str) -> None:
+    """After Ctrl-C (or a stop): where the game is kept and the one command that exports it."""
+    from referee.terminal_text import command_name, say
+
+    game_id = getattr(service.table, "game_id", None)
+    if game_id is None:
+        return
+    state_dir = service.config.table.state_dir
+    command = f"{command_name()} games export {game_id} --gcg --state-dir {state_dir}"
+    print(f"\nreferee: {say('journal', language, path=state_dir / 'games.sqlite3')}", flush=True)
+    print(f"referee: {say('export', language, command=command)}", flush=True)
 
 
 async def _serve(service: Any) -> None:
@@ -107,22 +150,33 @@ async def _serve(service: Any) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
 
+    from referee.terminal_text import say, state_word
+
+    lang = service.config.table.language
+
     def started() -> None:
-        print(f"referee: {service.status()}", flush=True)
+        snap = service.table.snapshot()
+        players = ", ".join(f"{p['name']} {p['score']}" for p in snap["players"])
+        where = say("page", lang, url=service.web_url) if service.web_url else ""
+        print("referee: " + say("status", lang, game=service.table.game_id, state=state_word(snap["state"], lang),
+                                players=players, where=where), flush=True)
         if service.web_url:
-            print(f"referee: the scoreboard listens on {service.web_listen}", flush=True)
             others = f" (or {', '.join(service.web_urls[1:])})" if len(service.web_urls) > 1 else ""
-            print(f"referee: watch the scoreboard at {service.web_url}{others}", flush=True)
+            print(f"referee: {say('listens', lang, where=service.web_listen)}", flush=True)
+            print(f"referee: {say('watch', lang, url=service.web_url)}{others}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             pin = service.config.web.pin
-            waiting = service.table.snapshot()["state"] == TableState.WAITING  # not a game resumed from the journal
-            start = f"; start the game on the page{f' (PIN {pin})' if pin else ''}" if waiting else ""
-            print(f"referee: sensor board emulator at {service.link.emulator.path}{start}", flush=True)
+            waiting = snap["state"] == TableState.WAITING  # not a game resumed from the journal
+            start = (say("start_pin", lang, pin=pin) if pin else say("start", lang)) if waiting else ""
+            print(f"referee: {say('emulator', lang, path=service.link.emulator.path)}{start}", flush=True)
+            log_file = service.config.table.state_dir / "referee.log"
+            if any(getattr(h, "baseFilename", None) == str(log_file.resolve())
+                   for h in logging.getLogger().handlers):
+                print(f"referee: {say('log_file', lang, path=log_file)}", flush=True)
             if sys.stdin.isatty():
                 from referee.sim_console import start_console
 
-                print("referee: type commands for the board here (place H8 Q, word 8E QUIZ, press 0, help)",
-                      flush=True)
-                start_console(service.link.emulator)
+                print(f"referee: {say('type_here', lang)}", flush=True)
+                start_console(service.link.emulator, language=lang)
 
     await service.run(stop, started)

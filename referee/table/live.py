@@ -26,6 +26,7 @@ from typing import Any, cast
 from referee.journal import Event, Journal, JournalError
 from referee.table.api import ControlError, Listener, Snapshot
 from referee.table.machine import TableMachine
+from referee.table.messages import text
 from referee.table.picture import Picture, picture_to_json
 from referee.table.reading import TableReading
 from referee.table.rules import TableRules
@@ -418,8 +419,7 @@ class LiveTable:
             snap["alerts"].insert(0, dict(alert))
         if self.journal_error:
             snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
-                                      "text": "The referee cannot save the game (is the SD card full?): "
-                                              "nothing changes until it can. Call the director."})
+                                      "text": text("journal_failed", self.machine.lang)})
         return cast(Snapshot, snap)
 
     def _publish(self) -> Snapshot:

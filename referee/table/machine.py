@@ -116,6 +116,7 @@ class TableMachine:
         except RefereeError as exc:
             raise ControlError("engine", error=exc) from None
         self._poll()
+        self._sync_clocks()
 
     def _dispatch(self, kind: str, data: dict[str, Any]) -> None:
         """One event through `TRANSITIONS`: what every state does with it first (`EVERY_STATE`), then what the
@@ -153,14 +154,74 @@ class TableMachine:
             dues.append(d * 1000)
         if self.timer is not None and (d := self.timer.next_due()) is not None:
             dues.append(d * 1000)
-        if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None:
+        if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None \
+                and not self.game_waits:
             dues.append(self.last.deadline_ms)
         return math.ceil(min(dues)) if dues else None
 
     @property
     def on_turn(self) -> int:
-        """Whose turn it is for the players: during a challenge window, the next player (their clock runs)."""
-        return self.game.to_move if self.state is TableState.CHALLENGE else self.mover
+        """Whose turn it is for the players: the player whose clock runs (or runs again once the game goes on).
+
+        The mover while they play; from the press of their clock on, the next player: during the challenge
+        window, while a phony or lost Scramble turn comes off (unless "void" gives the mover another go) and
+        while scrambled dice come off. While paused, the player of the state the pause interrupted."""
+        return self._turn_in(self.paused_from if self.state is TableState.PAUSED and self.paused_from else self.state)
+
+    def _turn_in(self, state: TableState) -> int:
+        if state in (TableState.CHALLENGE, TableState.REMOVAL):
+            return self.game.to_move
+        if state is TableState.TAKEBACK and not self.takeback_then_same:
+            return self.game.to_move
+        return self.mover
+
+    @property
+    def game_waits(self) -> bool:
+        """A sensor the game cannot go on without is lost (the alerts say "the game waits"): the sensor board,
+        or the camera when no sensor board is up to read the board without it."""
+        if self.links.get("board") is False:
+            return True
+        return self.links.get("camera") is False and self.links.get("board") is not True
+
+    def clock_holder(self) -> int | None:
+        """The player whose time runs now, or None while the time is charged to nobody.
+
+        Nobody's time runs before the start and after the end, while the director has paused the game,
+        while the game waits for a lost sensor (a dispute the players did not cause stops the clocks, as
+        a tournament stops them for a call to the director), and while the table asks for what only the
+        machine needs (a blank's letter, a letter it could not read): the player has finished the turn, and
+        the next player cannot start before the play is scored. Otherwise it is `on_turn`: the one clock that
+        runs is always the marked player's."""
+        if self.state in (TableState.WAITING, TableState.BLANK, TableState.PAUSED, TableState.RACKS,
+                          TableState.ENDED) or self.game_waits:
+            return None
+        return self.on_turn
+
+    def _sync_clocks(self) -> None:
+        """Make the clocks agree with the state after every event: `clock_holder`'s clock runs and no other;
+        the turn timer and the challenge window stand still while the game is paused or waits.
+
+        One place instead of a press or switch in each handler, so no path through a turn (a blank asked, a
+        phony taken back, a play refused) can leave a clock running for a player the page does not mark.
+        A player whose clock stops for good (their turn ended) gets the increment; a hold gives none."""
+        clock = self.clock
+        if clock is not None and clock.state in ("running", "paused"):
+            holder = self.clock_holder()
+            if holder is None:
+                if clock.state == "running":
+                    clock.pause()
+            else:
+                if clock.state == "paused":
+                    clock.resume()
+                if clock.state == "running" and clock.on_move != holder:
+                    clock.switch_to(holder)
+        timer = self.timer
+        if timer is not None:
+            hold = self.state is TableState.PAUSED or self.game_waits
+            if hold and timer.state == "running":
+                timer.pause()
+            elif not hold and timer.state == "paused":
+                timer.resume()
 
     @property
     def scramble_game(self) -> ScrambleGame | None:
@@ -358,8 +419,8 @@ class TableMachine:
                 if tev.kind == "turn_over" and self.state is TableState.TURN:
                     self._commit(by_time=True)
         if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None \
-                and self.time.ms >= self.last.deadline_ms:
-            self._accept()
+                and self.time.ms >= self.last.deadline_ms and not self.game_waits:
+            self._accept()  # not while the game waits: the window closes once the lost sensor is back
 
     # --- the turn --------------------------------------------------------------------------------
 
@@ -413,10 +474,9 @@ class TableMachine:
             self._judge()
 
     def _end_turn_clock(self) -> None:
+        """The mover's turn timer stops; the tournament clock follows the new state (`_sync_clocks`)."""
         if self.timer is not None and self.timer.state in ("running", "expired"):
             self.timer.end_turn()
-        if self.clock is not None:
-            self.clock.press(self.mover)
 
     def _back_to_mover(self, alert: Alert) -> None:
         """The commit did not stand (an illegal placement): the mover plays on, on their own clock."""
@@ -425,8 +485,6 @@ class TableMachine:
         self.pending_blank = set()
         self.by_hand &= set(self.committed)  # letters given for tiles that did not stay
         self.state = TableState.TURN
-        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
-            self.clock.switch_to(self.mover)
         if self.timer is not None and self.timer.state == "idle":
             self.timer.start_turn()
 
@@ -456,8 +514,6 @@ class TableMachine:
             self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=phonies,
                                                            squares=squares_text(set(placed))), sorted(placed))
             self._start_takeback(set(placed), same_mover=True)
-            if self.clock is not None and self.clock.state == "running" and self.clock.on_move != p:
-                self.clock.switch_to(p)
             return
         self.pending, self.pending_blank = {}, set()
         words = tuple(w.word.text for w in scored.words)
@@ -517,8 +573,6 @@ class TableMachine:
             self._end()
             return
         self.mover = self.game.to_move
-        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
-            self.clock.switch_to(self.mover)
         if self.setup.scramble:
             self.state = TableState.ROLL
             return
@@ -586,21 +640,13 @@ class TableMachine:
 
     def _do_pause(self, params: dict[str, Any]) -> None:
         self.paused_from = self.state
-        self.state = TableState.PAUSED
-        if self.clock is not None and self.clock.state == "running":
-            self.clock.pause()
-        if self.timer is not None and self.timer.state == "running":
-            self.timer.pause()
+        self.state = TableState.PAUSED  # the clocks and the turn timer stop in _sync_clocks
         if self.last is not None and self.last.deadline_ms is not None:
             self.last.deadline_ms -= self.time.ms  # kept as time left while paused
 
     def _do_resume(self, params: dict[str, Any]) -> None:
         self.state = self.paused_from or TableState.TURN
         self.paused_from = None
-        if self.clock is not None and self.clock.state == "paused":
-            self.clock.resume()
-        if self.timer is not None and self.timer.state == "paused":
-            self.timer.resume()
         if self.last is not None and self.last.deadline_ms is not None:
             self.last.deadline_ms += self.time.ms
         self._check_board()

@@ -105,6 +105,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "{letters} was not rolled.",
         "de": "{letters} wurde nicht gewürfelt.",
     },
+    "journal_failed": {
+        "en": "The referee cannot save the game (is the SD card full?): nothing changes until it can. "
+              "Call the director.",
+        "de": "Der Schiedsrichter kann die Partie nicht speichern (ist die SD-Karte voll?): bis dahin ändert "
+              "sich nichts. Bitte die Turnierleitung rufen.",
+    },
     "racks_needed": {
         "en": "Game over: enter the tiles left on the racks of {players}.",
         "de": "Spielende: bitte die Reststeine von {players} eingeben.",

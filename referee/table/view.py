@@ -29,6 +29,7 @@ class TableFacts(Protocol):
     rules: TableRules
     lang: str
     state: TableState
+    paused_from: TableState | None
     time: TableTime
     game: Game
     clock: GameClock | None
@@ -162,20 +163,24 @@ def result(m: TableFacts) -> dict[str, Any] | None:
         reason = "score"
     return {"winners": winners, "reason": reason}
 
-_NOBODY_ON_TURN = (TableState.WAITING, TableState.ENDED, TableState.RACKS)
+# Nobody is marked "to play" before and after the game, nor while the table asks a letter of the play just
+# ended (nobody's clock runs then: see `TableMachine.clock_holder`).
+_NOBODY_ON_TURN = (TableState.WAITING, TableState.ENDED, TableState.RACKS, TableState.BLANK)
 
 
 def snapshot(m: TableFacts) -> dict[str, Any]:
     """The `Snapshot` of referee/table/api.py, without `seq` (the live table numbers them)."""
     setup, game = m.setup, m.game
     players = []
+    marked = m.state not in _NOBODY_ON_TURN and not (m.state is TableState.PAUSED
+                                                     and m.paused_from in _NOBODY_ON_TURN)
     for i, name in enumerate(setup.players):
         clock = None
         if m.clock is not None:
             running = m.clock.state == "running" and m.clock.on_move == i
             clock = {"remaining_ms": m.clock.remaining_ms(i), "running": running}
         players.append({"name": name, "score": game.scores[i],
-                        "on_turn": i == m.on_turn and m.state not in _NOBODY_ON_TURN,
+                        "on_turn": i == m.on_turn and marked,
                         "clock": clock, "rack_count": game.rack_sizes[i], "lost_on_time": game.lost_on_time == i})
     timer = None
     if m.timer is not None:

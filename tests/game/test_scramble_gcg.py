@@ -195,3 +195,21 @@ def test_german_record_with_umlauts() -> None:
     assert game.scores == [43, 21] and not game.over
     assert game.rules.dice_set.language == "de"
     assert "".join(game.mat().values()) == "MÄNNER"
+
+
+SLIP = """#character-encoding UTF-8
+#variant scramble
+#player1 Ann Ann
+#player2 Ben Ben
+>Ann: AEFGORT 5B FORGET +36 36
+>Ben: AEILNS H2 LEA. +14 14
+>Ann: AEISTU G2 SEA. +8 44
+"""
+
+
+def test_a_refused_scramble_line_is_reported_once_and_its_dice_go_back() -> None:
+    # Ben's line goes through the empty H5: refused. No turn was made of it, so his rolled dice go back to
+    # the cup and Ann's next line (SEAT down through FORGET's T: 1+1+1+1 = 4, x2 on G2 = 8) reads her roll.
+    result = check_record(parse_gcg(SLIP), get_variant("scramble").rules())
+    assert [m.line for m in result.mismatches] == [6]
+    assert "H5 is empty" in result.mismatches[0].why or "H5 is empty" in result.mismatches[0].computed

@@ -202,3 +202,54 @@ def test_demo_of_a_record_in_another_language_says_which_letters(tmp_path: Path)
     record = parse_gcg("#player1 a a\n#player2 b b\n>a: ĄBCDEĘF 8G ĄĘ +10 10\n")
     with pytest.raises(RefereeError, match="the record's letters ĄĘ are neither English nor German tiles"):
         record_edition(record)
+
+
+@pytest.mark.pty
+def test_run_sim_keeps_the_terminal_for_commands_and_says_where_the_game_is_on_ctrl_c(tmp_path: Path) -> None:
+    # A German simulated table: its terminal speaks German, the web server's log goes to the state folder's
+    # referee.log (not between the commands typed), and Ctrl-C names the journal and the export command.
+    import os
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--sim", "--no-camera", "--language", "de",
+                             "--port", str(_free_port()), "--state-dir", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    seen = []
+    while not any("Sensorbrett-Emulator" in line for line in seen):
+        line = proc.stdout.readline()
+        assert line, "the simulated table ended before naming its emulator: " + "".join(seen)
+        seen.append(line)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    said = "".join(seen) + out
+    assert "Partie 1 vor dem Start: Anna 0, Ben 0" in said
+    assert "das Spiel auf der Seite starten (PIN 4711)" in said
+    assert f"Journal {tmp_path / 'games.sqlite3'}" in said
+    assert f"games export 1 --gcg --state-dir {tmp_path}" in said
+    assert " INFO " not in said + err  # the log is in the file, warnings alone reach the terminal
+    assert " INFO " in (tmp_path / "referee.log").read_text(encoding="utf-8")
+    assert "Traceback" not in err
+
+
+def test_demo_of_a_german_record_is_a_german_table_under_the_records_end_rack_rule(shared_dir: Path,
+                                                                                     tmp_path: Path) -> None:
+    # nu19_timon-alex ends with (ERYH) +28: twice the rack to the player out, as `referee gcg check` reads it.
+    from referee.journal import Journal
+
+    record = shared_dir / "gcg" / "german" / "nu19_timon-alex.gcg"
+    if not record.is_file():
+        pytest.skip("no shared German records")
+    proc = subprocess.run([sys.executable, "-m", "referee", "demo", str(record), "--pause", "0", "--exit",
+                           "--no-camera", "--port", str(_free_port()), "--state-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=180, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "referee demo: alle 26 Stände stimmen mit dem Partieformular überein" in proc.stdout  # a German terminal
+    assert "die Partie läuft unter http://127.0.0.1:" in proc.stdout
+    journal = Journal(tmp_path / "games.sqlite3")
+    try:
+        setup = journal.games()[-1].setup
+    finally:
+        journal.close()
+    assert setup["language"] == "de" and setup["edition"] == "german" and setup["end_racks"] == "double"

@@ -222,3 +222,16 @@ def test_a_second_writer_is_refused_by_the_database_itself(tmp_path: Path) -> No
     reader.close()
     first.close()
     Journal(path, writer=True).close()  # once the first has stopped
+
+
+def test_a_german_table_says_in_german_that_it_cannot_save(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+    t = SimulatedTable(default_setup(language="de"), words=WORDS, journal=j)
+    t.control("start", {})
+    j._db.execute("PRAGMA query_only=ON")
+    t.place_word("8E QUIZ")
+    t.press()
+    alert = t.snapshot()["alerts"][0]
+    assert alert["code"] == "journal_failed"
+    assert alert["text"].startswith("Der Schiedsrichter kann die Partie nicht speichern")
+    j._db.execute("PRAGMA query_only=OFF")

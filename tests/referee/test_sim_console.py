@@ -69,3 +69,27 @@ def test_a_known_command_with_the_wrong_arguments_shows_its_form() -> None:
     assert execute(emu, "press x") == "press: 'x' is not a button number; type press 0"
     assert "numbers" in execute(emu, "roll a b c")
     assert emu.calls == []
+
+
+def test_a_german_tables_console_answers_in_german() -> None:
+    emu = FakeEmulator()
+    assert "unbekannter Befehl" in execute(emu, "fly away", "de")
+    assert "keine Tastennummer" in execute(emu, "press x", "de")
+    assert "Blanko" in execute(emu, "help", "de")
+    assert "bitte so eingeben: word 8E QUIZ" in execute(emu, "word", "de")
+    assert emu.calls == []
+
+
+def test_the_command_is_named_the_way_it_was_started(tmp_path: Any, monkeypatch: Any) -> None:
+    # After `make run` the program is .venv/bin/referee, not on the PATH: the export hint must say so.
+    from referee.terminal_text import command_name
+
+    script = tmp_path / ".venv" / "bin" / "referee"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert command_name(str(script)) == ".venv/bin/referee"
+    monkeypatch.setenv("PATH", str(script.parent))
+    script.chmod(0o755)
+    assert command_name(str(script)) == "referee"

@@ -1,0 +1,107 @@
+"""What `referee run` and the simulated table's console print in the terminal, in English and German.
+
+Apart from the table's own words (referee/table/messages.py) because these talk about the program (where
+the page is, how to type board commands, where the journal went), not about the game; a German table
+gets them in German like everything else a player reads.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+_TEXT: dict[str, dict[str, str]] = {
+    "status": {"en": "game {game} {state}: {players}{where}", "de": "Partie {game} {state}: {players}{where}"},
+    "page": {"en": "; page {url}", "de": "; Seite {url}"},
+    "watch": {"en": "watch the scoreboard at {url}", "de": "die Anzeigetafel steht unter {url}"},
+    "listens": {"en": "the scoreboard listens on {where}", "de": "die Anzeigetafel ist erreichbar über {where}"},
+    "emulator": {"en": "sensor board emulator at {path}", "de": "Sensorbrett-Emulator unter {path}"},
+    "start": {"en": "; start the game on the page", "de": "; das Spiel auf der Seite starten"},
+    "start_pin": {"en": "; start the game on the page (PIN {pin})",
+                  "de": "; das Spiel auf der Seite starten (PIN {pin})"},
+    "type_here": {"en": "type commands for the board here (place H8 Q, word 8E QUIZ, press 0, help)",
+                  "de": "hier Befehle für das Brett eingeben (place H8 Q, word 8E QUIZ, press 0, help)"},
+    "log_file": {"en": "the log goes to {path} (warnings also here)",
+                 "de": "das Protokoll steht in {path} (Warnungen auch hier)"},
+    "journal": {"en": "the game is saved in the journal {path}", "de": "die Partie ist im Journal {path} gespeichert"},
+    "export": {"en": "export it as GCG: {command}", "de": "als GCG exportieren: {command}"},
+    "help": {
+        "en": ("place H8 Q      lay a tile (a letter, or ? for a blank)     lift H8        take it off\n"
+               "word 8E QUIZ    lay a GCG move's new tiles (lowercase: a blank)\n"
+               "press 0         player 0's clock button\n"
+               "unplug          pull the board's USB cable                  replug         plug it back\n"
+               "roll SLOT DIE FACE   a die into the dice tray (Scramble)    help           this list"),
+        "de": ("place H8 Q      einen Stein legen (Buchstabe, ? für einen Blanko)   lift H8   ihn wegnehmen\n"
+               "word 8E QUIZ    die neuen Steine eines GCG-Zuges legen (klein: ein Blanko)\n"
+               "press 0         die Uhrtaste von Spieler 0\n"
+               "unplug          das USB-Kabel des Bretts ziehen             replug         wieder einstecken\n"
+               "roll SLOT DIE FACE   einen Würfel ins Würfelfach (Scramble) help           diese Liste"),
+    },
+    "usage": {"en": "{cmd}: type {usage}", "de": "{cmd}: bitte so eingeben: {usage}"},
+    "unknown": {"en": "unknown command {line!r}; type help",
+                "de": "unbekannter Befehl {line!r}; help zeigt die Befehle"},
+    "press_number": {"en": "press: {arg!r} is not a button number; type {usage}",
+                     "de": "press: {arg!r} ist keine Tastennummer; bitte so eingeben: {usage}"},
+    "roll_numbers": {"en": "roll: SLOT, DIE and FACE are numbers; type {usage}",
+                     "de": "roll: SLOT, DIE und FACE sind Zahlen; bitte so eingeben: {usage}"},
+    "failed": {"en": "{cmd}: {error}", "de": "{cmd}: {error}"},
+    # referee demo (a German record plays on a German table)
+    "demo_starting": {"en": "starting the simulated table (sensor board emulator, {camera}, mock LEDs and buttons)...",
+                      "de": "der simulierte Tisch startet (Sensorbrett-Emulator, {camera}, simulierte LEDs und "
+                            "Tasten)..."},
+    "demo_camera": {"en": "synthetic camera", "de": "synthetische Kamera"},
+    "demo_no_camera": {"en": "no camera", "de": "ohne Kamera"},
+    "demo_watch": {"en": "watch the game at {url} (table PIN {pin})",
+                   "de": "die Partie läuft unter {url} (Tisch-PIN {pin})"},
+    "demo_line": {"en": "{name}: {move:<16} engine {shown:<22} total {total:>4}   record {record:>4}",
+                  "de": "{name}: {move:<16} Regelwerk {shown:<22} Stand {total:>4}   Partieformular {record:>4}"},
+    "demo_stopped": {"en": "stopped after {moves} move{s}: {scores}",
+                     "de": "angehalten nach {moves} Zug/Zügen: {scores}"},
+    "demo_ended": {"en": "game ended", "de": "Partie zu Ende"},
+    "demo_stops_early": {"en": "the record stops before the end of the game",
+                         "de": "das Partieformular endet vor dem Spielende"},
+    "demo_played": {"en": "{moves} moves played, {how}: {scores}", "de": "{moves} Züge gespielt, {how}: {scores}"},
+    "demo_differ_one": {"en": "1 total differs from the record:",
+                        "de": "1 Stand weicht vom Partieformular ab:"},
+    "demo_differ": {"en": "{n} totals differ from the record:", "de": "{n} Stände weichen vom Partieformular ab:"},
+    "demo_agree": {"en": "every one of {n} totals agrees with the record (scores from the engine, not the record)",
+                   "de": "alle {n} Stände stimmen mit dem Partieformular überein (Punkte vom Regelwerk, nicht vom "
+                         "Partieformular)"},
+    "demo_serving": {"en": "still serving {url}; Ctrl-C to stop", "de": "die Seite bleibt unter {url}; Strg-C beendet"},
+}
+
+# The table's states as the German status line names them; English prints the state's own word.
+_STATES_DE = {
+    "waiting": "vor dem Start", "roll": "Würfeln", "turn": "am Zug", "blank": "Blanko-Frage",
+    "challenge": "Anzweifeln möglich", "takeback": "Steine zurücknehmen", "removal": "Würfel abräumen",
+    "paused": "angehalten", "racks": "Reststeine eingeben", "ended": "beendet",
+}
+
+
+def say(key: str, language: str = "en", **fields: object) -> str:
+    """The terminal line `key` in `language` ("en" or "de"), with its fields filled in."""
+    entry = _TEXT[key]
+    return entry.get(language, entry["en"]).format(**fields)
+
+
+def state_word(state: str, language: str = "en") -> str:
+    return _STATES_DE.get(state, state) if language == "de" else state
+
+
+def command_name(argv0: str | None = None) -> str:
+    """How to type this program again: `referee` when that name on the PATH is this program, else the path
+    it was started by (`.venv/bin/referee` after `make run`), relative to the current folder when inside it."""
+    given = argv0 if argv0 is not None else sys.argv[0]
+    here = Path(given).resolve() if given else None
+    found = shutil.which("referee")
+    if found and here is not None and Path(found).resolve() == here:
+        return "referee"
+    if here is None or not here.exists() or here.name not in ("referee", "referee.exe"):
+        return "referee"
+    try:
+        rel = os.path.relpath(here, Path.cwd())
+    except ValueError:
+        return str(here)
+    return rel if not rel.startswith("..") else str(here)

@@ -1,0 +1,59 @@
+"""A German table says everything a player reads in German: no English state names, no English sentences,
+whatever players and sensors do (the page's own labels are the page's)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.table.api import ControlError, Snapshot
+
+from .test_properties import WORDS, step
+
+# English words that never belong in a German sentence of the table (state names and common words).
+ENGLISH = re.compile(r"\b(the|is|are|table|waiting|turn|takeback|removal|paused|ended|challenge|blank|racks|"
+                     r"tiles?|play|press|clock|take|put|board)\b", re.IGNORECASE)
+
+
+def _german(said: str) -> None:
+    # letters and squares in a message are data, e.g. "QI, ZA": only lowercase English words count here
+    assert not ENGLISH.search(re.sub(r"\b[A-Z]{2,}\b", "", said)), said
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(step, min_size=1, max_size=30))
+def test_every_alert_and_refusal_of_a_german_table_is_german(steps: list[tuple[Any, ...]]) -> None:
+    t = SimulatedTable(default_setup(language="de"), words=WORDS, clock=ManualClock())
+    published: list[Snapshot] = []
+    t.subscribe(published.append)
+    refusals: list[str] = []
+    for s in steps:
+        kind = s[0]
+        try:
+            if kind == "place":
+                t.place(s[1], s[2])
+            elif kind == "word":
+                t.place_word(s[1])
+            elif kind == "lift":
+                t.lift(s[1])
+            elif kind == "press":
+                t.press(s[1])
+            elif kind == "wait":
+                t.advance(s[1])
+            elif kind == "unplug":
+                t.unplug()
+            elif kind == "replug":
+                t.replug()
+            else:
+                t.control(*s[1])
+        except ControlError as exc:
+            refusals.append(exc.text("de"))
+    for snap in [*published, t.snapshot()]:
+        for alert in snap["alerts"]:
+            _german(alert["text"])
+    for said in refusals:
+        _german(said)
