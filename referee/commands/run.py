@@ -37,7 +37,7 @@ def handle(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
     from referee.config import load_config
     from referee.service import TableService
-    from referee.simulation import real_parts, sim_config, sim_parts
+    from referee.sim.parts import real_parts, sim_config, sim_parts
 
     if not args.sim:
         given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
@@ -101,7 +101,7 @@ async def _serve(service: Any) -> None:
             start = f"; start the game on the page{f' (PIN {pin})' if pin else ''}" if waiting else ""
             print(f"referee: sensor board emulator at {service.link.emulator.path}{start}", flush=True)
             if sys.stdin.isatty():
-                from referee.sim_console import start_console
+                from referee.sim.console import start_console
 
                 print("referee: type commands for the board here (place H8 Q, word 8E QUIZ, press 0, help)",
                       flush=True)

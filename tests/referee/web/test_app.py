@@ -370,7 +370,7 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
 
 
 def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any) -> None:
-    sim = pytest.importorskip("referee.sim_table")
+    sim = pytest.importorskip("referee.sim.table")
     german = sim.SimulatedTable(sim.default_setup(language="de", edition="german"), clock=sim.ManualClock())
     english = sim.SimulatedTable(clock=sim.ManualClock())
 
@@ -399,7 +399,7 @@ def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any
 )
 def test_the_service_table_refuses_out_of_place_actions_and_nothing_changes(action: str, params: dict[str, Any],
                                                                              run_async: Any) -> None:
-    sim = pytest.importorskip("referee.sim_table")
+    sim = pytest.importorskip("referee.sim.table")
     table = sim.SimulatedTable(clock=sim.ManualClock())
     table.control("start", {})
     table.play("8G QUIZ")
@@ -467,7 +467,7 @@ def test_a_table_that_cannot_start_a_new_game_says_so(table: Any, run_async: Any
 
 
 def scramble_table(journal: Any = None, **setup: Any) -> Any:
-    sim = pytest.importorskip("referee.sim_table")
+    sim = pytest.importorskip("referee.sim.table")
     return sim.SimulatedTable(sim.default_setup(kind="scramble", **setup), clock=sim.ManualClock(), journal=journal)
 
 
