@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from referee.sim import ManualClock
 from referee.table.api import ControlError, Snapshot
 from referee.web import create_app
 
@@ -46,19 +47,6 @@ PREMIUMS = [
 ]
 
 
-class FakeClock:
-    """A `monotonic()` that moves only when the test says so."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 def cell(square: str) -> tuple[int, int]:
     """Row and column index of a square like "H8"."""
     return int(square[1:]) - 1, ord(square[0]) - ord("A")
@@ -67,7 +55,7 @@ def cell(square: str) -> tuple[int, int]:
 class FakeTable:
     """A scriptable table: two players, game clocks on an injected clock, a board, moves and alerts."""
 
-    def __init__(self, clock: FakeClock, players: tuple[str, ...] = ("Anna", "Ben"), minutes: float = 25.0,
+    def __init__(self, clock: ManualClock, players: tuple[str, ...] = ("Anna", "Ben"), minutes: float = 25.0,
                  language: str = "en") -> None:
         self.clock = clock
         self._lock = threading.RLock()
@@ -296,17 +284,12 @@ def run_async() -> Callable[[Any], Any]:
 
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def table(clock: FakeClock) -> FakeTable:
+def table(clock: ManualClock) -> FakeTable:
     return FakeTable(clock)
 
 
 @pytest.fixture
-def make_table(clock: FakeClock) -> Callable[..., FakeTable]:
+def make_table(clock: ManualClock) -> Callable[..., FakeTable]:
     """Make a fake table on the test's clock with other players or language."""
     return lambda **kwargs: FakeTable(clock, **kwargs)
 

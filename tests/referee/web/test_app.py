@@ -369,10 +369,10 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
     run_async(go())
 
 
-def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any) -> None:
-    sim = pytest.importorskip("referee.sim.table")
-    german = sim.SimulatedTable(sim.default_setup(language="de", edition="german"), clock=sim.ManualClock())
-    english = sim.SimulatedTable(clock=sim.ManualClock())
+def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any, sim_table: Any,
+                                                                   make_sim_table: Any) -> None:
+    german = make_sim_table(language="de", edition="german")
+    english = sim_table
 
     async def go() -> None:
         for table, said in ((german, "nichts anzuhalten: der Tisch ist vor dem Start"),
@@ -398,9 +398,8 @@ def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any
     ],
 )
 def test_the_service_table_refuses_out_of_place_actions_and_nothing_changes(action: str, params: dict[str, Any],
-                                                                             run_async: Any) -> None:
-    sim = pytest.importorskip("referee.sim.table")
-    table = sim.SimulatedTable(clock=sim.ManualClock())
+                                                                             run_async: Any, sim_table: Any) -> None:
+    table = sim_table
     table.control("start", {})
     table.play("8G QUIZ")
     table.advance(15)
@@ -467,7 +466,7 @@ def test_a_table_that_cannot_start_a_new_game_says_so(table: Any, run_async: Any
 
 
 def scramble_table(journal: Any = None, **setup: Any) -> Any:
-    sim = pytest.importorskip("referee.sim.table")
+    sim = pytest.importorskip("referee.sim")
     return sim.SimulatedTable(sim.default_setup(kind="scramble", **setup), clock=sim.ManualClock(), journal=journal)
 
 
