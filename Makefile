@@ -1,10 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
-<<<<<<< HEAD
-#   make test   ruff, mypy --strict game/ and referee/, and the whole pytest suite
-=======
-#   make test   ruff, mypy --strict on game/, firmware_bridge/ and hardware/, and the whole pytest suite
->>>>>>> h/link
+#   make test   ruff, mypy --strict on every package, and the whole pytest suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
