@@ -18,6 +18,12 @@ PIN = "4711"
 WITHIN = 1000  # ms: every push must be on the page within a second
 
 
+@pytest.fixture
+def table(fake_table: Any) -> Any:
+    """These browser tests still reach their situations with the scripted stand-in (tests/referee/web/conftest.py)."""
+    return fake_table
+
+
 def expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
