@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
-#   make test   ruff, mypy --strict on every package, and the whole pytest suite
+#   make test   ruff, mypy --strict on game/, tournament/, firmware_bridge/, hardware/ and referee/, and the
+#               whole pytest suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,7 +22,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # System packages: DejaVu fonts for the camera's shipped classifier (rendered glyphs; without them it falls
 # back to OpenCV's Hershey fonts and reads less well), and for the tests Debian's Chromium (browser tests)
-# and systemd-analyze (unit file checks). Installed with apt when we are root and they are missing;
+# and systemd-analyze (unit file checks), and Mosquitto (the tournament network's tests start their own
+# broker; the probe is the binary in /usr/sbin, often not on a user's PATH). Installed with apt when we are root and they are missing;
 # otherwise a note says so and the tests that need them skip.
 DEJAVU := /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 define apt_install
@@ -44,7 +46,7 @@ system-deps-run:
 	$(call apt_install,fonts-dejavu-core:$(DEJAVU))
 
 system-deps: system-deps-run
-	$(call apt_install,chromium:chromium systemd:systemd-analyze espeak-ng:espeak-ng)
+	$(call apt_install,chromium:chromium systemd:systemd-analyze espeak-ng:espeak-ng mosquitto:/usr/sbin/mosquitto)
 
 run: $(VENV)/.installed-run system-deps-run
 	$(BIN)/referee demo
@@ -55,7 +57,7 @@ lint: $(VENV)/.installed-test
 # referee/ is checked on its own code: the packages it imports (vision, hardware, firmware_bridge) are typed
 # and checked by their own runs, so their errors are not reported twice here (--follow-imports=silent).
 typecheck: $(VENV)/.installed-test
-	$(BIN)/mypy --strict game/
+	$(BIN)/mypy --strict game/ tournament/
 	$(BIN)/mypy --strict firmware_bridge/ hardware/
 	$(BIN)/mypy --strict --follow-imports=silent referee/
 

@@ -38,8 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:
-        parser.print_help()
-        return 0
+        # No command is a mistake (a script calling `referee` bare must not think something ran).
+        parser.print_help(sys.stderr)
+        print("\nreferee: name a command, e.g. `referee run --sim`", file=sys.stderr)
+        return 2
     try:
         result = handler(args)
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ example that this module's tests load.
 
 from __future__ import annotations
 
+import struct
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -114,6 +115,7 @@ class Config:
     outputs: OutputSection = field(default_factory=OutputSection)
     web: WebSection = field(default_factory=WebSection)
     hardware: Any = None  # hardware.config.HardwareConfig from the [hardware] table (its schema is hardware's), or None
+    tournament: Any = None  # tournament.settings.TableLinkSettings from [tournament], or None (no broker)
 
 
 # --- value checkers: each returns the converted value or raises ValueError with the reason ---------------
@@ -223,7 +225,12 @@ def _board_url(v: Any) -> str:
         return v
     from firmware_bridge.link import check_url
 
-    if "://" in v and check_url(v):  # raises a ValueError naming what is wrong with a known kind of URL
+    try:
+        known = "://" in v and check_url(v)  # raises a ValueError naming what is wrong with a known kind of URL
+    except (struct.error, OverflowError, TypeError) as exc:  # a value the board's wire format cannot carry
+        raise ValueError(f"{v!r}: a value is out of range for the sensor board ({exc}); e.g. buttons is "
+                         "0 to 255") from None
+    if known:
         return v
     raise ValueError(f"{v!r} is neither a device path (\"/dev/ttyACM0\", better /dev/serial/by-id/...), nor "
                      "the built-in emulator (\"emulator://15x15?coded=1&buttons=2\"), nor a pyserial URL "
@@ -231,8 +238,14 @@ def _board_url(v: Any) -> str:
 
 
 def _table_pin(v: Any) -> str:
-    if not isinstance(v, str) or not v.isdigit() or not 4 <= len(v) <= 12:
-        raise ValueError("must be 4 to 12 digits in quotes, e.g. \"4711\"")
+    """A PIN strong enough for an open club network (referee.pin_policy says what is refused and why)."""
+    from referee.pin_policy import weak_pin_reason
+
+    if not isinstance(v, str):
+        raise ValueError("must be 6 to 12 digits in quotes, e.g. \"583016\" (but not that one)")
+    reason = weak_pin_reason(v)
+    if reason is not None:
+        raise ValueError(reason)
     return v
 
 
@@ -296,8 +309,11 @@ def parse_config(data: Mapping[str, Any], source: str = "<config>") -> Config:
         if name == "hardware":
             sections["hardware"] = _hardware(value, source)
             continue
+        if name == "tournament":
+            sections["tournament"] = _tournament(value, source)
+            continue
         if name not in _SCHEMA:
-            known = ", ".join([*_SCHEMA, "hardware"])
+            known = ", ".join([*_SCHEMA, "hardware", "tournament"])
             raise ConfigError(source, f"[{name}]", f"unknown section; the sections are {known}")
         if not isinstance(value, dict):
             raise ConfigError(source, name, "must be a section ([" + name + "]), not a single value")
@@ -370,12 +386,25 @@ def _hardware(value: Any, source: str) -> Any:
         raise ConfigError(source, f"hardware.{key}" if key else "hardware", reason) from None
 
 
+def _tournament(value: Any, source: str) -> Any:
+    """The [tournament] table: the broker, event and table number (docs/tournament-network.md), checked by
+    the tournament package; the credentials file is read now, so a wrong one stops the table at start."""
+    from tournament.settings import SettingsError, parse_table_section
+
+    if not isinstance(value, dict):
+        raise ConfigError(source, "tournament", "must be a section ([tournament]), not a single value")
+    try:
+        return parse_table_section(value)
+    except SettingsError as exc:
+        raise ConfigError(source, f"tournament.{exc.key}", exc.reason) from None
+
+
 def _check_whole(c: Config) -> None:
     """Rules that tie keys together."""
     src = c.source
     if c.web.enabled and not c.web.pin:
         raise ConfigError(src, "web.pin", "the scoreboard's control needs a table PIN and there is no default; "
-                                          "set one (4 to 12 digits) or set web.enabled = false")
+                                          "set one (6 to 12 digits) or set web.enabled = false")
     if c.game.kind != "standard" and c.clocks.mode == "tournament":
         raise ConfigError(src, "clocks.mode", "Scramble uses its 60-second turn timer, not tournament clocks; "
                                               "use \"turn\" or \"none\"")
@@ -419,4 +448,7 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(str(p), "", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(p), "", f"is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(str(p), "", "is nested too deeply to be a table's configuration (arrays or tables "
+                                      "inside one another hundreds of levels deep)") from None
     return parse_config(data, source=str(p))

@@ -12,22 +12,38 @@ crash or power cut the service resumes table time from the later of the heartbea
 event. The time the Pi was down is therefore a pause for every clock, and a wall-clock jump (a Pi
 without a real-time clock setting its time by NTP) moves nothing. The heartbeat is written with
 `synchronous=NORMAL`: losing one costs the mover at most one heartbeat interval, never a score.
+
+The write-ahead log is copied into the database file (a checkpoint) after every event that commits a turn or
+a director's action, so the database file alone holds every committed turn: a backup of that one file (or
+`referee games backup`, which copies both consistently) loses at most the tiles of the turn being played.
+The event that ends a game and the game's end mark are one transaction: a kill cannot leave a finished game
+listed as "not finished". The service opens the journal as its one writer (`writer=True`): a lock on the
+database file itself, so a second referee cannot write into the live game even if `referee.lock` is deleted.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from game.errors import RefereeError
+from referee.journal_writer import HeartbeatWriter
 
+log = logging.getLogger(__name__)
+
+# Events after which the write-ahead log is checkpointed into the database file: each one commits a turn
+# or is a person's decision. Board pictures, link changes and timer ticks wait for the next of these.
+CHECKPOINT_KINDS = frozenset({"clock", "control", "roll"})
 
 class JournalError(RefereeError, ValueError):
     """The journal cannot be opened, or holds something this version cannot read."""
@@ -60,6 +76,13 @@ CREATE TABLE IF NOT EXISTS heartbeat (
     t_ms INTEGER NOT NULL,
     wall_utc TEXT NOT NULL
 );
+-- How far a reader of the journal got, by name: the tournament publisher's "acknowledged by the broker"
+-- cursor (docs/tournament-network.md). Added without a schema bump: older referees ignore the table.
+CREATE TABLE IF NOT EXISTS outbox (
+    name TEXT PRIMARY KEY,
+    game_id INTEGER NOT NULL,   -- the last game whose header was delivered
+    event_pos INTEGER NOT NULL  -- the rowid of the last event row delivered (rowids only grow: rows are never deleted)
+);
 """
 
 
@@ -87,17 +110,39 @@ class GameRow:
     events: int
 
 
+@dataclass(frozen=True)
+class EventRow:
+    """An event row as stored, with its journal-wide position (`pos`, the row's rowid): what the tournament
+    publisher sends."""
+
+    pos: int
+    game_id: int
+    seq: int
+    t_ms: int
+    wall_utc: str
+    kind: str
+    data: Mapping[str, Any]
+
+
 def _utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class Journal:
-    """One SQLite file of games and their events. Safe to share between threads (one lock)."""
+    """One SQLite file of games and their events. Safe to share between threads (one lock).
 
-    def __init__(self, path: str | Path) -> None:
+    `writer=True` (the service) takes an exclusive lock on the database file for the journal's life and
+    refuses to open when another process holds it."""
+
+    def __init__(self, path: str | Path, *, writer: bool = False) -> None:
         self.path = str(path)
+        self._writer_lock: Any = None
+        # Events of a game that could not be read (broken JSON): skipped, kept in the file, reported.
+        self.unreadable: dict[int, list[int]] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if writer and self.path != ":memory:":
+            self._writer_lock = _lock_database(self.path)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -111,13 +156,52 @@ class Journal:
                 raise JournalError(f"{self.path}: journal schema {row[0]} is newer than this referee reads "
                                    f"({SCHEMA_VERSION}); update the referee")
         except sqlite3.Error as exc:
+            if self._writer_lock is not None:
+                self._writer_lock.close()
             raise JournalError(f"{self.path}: cannot open the journal ({exc})") from None
         self._lock = threading.Lock()
         self._seq: dict[int, int] = {}
+        # How long the current write has waited for the disk (the table shows an alert past a few seconds).
+        self.clock: Callable[[], float] = time.monotonic
+        self._busy_since: float | None = None
+        self._heartbeats = HeartbeatWriter(self._write_heartbeat)
+
+    def waiting_s(self) -> float:
+        """Seconds the write in progress has waited for the disk so far (0 when none is in progress)."""
+        since = self._busy_since
+        return 0.0 if since is None else max(0.0, self.clock() - since)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        self._busy_since = self.clock()
+        try:
+            yield
+        finally:
+            self._busy_since = None
 
     def close(self) -> None:
+        self._heartbeats.close()
         with self._lock:
             self._db.close()
+            if self._writer_lock is not None:
+                self._writer_lock.close()
+                self._writer_lock = None
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (without waiting for readers)."""
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def backup(self, dest: str | Path) -> None:
+        """A consistent copy of the whole journal (the log's rows included) in one file at `dest`."""
+        target = sqlite3.connect(str(dest))
+        try:
+            with self._lock:
+                self._db.backup(target)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{dest}: cannot write the backup ({exc})") from None
+        finally:
+            target.close()
 
     # --- games -----------------------------------------------------------------------------------
 
@@ -133,7 +217,7 @@ class Journal:
             return game_id
 
     def end_game(self, game_id: int) -> None:
-        with self._lock:
+        with self._lock, self._writing():
             self._db.execute("UPDATE games SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL", (_utc_now(), game_id))
 
     def games(self) -> list[GameRow]:
@@ -150,6 +234,11 @@ class Journal:
                 return g
         raise JournalError(f"{self.path}: there is no game {game_id} in the journal")
 
+    def last_game(self) -> GameRow | None:
+        """The most recent game, finished or not."""
+        games = self.games()
+        return games[-1] if games else None
+
     def unfinished_game(self) -> GameRow | None:
         """The most recent game that has not ended: the one to resume after a restart."""
         open_games = [g for g in self.games() if g.ended_utc is None]
@@ -157,8 +246,10 @@ class Journal:
 
     # --- events ----------------------------------------------------------------------------------
 
-    def append(self, game_id: int, event: Event) -> int:
-        """Write one event durably and return its sequence number. Call before applying the event."""
+    def append(self, game_id: int, event: Event, *, ends_game: bool = False) -> int:
+        """Write one event durably and return its sequence number. Call before applying the event.
+
+        `ends_game`: the event ends the game; its row and the game's end mark are written in one transaction."""
         with self._lock:
             seq = self._seq.get(game_id)
             if seq is None:
@@ -166,26 +257,74 @@ class Journal:
                 seq = int(row.fetchone()[0])
             seq += 1
             try:
-                self._db.execute(
-                    "INSERT INTO events (game_id, seq, t_ms, wall_utc, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, int(event.t), _utc_now(), event.kind, event.to_json()),
-                )
+                self._busy_since = self.clock()
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._db.execute(
+                        "INSERT INTO events (game_id, seq, t_ms, wall_utc, kind, data) VALUES (?, ?, ?, ?, ?, ?)",
+                        (game_id, seq, int(event.t), _utc_now(), event.kind, event.to_json()),
+                    )
+                    if ends_game:
+                        self._db.execute("UPDATE games SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL",
+                                         (_utc_now(), game_id))
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                    raise
             except sqlite3.Error as exc:
                 raise JournalError(f"{self.path}: cannot write to the journal ({exc})") from None
+            finally:
+                self._busy_since = None
             self._seq[game_id] = seq
+            if ends_game or event.kind in CHECKPOINT_KINDS:
+                with self._writing(), contextlib.suppress(sqlite3.Error):  # the row is safe in the log already
+                    self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            return seq
+
+    def last_seq(self, game_id: int) -> int:
+        """The sequence number of the game's last event (0 when it has none)."""
+        with self._lock:
+            seq = self._seq.get(game_id)
+            if seq is None:
+                row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))
+                seq = self._seq[game_id] = int(row.fetchone()[0])
             return seq
 
     def events(self, game_id: int) -> Iterator[Event]:
+        """The game's events in order. An event that cannot be read (its JSON broken, by a bad card or a hand
+        edit) is skipped and noted in `unreadable`, so the rest of the game still comes back."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT t_ms, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT seq, t_ms, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        for t, kind, data in rows:
-            yield Event(kind, int(t), json.loads(data))
+        bad: list[int] = []
+        for seq, t, kind, data in rows:
+            try:
+                parsed = json.loads(data)
+                if not isinstance(parsed, dict):
+                    raise ValueError("not a JSON object")
+            except (ValueError, TypeError, RecursionError) as exc:
+                log.error("%s: game %s event %s (%s) cannot be read and is skipped: %s", self.path, game_id, seq,
+                          kind, exc)
+                bad.append(int(seq))
+                continue
+            yield Event(kind, int(t), parsed)
+        if bad:
+            self.unreadable[game_id] = bad
+        else:
+            self.unreadable.pop(game_id, None)
 
-    def heartbeat(self, game_id: int, t_ms: int) -> None:
-        """Record how far table time got. Cheap and not fsynced (see the module docstring)."""
-        with self._lock, contextlib.suppress(sqlite3.Error):  # a lost heartbeat costs at most 2 s of a clock
+    def heartbeat(self, game_id: int, t_ms: int, *, wait: bool = True) -> None:
+        """Record how far table time got. Not fsynced (see the module docstring). `wait=False` (the service
+        loop) hands it to the heartbeat thread and returns at once, however slow the disk is."""
+        if wait:
+            self._write_heartbeat(game_id, t_ms)
+        else:
+            self._heartbeats.submit(game_id, t_ms)
+
+    def _write_heartbeat(self, game_id: int, t_ms: int) -> None:
+        with self._lock, self._writing(), contextlib.suppress(sqlite3.Error):  # a lost one costs <= 2 s of a clock
             self._db.execute("PRAGMA synchronous=NORMAL")
             try:
                 self._db.execute(
@@ -202,3 +341,75 @@ class Journal:
             hb = self._db.execute("SELECT t_ms FROM heartbeat WHERE game_id = ?", (game_id,)).fetchone()
             ev = self._db.execute("SELECT MAX(t_ms) FROM events WHERE game_id = ?", (game_id,)).fetchone()
         return max(int(hb[0]) if hb else 0, int(ev[0]) if ev and ev[0] is not None else 0)
+
+    # --- readers of the journal: the tournament outbox --------------------------------------------------
+
+    def outbox_cursor(self, name: str) -> tuple[int, int]:
+        """(game id, event position) a named reader stored, (0, 0) when it never did."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id, event_pos FROM outbox WHERE name = ?", (name,)).fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def set_outbox_cursor(self, name: str, game_id: int, event_pos: int) -> None:
+        """Store a reader's cursor. Not fsynced, like the heartbeat: losing it costs re-sending, never data."""
+        with self._lock:
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                self._db.execute(
+                    "INSERT INTO outbox (name, game_id, event_pos) VALUES (?, ?, ?) "
+                    "ON CONFLICT(name) DO UPDATE SET game_id = excluded.game_id, event_pos = excluded.event_pos",
+                    (name, int(game_id), int(event_pos)))
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: cannot store the {name} cursor ({exc})") from None
+            finally:
+                self._db.execute("PRAGMA synchronous=FULL")
+
+    def games_after(self, game_id: int, limit: int) -> list[GameRow]:
+        """Games with an id above `game_id`, oldest first (events counted as 0: not needed here)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, created_utc, table_name, kind, players, setup, ended_utc FROM games WHERE id > ? "
+                "ORDER BY id LIMIT ?", (game_id, limit)).fetchall()
+        return [GameRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), json.loads(r[5]), r[6], 0) for r in rows]
+
+    def rows_after(self, pos: int, limit: int) -> list[EventRow]:
+        """Event rows after journal position `pos`, in the order they were written."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT rowid, game_id, seq, t_ms, wall_utc, kind, data FROM events WHERE rowid > ? "
+                "ORDER BY rowid LIMIT ?", (pos, limit)).fetchall()
+        return [EventRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+
+    def tail(self) -> tuple[int, int] | None:
+        """(game id, seq) of the newest game and its last event (seq 0 before its first); None when empty."""
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
+            if row is None or row[0] is None:
+                return None
+            game = int(row[0])
+            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game,)).fetchone()
+        return game, int(seq[0])
+
+    def rows(self, game_id: int, first: int, last: int | None = None) -> list[EventRow]:
+        """Event rows `first`..`last` (None: to the end) of one game."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT rowid, game_id, seq, t_ms, wall_utc, kind, data FROM events WHERE game_id = ? AND seq >= ? "
+                "AND seq <= ? ORDER BY seq", (game_id, first, last if last is not None else 2**62)).fetchall()
+        return [EventRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+
+
+def _lock_database(path: str) -> Any:
+    """An exclusive `flock` on the database file itself (SQLite's own locks are POSIX locks, which `flock`
+    does not touch on Linux), held for the journal's life by its one writer."""
+    try:
+        f = open(path, "a+b")  # noqa: SIM115 - held open for the journal's life, closed in close()
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot open the journal ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise JournalError(f"{path}: another referee is writing this journal (stop it first: "
+                           "`systemctl stop referee`)") from None
+    return f

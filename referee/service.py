@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
 from game.errors import RefereeError
+from game.squares import Square
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
@@ -52,6 +53,9 @@ if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has
 log = logging.getLogger(__name__)
 
 STEP_S = 0.05
+# The watchdog is pinged while the table's loop has finished a round within this many seconds (or waits for the
+# disk); WatchdogSec in systemd/referee.service is 30.
+WATCHDOG_GRACE_S = 10.0
 
 
 @dataclass
@@ -96,6 +100,12 @@ def _lock_state_dir(state_dir: Path) -> IO[bytes]:
     return f
 
 
+def _same_setup(a: Any, b: Any) -> bool:
+    import json
+
+    return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+
 class TableService:
     def __init__(self, parts: ServiceParts) -> None:
         self.parts = parts
@@ -103,9 +113,15 @@ class TableService:
         self.mono = parts.monotonic
         state_dir = Path(self.config.table.state_dir)
         self._lock_file = _lock_state_dir(state_dir)
-        self.journal = Journal(state_dir / "games.sqlite3")
+        try:
+            self.journal = Journal(state_dir / "games.sqlite3", writer=True)
+        except BaseException:
+            self._lock_file.close()
+            raise
         self.table = self._open_table()
+        self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
+        self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
         self.camera = parts.camera
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
@@ -123,7 +139,11 @@ class TableService:
         self._last_publish = float("-inf")
         self._last_status = float("-inf")
         self._camera_retry_at = float("-inf")
-        self.web_url = ""
+        self._table_loop_stop = threading.Event()
+        self._table_round_at = self.mono()
+        self.web_url = ""  # the page's best address for a phone (the first of web_urls)
+        self.web_urls: list[str] = []
+        self.web_listen = ""  # what the page listens on, said to people
         self.ready = threading.Event()
         self._closed = False
 
@@ -138,6 +158,14 @@ class TableService:
             log.info("resumed game %s: the time the referee was down counted as a pause", resumed.game_id)
             return resumed
         setup = TableSetup.from_config(self.config)
+        last = self.journal.last_game()
+        if last is not None and _same_setup(last.setup, setup.to_dict()):
+            # The last game here has ended: it stays on the page, complete, until someone starts the next one
+            # (the page's "new game"). A changed configuration (other players, other rules) starts a new one.
+            shown = LiveTable.resume(self.journal, self._rules, monotonic=self.mono, game_id=last.id)
+            if shown is not None and shown.machine.state == "ended":
+                log.info("game %s has ended: shown until the next game is started", last.id)
+                return shown
         table = LiveTable.new_game(setup, self._rules(setup), journal=self.journal, monotonic=self.mono)
         log.info("new game %s at %s: %s", table.game_id, setup.table, " v ".join(setup.players))
         return table
@@ -160,6 +188,12 @@ class TableService:
             self._camera_retry_at = self.mono() + self.parts.camera_retry_s
         if self.camera is not None or self.parts.camera_opener is not None:
             self._spawn(self._camera_loop, "camera")
+        if self.config.tournament is not None:
+            from referee.tournament_link import TournamentLink
+
+            self.tournament = TournamentLink(self.table, self.journal, self.config.tournament,
+                                             name=self.config.table.name)
+            self.tournament.start()
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)
@@ -184,7 +218,31 @@ class TableService:
         if mode == "camera" and camera is None:
             return
         picture: Picture = fuse(sensors, camera, self.config.sensors.min_confidence)
+        self._compare_with_journal(picture)
         self.table.board_seen(picture)
+
+    def _journal_squares(self) -> set[str]:
+        """The squares the journal knows tiles on: the game's board and the last picture it recorded."""
+        snap = self.table.snapshot()
+        known = {str(Square(r, c)) for r, row in enumerate(snap.get("board") or [])
+                 for c, ch in enumerate(row) if ch not in ".-"}
+        return known | self.table.observed_squares()
+
+    def _compare_with_journal(self, picture: Picture) -> None:
+        """From start until they agree: tiles on squares the journal never saw mean the journal is behind the
+        board (a lost write-ahead log, a restored old backup). That is an alert, never silence."""
+        if self._known_squares is None:
+            return
+        unknown = sorted(set(picture) - self._known_squares)
+        if not unknown:
+            self._known_squares = None
+            self.table.set_alert("journal_behind", None)
+            return
+        shown = ", ".join(unknown[:8]) + (" ..." if len(unknown) > 8 else "")
+        log.error("the board holds tiles on %d squares the journal does not know (%s)", len(unknown), shown)
+        self.table.set_alert("journal_behind", f"The board holds tiles on {len(unknown)} square(s) the saved game "
+                             f"does not know ({shown}): the journal may have lost moves. Call the director "
+                             "(docs/backup.md); clear the board for a new game.")
 
     def _on_board_event(self, ev: Any) -> None:
         from firmware_bridge import events as fe
@@ -369,17 +427,40 @@ class TableService:
     # --- the loop ---------------------------------------------------------------------------------
 
     def step(self) -> None:
-        """One round of the service loop: timers due, heartbeat, outputs, watchdog, clocks on the page."""
+        """One round of the service loop: timers due, heartbeat, outputs, watchdog, clocks on the page
+        (`run` does the same from two places: the table's part on a thread, the rest on the page's loop)."""
+        self.table_step()
+        self.loop_step()
+
+    def table_step(self) -> None:
+        """Timers due, the heartbeat, the LED clocks, the page's clocks each second. This may wait for the disk
+        (a timer's event is journaled before it takes effect), so `run` calls it on a thread of its own."""
         self.table.poll()
         self.outputs.refresh()
-        self.watchdog.ping()
         now = self.mono()
         if now - self._last_publish >= 1.0:
             self.table.publish()
             self._last_publish = now
+        self._table_round_at = now
+
+    def loop_step(self) -> None:
+        """The watchdog and systemd's status line: never waits for the disk or the table."""
+        now = self.mono()
+        # A table round that ended lately, or one waiting for the disk (a stall is not a hang: restarting
+        # would not make the card answer, and would stop the clocks for the time of a restart).
+        if now - self._table_round_at < WATCHDOG_GRACE_S or self.journal.waiting_s() > 0:
+            self.watchdog.ping()
         if self.watchdog.interval is not None and now - self._last_status >= 10.0:
             notify(f"STATUS={self.status()}")  # what `systemctl status referee` shows
             self._last_status = now
+
+    def _table_loop(self) -> None:
+        while not self._stop.is_set() and not self._table_loop_stop.is_set():
+            try:
+                self.table_step()
+            except Exception:
+                log.exception("the table's loop failed; it goes on")
+            self._table_loop_stop.wait(STEP_S)
 
     async def run(self, stop: asyncio.Event | None = None, started: Callable[[], None] | None = None) -> None:
         """Serve until `stop` is set (or the task is cancelled)."""
@@ -393,12 +474,17 @@ class TableService:
         self.ready.set()
         if started is not None:
             started()
+        self._table_loop_stop.clear()
+        table_thread = threading.Thread(target=self._table_loop, name="referee-table", daemon=True)
+        table_thread.start()
         try:
             while not stop.is_set():
-                self.step()
+                self.loop_step()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), STEP_S)
         finally:
+            self._table_loop_stop.set()
+            await asyncio.to_thread(table_thread.join, 10)
             notify("STOPPING=1")
             if web_task is not None:
                 web_task.cancel()
@@ -418,8 +504,10 @@ class TableService:
                                      return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             task.result()  # raises: the port is taken, say so at start
-        host = "127.0.0.1" if web.host in ("0.0.0.0", "::") else web.host
-        self.web_url = f"http://{host}:{web.port}/"
+        from referee.web.addresses import page_urls
+
+        self.web_listen, self.web_urls = page_urls(web.host, web.port)
+        self.web_url = self.web_urls[0]
         return task
 
     def status(self) -> str:
@@ -452,6 +540,8 @@ class TableService:
         self.outputs.close()
         if self.announcer is not None:
             self.announcer.close()
+        if self.tournament is not None:
+            self.tournament.stop()  # saves the broker cursor and says "offline"
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
         self._lock_file.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = {"game", "vision", "firmware_bridge", "hardware", "referee", "tests", "benchmarks"}
+PROJECT = {"game", "vision", "firmware_bridge", "hardware", "referee", "tournament", "tests", "benchmarks"}
 
 # package -> project packages it must never import
 FORBIDDEN = {
@@ -17,6 +17,8 @@ FORBIDDEN = {
     "firmware_bridge": {"referee", "tests", "benchmarks"},
     "hardware": {"referee", "tests", "benchmarks"},
     "referee": {"tests", "benchmarks"},
+    # tournament sees only what the broker carries: never a table's internals
+    "tournament": {"referee", "vision", "firmware_bridge", "hardware", "tests", "benchmarks"},
 }
 
 

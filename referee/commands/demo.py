@@ -141,7 +141,9 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     ready = asyncio.Event()
     runner = asyncio.create_task(service.run(stop, ready.set))
     await ready.wait()
-    print(f"referee demo: watch the game at {service.web_url or '(no page)'} (table PIN 4711)", flush=True)
+    from referee.sim.parts import SIM_PIN
+
+    print(f"referee demo: watch the game at {service.web_url or '(no page)'} (table PIN {SIM_PIN})", flush=True)
     code = 0
     try:
         result = await loop.run_in_executor(None, driver.run)

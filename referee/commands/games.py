@@ -2,6 +2,7 @@
 
     referee games list [--config FILE | --state-dir DIR]
     referee games export ID --gcg [-o FILE] [--config FILE | --state-dir DIR]
+    referee games backup FILE [--config FILE | --state-dir DIR]
 
 The export replays the journal through the state machine, so the record is exactly the game the
 table refereed (scores from the engine), written as standard GCG.
@@ -25,13 +26,42 @@ def register(sub: Any) -> None:
     ex.add_argument("id", type=int, help="the game's number (from `referee games list`)")
     ex.add_argument("--gcg", action="store_true", required=True, help="as GCG (the only format so far)")
     ex.add_argument("-o", "--output", help="file to write (default: standard output)")
-    for q in (ls, ex):
+    bk = games.add_parser("backup", help="copy the whole journal (its write-ahead log too) into one file, "
+                                         "safely while the referee runs")
+    bk.add_argument("dest", help="the file to write (an SQLite database; an existing file is replaced)")
+    for q in (ls, ex, bk):
         where = q.add_mutually_exclusive_group()
         where.add_argument("--config", metavar="FILE", help="the table's configuration (its state_dir)")
         where.add_argument("--state-dir", metavar="DIR",
                            help=f"the folder of games.sqlite3 (default {DEFAULT_STATE_DIR})")
     ls.set_defaults(handler=handle_list)
     ex.set_defaults(handler=handle_export)
+    bk.set_defaults(handler=handle_backup)
+
+
+def handle_backup(args: argparse.Namespace) -> int:
+    """Copy the journal with SQLite's backup API: the database file alone misses the turn being played (it is
+    in the write-ahead log until the next committed turn), and a file copy during a write may be torn."""
+    from game.errors import RefereeError
+
+    try:
+        journal = _open(args)
+        if journal is None:
+            return 1
+        try:
+            dest = Path(args.dest)
+            tmp = dest.with_name(dest.name + ".part")
+            tmp.unlink(missing_ok=True)
+            journal.backup(tmp)
+            tmp.replace(dest)  # a backup is either whole or not there
+            games = len(journal.games())
+        finally:
+            journal.close()
+    except (RefereeError, OSError) as exc:
+        print(f"referee games: {exc}", file=sys.stderr)
+        return 1
+    print(f"referee games: {games} game(s) backed up to {args.dest}")
+    return 0
 
 
 def _journal_path(args: argparse.Namespace) -> Path:

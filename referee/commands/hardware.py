@@ -45,6 +45,10 @@ def _load(path: Path) -> Any:
         raise SystemExit(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise SystemExit(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SystemExit(f"{path}: is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except RecursionError:
+        raise SystemExit(f"{path}: is nested too deeply to be a configuration") from None
     if "hardware" not in data:
         raise SystemExit(f"{path}: no [hardware] table; see docs/hardware-timer.md")
     from hardware.config import HardwareConfigError

@@ -48,8 +48,14 @@ def handle(args: argparse.Namespace) -> int:
             print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
                   "file says it (web.port, table.state_dir, sensors.camera, game.kind)", file=sys.stderr)
             return 2
+    before = list(logging.getLogger().handlers)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    from referee import log_limits
+
+    for handler in logging.getLogger().handlers:
+        if handler not in before:  # the service's own handler, not one a host program (a test) set up
+            log_limits.install(handler)  # a flood must not fill the SD card the journal lives on
     try:
         holder = None
         if args.sim:
@@ -61,6 +67,16 @@ def handle(args: argparse.Namespace) -> int:
         else:
             config = load_config(args.config)
             parts = real_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
+        if config.web.enabled:
+            # Before the journal opens a game for a table whose page cannot be served.
+            from referee.web.addresses import CannotServe, check_bind
+
+            try:
+                check_bind(config.web.host, config.web.port)
+            except CannotServe as exc:
+                where = str(exc).replace("web.port: ", "--port: ", 1) if args.sim else f"{config.source}: {exc}"
+                print(f"referee: {where}", file=sys.stderr)
+                return 2 if exc.config_error else 1
         service = TableService(parts)
     except RefereeError as exc:
         print(f"referee: {exc}", file=sys.stderr)
@@ -94,7 +110,9 @@ async def _serve(service: Any) -> None:
     def started() -> None:
         print(f"referee: {service.status()}", flush=True)
         if service.web_url:
-            print(f"referee: watch the scoreboard at {service.web_url}", flush=True)
+            print(f"referee: the scoreboard listens on {service.web_listen}", flush=True)
+            others = f" (or {', '.join(service.web_urls[1:])})" if len(service.web_urls) > 1 else ""
+            print(f"referee: watch the scoreboard at {service.web_url}{others}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             pin = service.config.web.pin
             waiting = service.table.snapshot()["state"] == TableState.WAITING  # not a game resumed from the journal

@@ -29,7 +29,11 @@ CAMERA_RETRY_S = 30.0  # a camera missing or lost is looked for again this often
 SHARED_ENABLE = Path(__file__).resolve().parents[2] / "shared" / "lexicons" / "enable2k.txt"
 
 
-def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: str = "4711",
+# The simulated table's PIN: it serves on 127.0.0.1 only, so a published PIN guards nothing real.
+SIM_PIN = "390217"
+
+
+def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: str = SIM_PIN,
                players: tuple[str, ...] = ("Anna", "Ben"), kind: str = "standard", clock_mode: str = "tournament",
                fusion: str = "both", challenge_window_s: float = 15.0, web: bool = True,
                settle_ms: int = 0, challenge: str = "double", edition: str = "english",

@@ -20,6 +20,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from referee.journal import Event, Journal, JournalError
@@ -35,6 +36,11 @@ log = logging.getLogger(__name__)
 
 Monotonic = Callable[[], float]
 HEARTBEAT_MS = 2000
+# A reader (the page, the service loop) waits at most this long for the table while a change is being written;
+# then it gets the last published snapshot, its running clocks moved on, so a stalled SD card stalls no page.
+READ_WAIT_S = 0.05
+# A journal write waiting this long for the disk shows the "cannot save" alert.
+STALL_ALERT_S = 2.0
 
 
 class TableClock:
@@ -69,6 +75,10 @@ class LiveTable:
         self._links: dict[str, bool] = {}
         self.refused = 0  # control actions refused (counted for the service's log)
         self.journal_error = ""  # set while the journal cannot be written: shown as an alert
+        self._service_alerts: dict[str, dict[str, Any]] = {}  # the service's own alerts (set_alert), by code
+        self._seq_lock = threading.Lock()  # seq numbers also go to snapshots published without the table lock
+        self._last_snap: Snapshot | None = None
+        self._last_snap_ms = 0
 
     # --- construction ------------------------------------------------------------------------
 
@@ -82,9 +92,10 @@ class LiveTable:
 
     @classmethod
     def resume(cls, journal: Journal, rules_for_setup: Callable[[TableSetup], TableRules], *,
-               monotonic: Monotonic = time.monotonic) -> LiveTable | None:
-        """Rebuild the unfinished game of the journal, or None when there is none."""
-        row = journal.unfinished_game()
+               monotonic: Monotonic = time.monotonic, game_id: int | None = None) -> LiveTable | None:
+        """Rebuild the unfinished game of the journal (or game `game_id`, e.g. the last one, finished, to show
+        it again), or None when there is none."""
+        row = journal.unfinished_game() if game_id is None else journal.game(game_id)
         if row is None:
             return None
         setup = TableSetup.from_dict(row.setup)
@@ -102,24 +113,81 @@ class LiveTable:
         table = cls(machine, journal=journal, game_id=row.id, clock=TableClock(monotonic, offset_ms=resume_at))
         table._last_board = picture_to_json(machine.observed)
         table._links = dict(machine.links)
+        if machine.state == "ended" and row.ended_utc is None:
+            journal.end_game(row.id)  # a journal from before the end was written with its last event
+        bad = journal.unreadable.get(row.id)
+        if bad:
+            table.set_alert("journal_damaged", f"The saved game has {len(bad)} unreadable event(s) (number "
+                            f"{', '.join(map(str, bad[:5]))}): they were skipped and the game may differ from the "
+                            "board. Call the director.", publish=False)
         return table
+
+    def set_alert(self, code: str, text: str | None, *, level: str = "error", publish: bool = True) -> None:
+        """Show (or with None, clear) one of the service's own alerts on every view, first in the list."""
+        with self._lock:
+            if text is None:
+                if self._service_alerts.pop(code, None) is None:
+                    return
+            else:
+                alert = {"level": level, "code": code, "squares": [], "text": text}
+                if self._service_alerts.get(code) == alert:
+                    return
+                self._service_alerts[code] = alert
+            if publish:
+                self._publish()
 
     # --- TableView ------------------------------------------------------------------------------
 
     def snapshot(self) -> Snapshot:
-        with self._lock:
+        """The table now; while a change waits for the disk, the last published one with its clocks run on."""
+        if not self._lock.acquire(timeout=READ_WAIT_S):
+            with self._seq_lock:
+                return self._stale_snapshot(self._seq)
+        try:
             self._advance_time()
             return self._snapshot()
+        finally:
+            self._lock.release()
+
+    def _stale_snapshot(self, seq: int) -> Snapshot:
+        """The last published snapshot, `seq` numbered, running clocks moved on by the time since, and the alert
+        if the journal is waiting for the disk (the table's lock is held by the write)."""
+        last = self._last_snap
+        if last is None:
+            raise ControlError("journal_failed", error="the SD card has not answered yet; try again")
+        snap = cast(dict[str, Any], copy.deepcopy(last))
+        snap["seq"] = seq
+        elapsed = max(0, self.clock.now_ms() - self._last_snap_ms)
+        for player in snap.get("players") or []:
+            clock = player.get("clock") if isinstance(player, dict) else None
+            if isinstance(clock, dict) and clock.get("running"):
+                clock["remaining_ms"] = int(clock.get("remaining_ms", 0)) - elapsed
+        self._stall_alert(snap)
+        return cast(Snapshot, snap)
+
+    def _stall_alert(self, snap: dict[str, Any]) -> None:
+        waiting = self.journal.waiting_s() if self.journal is not None else 0.0
+        if waiting >= STALL_ALERT_S and not any(a.get("code") == "journal_waiting" for a in snap["alerts"]):
+            snap["alerts"].insert(0, {"level": "error", "code": "journal_waiting", "squares": [],
+                                      "text": f"The referee cannot save the game: the SD card has not answered for "
+                                              f"{waiting:.0f} s. The clocks run on; the last change is taken once "
+                                              "the card answers. If this lasts, call the director."})
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        with self._lock:
+        # Its own lock: a page that opens while a change waits for the disk must not wait with it.
+        with self._seq_lock:
             self._listeners.append(listener)
 
         def unsubscribe() -> None:
-            with self._lock:
+            with self._seq_lock:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
         return unsubscribe
+
+    def observed_squares(self) -> set[str]:
+        """The squares of the last board picture the table took (and journaled)."""
+        with self._lock:
+            return set(self.machine.observed)
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[TableReading]:
@@ -164,6 +232,39 @@ class LiveTable:
             self.link(source, up)
         return self.snapshot()
 
+    def director(self, cmd: str, args: Mapping[str, Any], *, by: str, command_id: str) -> Snapshot:
+        """A tournament director's command (pause, resume, start, message, adjust_time, hold, undo): journaled
+        as a "director" event with who sent it, applied like a control action (refused: ControlError)."""
+        return self._submit("director", {"cmd": cmd, "args": dict(args), "by": by, "id": command_id}, trial=True)
+
+    def next_game(self, players: list[str], first: int, *, by: str, command_id: str) -> Snapshot:
+        """The director seats `players` for the next game, `first` to play first (the engine counts players in
+        playing order, so the list is rotated to start with them). Only before the game starts (the waiting
+        game is closed in the journal, unplayed) or after it has ended."""
+        with self._lock:
+            old = self.machine
+            if old.state not in (TableState.WAITING, TableState.ENDED):
+                raise ControlError("next_game_not_now", state=old.state)
+            if len(players) != old.n:
+                raise ControlError("next_game_players", n=old.n, given=len(players))
+            if not 0 <= first < len(players):
+                raise ControlError("next_game_first", first=first)
+            setup = replace(old.setup, players=tuple(players[first:] + players[:first]))
+            machine = TableMachine(setup, old.rules)
+            machine.time.ms = old.time.ms
+            if self.journal is not None:
+                if self.game_id is not None:
+                    self.journal.end_game(self.game_id)
+                self.game_id = self.journal.new_game(setup.table, setup.kind, list(setup.players), setup.to_dict())
+            self.machine = machine
+            self._last_board = None
+            self._links = {}
+            self.board_seen(old.observed)
+            for source, up in old.links.items():
+                self.link(source, up)
+            return self.director("set_players", {"players": list(players), "first": first}, by=by,
+                                 command_id=command_id)
+
     def gcg(self) -> str:
         """The game as a GCG record (offered as a download by the page)."""
         from referee.table.records import game_gcg
@@ -202,15 +303,20 @@ class LiveTable:
         return self._submit("roll", {"letters": letters}, trial=True)
 
     def poll(self) -> None:
-        """Called by the service loop a few times a second: timers that fell due, heartbeat, clocks shown."""
-        with self._lock:
+        """Called by the service loop a few times a second: timers that fell due, heartbeat, clocks shown.
+        While a change waits for the disk it does nothing (the next call catches up); the heartbeat is handed
+        to the journal's own thread, so no call here waits for the disk but a timer's event."""
+        if not self._lock.acquire(timeout=READ_WAIT_S):
+            return
+        with contextlib.ExitStack() as held:
+            held.callback(self._lock.release)
             now = self._advance_time()
             due = self.machine.next_due_ms()
             if due is not None and now >= due:
                 with contextlib.suppress(ControlError):  # the journal failed: alert shown, retried next poll
                     self._submit("tick", {}, trial=False)
             if self.journal is not None and self.game_id is not None and now - self._last_heartbeat >= HEARTBEAT_MS:
-                self.journal.heartbeat(self.game_id, now)
+                self.journal.heartbeat(self.game_id, now, wait=False)
                 self._last_heartbeat = now
 
     def checkpoint(self) -> None:
@@ -223,10 +329,21 @@ class LiveTable:
                 self._last_heartbeat = now
 
     def publish(self) -> None:
-        """Push a fresh snapshot (the service does it every second while a clock runs)."""
-        with self._lock:
+        """Push a fresh snapshot (the service does it every second while a clock runs); while a change waits
+        for the disk, the last one with its clocks run on and the "cannot save" alert."""
+        if not self._lock.acquire(timeout=READ_WAIT_S):
+            if self._last_snap is None:
+                return
+            with self._seq_lock:
+                self._seq += 1
+                snap = self._stale_snapshot(self._seq)
+            self._tell(snap)
+            return
+        try:
             self._advance_time()
             self._publish()
+        finally:
+            self._lock.release()
 
     def next_due_ms(self) -> int | None:
         with self._lock:
@@ -258,9 +375,14 @@ class LiveTable:
                     # The verdict goes into the journal, so a replay (an export on a machine without the
                     # table's word list) reaches the same outcome.
                     ev = Event(kind, now, {**data, "verdict": candidate.last_verdict})
+            ends = False
+            if trial:
+                ends = candidate.state == "ended"
+            elif kind not in ("board", "link") and self.machine.state != "ended":
+                ends = self._would_end(ev)
             if self.journal is not None and self.game_id is not None:
                 try:
-                    self.journal.append(self.game_id, ev)
+                    self.journal.append(self.game_id, ev, ends_game=ends)
                 except JournalError as exc:
                     # Not journaled, so not applied: the game must never get ahead of its journal.
                     log.error("%s; %s event not taken", exc, kind)
@@ -272,13 +394,28 @@ class LiveTable:
                 self.machine = candidate
             else:
                 self.machine.apply(ev)
-            if self.machine.state is TableState.ENDED and self.journal is not None and self.game_id is not None:
-                self.journal.end_game(self.game_id)
+            if self.machine.state is TableState.ENDED and not ends and self.journal is not None \
+                    and self.game_id is not None:
+                self.journal.end_game(self.game_id)  # only if the trial above did not foresee it
             return self._publish()
+
+    def _would_end(self, ev: Event) -> bool:
+        """Whether `ev` ends the game (tried on a copy), so its row and the end mark are written together."""
+        rules = self.machine.rules
+        shared: list[object] = [rules, rules.ruleset, rules.lexicon, rules.layout, rules.ruleset.tiles]
+        probe = copy.deepcopy(self.machine, {id(o): o for o in shared})
+        try:
+            probe.apply(ev)
+        except ControlError:
+            return False
+        return probe.state == "ended"
 
     def _snapshot(self) -> Snapshot:
         snap = self.machine.snapshot()
         snap["seq"] = self._seq
+        self._stall_alert(snap)
+        for alert in reversed(list(self._service_alerts.values())):
+            snap["alerts"].insert(0, dict(alert))
         if self.journal_error:
             snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
                                       "text": "The referee cannot save the game (is the SD card full?): "
@@ -286,8 +423,13 @@ class LiveTable:
         return cast(Snapshot, snap)
 
     def _publish(self) -> Snapshot:
-        self._seq += 1
-        snap = self._snapshot()
+        with self._seq_lock:
+            self._seq += 1
+            snap = self._snapshot()
+            self._last_snap, self._last_snap_ms = snap, self.machine.time.ms
+        return self._tell(snap)
+
+    def _tell(self, snap: Snapshot) -> Snapshot:
         for listener in list(self._listeners):
             try:
                 listener(snap)

@@ -87,6 +87,7 @@ class TableMachine:
         self.last_verdict: bool | None = None  # the outcome of the last challenge, journaled with it
         self.timed_out = False  # Scramble: this commit came from the 60-second timer running out
         self._journaled_verdict: bool | None = None
+        self.held = False  # the director holds a challenge: the table is paused until it is released
         self.clock: GameClock | None = None
         self.timer: TurnTimer | None = None
         if setup.clock_mode == "tournament":
@@ -129,6 +130,9 @@ class TableMachine:
             # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
             self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
             kind, data = action, params
+        elif kind == "director":  # a tournament director's command: not an action of the page
+            self._on_director(data)
+            return
         elif kind == "roll":  # Scramble: the faces rolled (from the dice tray, the camera, or typed in)
             data = {"letters": data.get("letters", "")}
         elif kind not in REPORTS:
@@ -235,6 +239,103 @@ class TableMachine:
                                                            why=text("board_not_clear", self.lang)))
             return
         self._do_start({})
+
+    def _on_director(self, data: dict[str, Any]) -> None:
+        """A tournament director's command (referee/tournament_link.py). Its own event kind, so the page's
+        control actions (the players' PIN) can never reach these; `by` and `id` stay in the journal. The
+        commands that are also the table's own actions go through `TRANSITIONS` like a button press."""
+        cmd = str(data.get("cmd", ""))
+        args = data.get("args") or {}
+        if not isinstance(args, dict):
+            raise ControlError("director_args")
+        handler = getattr(self, f"_dir_{cmd}", None)
+        if handler is None:
+            raise ControlError("director_unknown", cmd=cmd)
+        handler(args)
+
+    def _as_control(self, action: str, params: dict[str, Any] | None = None) -> None:
+        self._dispatch("control", {"action": action, "params": params or {}})
+
+    def _dir_pause(self, args: dict[str, Any]) -> None:
+        self._as_control("pause")
+
+    def _dir_resume(self, args: dict[str, Any]) -> None:
+        self._as_control("resume")
+        self.held = False
+        self.notices = [a for a in self.notices if a.code != "challenge_held"]
+
+    def _dir_start(self, args: dict[str, Any]) -> None:
+        self._as_control("start")
+
+    def _dir_set_players(self, args: dict[str, Any]) -> None:
+        """Recorded as the first event of a game the director seated (LiveTable.next_game made the game)."""
+        if self.state is not TableState.WAITING:
+            raise ControlError("seat_not_now", state=self.state)
+
+    def _dir_message(self, args: dict[str, Any]) -> None:
+        message = args.get("text")
+        if not isinstance(message, str) or not message.strip():
+            raise ControlError("message_empty")
+        self._notice("info", "director_message", message.strip()[:500])
+
+    def _player_arg(self, args: dict[str, Any]) -> int:
+        player = args.get("player")
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise ControlError("director_seat", last=self.n - 1, player=player)
+        return player
+
+    def _dir_adjust_time(self, args: dict[str, Any]) -> None:
+        player = self._player_arg(args)
+        seconds = args.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            raise ControlError("adjust_seconds", seconds=seconds)
+        if self.clock is None:
+            raise ControlError("no_game_clocks")
+        self.clock.adjust(player, float(seconds))
+
+    def _dir_correct_score(self, args: dict[str, Any]) -> None:
+        """A score is corrected where it came from: a letter of the last play (or of the play being read) that
+        the table read wrong; the engine scores the play again, so page, result and GCG agree."""
+        if "square" not in args:
+            raise ControlError("score_by_letter")
+        self._as_control("correct", {"square": args.get("square"), "letter": args.get("letter")})
+
+    def _dir_hold(self, args: dict[str, Any]) -> None:
+        if args.get("hold", True):
+            if self.state is not TableState.CHALLENGE:
+                raise ControlError("no_challenge_to_hold", state=self.state)
+            self._as_control("pause")
+            self.held = True
+            self._notice("warning", "challenge_held", "The director holds the challenge: the clocks are stopped.")
+            return
+        if not (self.state is TableState.PAUSED and self.held):
+            raise ControlError("no_challenge_held")
+        self._dir_resume({})
+
+    def _dir_undo(self, args: dict[str, Any]) -> None:
+        """Take the last play back as if it had not been made: its player plays again, on their own clock."""
+        last = self.last
+        actions = self.game.actions
+        plays = [i for i, a in enumerate(actions) if a["action"] == "play"]
+        later = actions[plays[-1] + 1:] if plays else []
+        if (last is None or not plays or self.setup.scramble
+                or self.state not in (TableState.CHALLENGE, TableState.TURN)
+                or any(a["action"] != "time_penalty" for a in later)):
+            raise ControlError("undo_not_now", state=self.state)
+        data = self.game.to_dict()
+        del data["actions"][plays[-1]]
+        try:
+            game = self.rules.replay(data)
+        except RefereeError as exc:  # pragma: no cover - a prefix of a valid game replays
+            raise ControlError("undo_failed", error=exc) from None
+        self.game = game
+        self.last = None
+        self.mover = last.player
+        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
+            self.clock.switch_to(self.mover)
+        self._notice("info", "play_undone", f"The director undid the last play ({squares_text(set(last.placed))}).",
+                     sorted(last.placed))
+        self._start_takeback(set(last.placed), same_mover=True)
 
     # --- timers ----------------------------------------------------------------------------------
 

@@ -202,6 +202,42 @@ REFUSALS: dict[str, dict[str, str]] = {
     "journal_failed": {"en": "the table cannot write its journal, so nothing was changed: {error}",
                        "de": "der Tisch kann sein Journal nicht schreiben, darum wurde nichts geändert: {error}"},
     "invalid_input": {"en": "{detail}", "de": "ungültige Eingabe: {detail}"},  # the page's checks (referee/web)
+    # a tournament director's commands (referee/tournament_link.py)
+    "director_args": {"en": "the arguments of a director command must be an object",
+                      "de": "die Angaben eines Befehls der Turnierleitung müssen ein Objekt sein"},
+    "director_unknown": {"en": "unknown director command {cmd!r}",
+                         "de": "unbekannter Befehl der Turnierleitung {cmd!r}"},
+    "seat_not_now": {"en": "players are seated before the game starts (the table is {state})",
+                     "de": "Spieler werden vor dem Spielbeginn gesetzt (der Tisch ist {state})"},
+    "message_empty": {"en": "a message to the table needs a text",
+                      "de": "eine Nachricht an den Tisch braucht einen Text"},
+    "director_seat": {"en": "player must be a seat from 0 to {last}, not {player!r}",
+                      "de": "der Spieler muss ein Platz von 0 bis {last} sein, nicht {player!r}"},
+    "adjust_seconds": {"en": "seconds must be a number (negative to take time), not {seconds!r}",
+                       "de": "Sekunden müssen eine Zahl sein (negativ, um Zeit abzuziehen), nicht {seconds!r}"},
+    "no_game_clocks": {"en": "this table plays without game clocks (clocks.mode is not \"tournament\")",
+                       "de": "dieser Tisch spielt ohne Schachuhren (clocks.mode ist nicht \"tournament\")"},
+    "no_challenge_to_hold": {"en": "there is no challenge to hold (the table is {state})",
+                             "de": "es gibt keine Anzweiflung zum Anhalten (der Tisch ist {state})"},
+    "no_challenge_held": {"en": "no challenge is held at this table",
+                          "de": "an diesem Tisch ist keine Anzweiflung angehalten"},
+    "undo_not_now": {"en": "only the last play can be undone, before the next turn is played (the table is {state})",
+                     "de": "nur der letzte Zug kann zurückgenommen werden, bevor der nächste gespielt ist "
+                           "(der Tisch ist {state})"},
+    "undo_failed": {"en": "the game does not replay without its last play: {error}",
+                    "de": "das Spiel lässt sich ohne seinen letzten Zug nicht nachspielen: {error}"},
+    "score_by_letter": {"en": "a score is corrected by correcting a letter of the last play (square and letter); "
+                              "a free point adjustment has no line in the game record: enter it with the results",
+                        "de": "ein Punktestand wird korrigiert, indem ein Buchstabe des letzten Zugs korrigiert wird "
+                              "(Feld und Buchstabe); eine freie Punktkorrektur hat keine Zeile im Spielprotokoll: "
+                              "bitte bei den Ergebnissen eintragen"},
+    "next_game_not_now": {"en": "new players are seated before a game starts or after it ends (the table is {state})",
+                          "de": "neue Spieler werden vor einem Spiel oder nach seinem Ende gesetzt "
+                                "(der Tisch ist {state})"},
+    "next_game_players": {"en": "this table is set up for {n} players, not {given}",
+                          "de": "dieser Tisch ist für {n} Spieler eingerichtet, nicht {given}"},
+    "next_game_first": {"en": "first must be the index of the player who starts, not {first}",
+                        "de": "first muss die Nummer des Spielers sein, der beginnt, nicht {first}"},
 }
 
 # The table's states as a German sentence names them ("der Tisch ist {state}"); English uses the state's word.

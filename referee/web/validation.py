@@ -25,6 +25,9 @@ class InvalidInput(ControlError):
 
 
 _SQUARE = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")
+# A number typed as text: ASCII digits only ("²" and other scripts' digits pass str.isdigit but not int()),
+# one optional minus, and short (int() refuses 5,000 digits with an error of its own).
+_WHOLE = re.compile(r"-?[0-9]{1,9}")
 MAX_RACK = 7
 MAX_ROLL = 7  # a Scramble player rolls up to seven dice
 MAX_WORDS = MAX_RACK + 1  # a play of seven tiles forms its main word and at most seven crosswords
@@ -61,7 +64,7 @@ def _letter(params: Mapping[str, Any]) -> str:
 
 def _int(params: Mapping[str, Any], name: str, low: int, high: int, what: str) -> int:
     value = params.get(name)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(name, f"give {what} as a whole number from {low} to {high}")

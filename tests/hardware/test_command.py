@@ -62,6 +62,13 @@ def test_check_without_a_hardware_table(tmp_path: Path) -> None:
         main(["hardware", "check", str(path)])
 
 
+def test_check_of_a_file_that_is_not_utf8_says_so_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes("[hardware]\n# Stra\u00dfe\n".encode("latin-1"))
+    with pytest.raises(SystemExit, match=r"latin1\.toml: is not UTF-8 text \(byte \d+\); save it as UTF-8"):
+        main(["hardware", "check", str(path)])
+
+
 def test_simulated_test_cycles_every_output(config_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hardware", "test", str(config_file), "--simulated"]) == 0
     out = capsys.readouterr().out

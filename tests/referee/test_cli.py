@@ -16,11 +16,11 @@ def test_version_prints_package_version(capsys: pytest.CaptureFixture[str]) -> N
     assert capsys.readouterr().out.strip() == f"referee {__version__}"
 
 
-def test_help_lists_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([]) == 0
-    out = capsys.readouterr().out
-    assert "usage: referee" in out
-    assert "run" in out
+def test_no_command_is_an_error_that_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "usage: referee" in err
+    assert "run" in err and "name a command" in err
 
 
 def test_console_module_runs() -> None:

@@ -77,3 +77,20 @@ def test_export_to_a_folder_that_does_not_exist_says_so(tmp_path: Path, capsys: 
     assert main(["games", "export", "1", "--gcg", "--state-dir", str(tmp_path), "-o", str(target)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"referee games: cannot write {target}:") and "Traceback" not in err
+
+
+def test_backup_copies_the_game_being_played_while_the_journal_is_open(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    journal, gid = _game(tmp_path)
+    t = SimulatedTable(default_setup(), words=WORDS, journal=journal)  # a second game, tiles laid, not committed
+    t.control("start", {})
+    t.place_word("8E QUIZ")
+    dest = tmp_path / "copy" / "games.sqlite3"
+    dest.parent.mkdir()
+    assert main(["games", "backup", str(dest), "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.strip() == f"referee games: 2 game(s) backed up to {dest}"
+    copy = Journal(dest)
+    assert [e.kind for e in copy.events(t.game_id or 0)] == [e.kind for e in journal.events(t.game_id or 0)]
+    assert export_gcg(copy, gid) == export_gcg(journal, gid)
+    copy.close()
+    journal.close()

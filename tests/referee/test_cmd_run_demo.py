@@ -40,7 +40,7 @@ def test_run_refuses_a_bad_configuration_naming_file_and_key(tmp_path: Path) -> 
 
 def test_run_needs_a_lexicon_for_a_real_table(tmp_path: Path) -> None:
     cfg = tmp_path / "table.toml"
-    cfg.write_text("[sensors]\nboard = '/dev/ttyACM0'\n[web]\npin = '4711'\n", encoding="utf-8")
+    cfg.write_text("[sensors]\nboard = '/dev/ttyACM0'\n[web]\npin = '390217'\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "game.lexicon: a table needs a lexicon" in proc.stderr
@@ -102,13 +102,35 @@ board = "/dev/ttyACM0"
 [web]
 host = "127.0.0.1"
 port = {port}
-pin = "4711"
+pin = "390217"
 """, encoding="utf-8")
         proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
                               capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 1
     assert f"referee: {cfg}: web.port: port {port} is already in use" in proc.stderr
     assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "state" / "games.sqlite3").exists()  # no game row for a table that never served
+
+
+def test_run_with_an_unresolvable_host_exits_2_before_opening_a_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    def no_such_host(*args: object, **kwargs: object) -> object:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_host)  # no resolver is asked: tests stay off the network
+    words = tmp_path / "words.txt"
+    words.write_text("QUIZ\n", encoding="utf-8")
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f"[table]\nstate_dir = \"{tmp_path / 'state'}\"\n[game]\nlexicon = \"{words}\"\n"
+                   "[sensors]\nboard = \"/dev/ttyACM0\"\n[web]\nhost = \"referee-pi.lcoal\"\npin = \"390217\"\n",
+                   encoding="utf-8")
+    assert main(["run", "--config", str(cfg)]) == 2  # a configuration error: systemd does not restart it
+    err = capsys.readouterr().err
+    assert err.startswith(f"referee: {cfg}: web.host: 'referee-pi.lcoal' is not an address of this Pi")
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "state" / "games.sqlite3").exists()
 
 
 def test_sim_options_with_a_configuration_are_refused_not_ignored(tmp_path: Path,
@@ -125,7 +147,7 @@ def test_run_with_an_emulated_board_in_the_file_says_where_it_is(emulated_table_
     import os
     import signal
 
-    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {_free_port()}\npin = "123456"')
+    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {_free_port()}\npin = "390217"')
     proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -134,7 +156,7 @@ def test_run_with_an_emulated_board_in_the_file_says_where_it_is(emulated_table_
         while "sensor board emulator at" not in line:
             line = proc.stdout.readline()
             assert line, "the referee ended without naming its emulator"
-        assert "start the game on the page (PIN 123456)" in line
+        assert "start the game on the page (PIN 390217)" in line
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)

@@ -14,7 +14,7 @@ players = ["Anna", "Ben"]
 [sensors]
 board = "emulator://15x15?coded=1&buttons=2"
 [web]
-pin = "4711"
+pin = "390217"
 """
 
 
@@ -24,13 +24,39 @@ def _write(tmp_path: Path, text: str) -> Path:
     return p
 
 
-def test_annotated_example_loads() -> None:
-    c = load_config(EXAMPLE)
+def test_annotated_example_loads_once_its_pin_is_changed(tmp_path: Path) -> None:
+    from referee.pin_policy import EXAMPLE_PIN
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert f'pin = "{EXAMPLE_PIN}"' in text
+    with pytest.raises(ConfigError, match=r"web\.pin: is the example file's PIN"):
+        load_config(EXAMPLE)  # copied unchanged, the published PIN would guard the table
+    c = load_config(_write(tmp_path, text.replace(EXAMPLE_PIN, "390217")))
     assert c.game.players == ("Anna", "Ben")
     assert c.clocks.mode == "tournament"
     assert c.hardware is not None and c.hardware.buttons.clock == (5, 6)
-    assert c.web.pin == "4711"
-    assert c.source == str(EXAMPLE)
+    assert c.web.pin == "390217"
+
+
+@pytest.mark.parametrize(("pin", "reason"), [
+    ("0000", "at least 6"),
+    ("1234", "at least 6"),
+    ("71946", "at least 6"),
+    ("000000", "first PINs anyone tries"),
+    ("123456", "first PINs anyone tries"),
+    ("987654", "first PINs anyone tries"),
+    ("121212", "first PINs anyone tries"),
+    ("123123", "first PINs anyone tries"),
+    ("\u00b2\u00b2\u00b2\u00b2\u00b2\u00b2", "digits 0-9"),  # "²" is a digit to str.isdigit
+    ("\u0663\u0661\u0664\u0661\u0665\u0669", "digits 0-9"),  # Arabic-Indic digits
+    ("39 0217", "digits 0-9"),
+    ("1234567890123", "at most 12"),
+])
+def test_weak_pin_is_refused_at_start_saying_why(tmp_path: Path, pin: str, reason: str) -> None:
+    path = _write(tmp_path, MINIMAL.replace('"390217"', f'"{pin}"'))
+    with pytest.raises(ConfigError) as exc:
+        load_config(path)
+    assert exc.value.key == "web.pin" and reason in exc.value.reason
 
 
 def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
@@ -51,7 +77,7 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[clocks]\nminutes_per_player = 'ten'\n", "clocks.minutes_per_player", "must be a number"),
         ("[clocks]\nminutes_per_player = 0\n", "clocks.minutes_per_player", "between 1 and 600"),
         ("[web]\nport = 70000\n", "web.port", "between 1 and 65535"),
-        ("[web]\npin = '12'\n", "web.pin", "4 to 12 digits"),
+        ("[web]\npin = '12'\n", "web.pin", "at least 6"),
         ("[web]\nenabled = 'yes'\n", "web.enabled", "true or false"),
         ("[outputs]\ndevices = 'gpio'\n", "outputs.devices", "must be one of"),
         ("game = 3\n", "game", "must be a section"),
@@ -63,10 +89,13 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
         ("[sensors]\nboard = 'emulator://15x15?colour=red'\n", "sensors.board", "unknown emulator option 'colour'"),
         ("[sensors]\nboard = 'emulator://15x15?bounce_ms=x'\n", "sensors.board", ""),
         ("[sensors]\nboard = 3\n", "sensors.board", "must be a string"),
+        ("[sensors]\nboard = 'emulator://15x15?buttons=-1'\n", "sensors.board", "buttons -1 is outside"),
+        ("[sensors]\nboard = 'emulator://15x15?buttons=300'\n", "sensors.board", "buttons 300 is outside"),
+        ("x = " + "[" * 3000 + "]" * 3000 + "\n", "", "nested too deeply"),
     ],
 )
 def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str, key: str, reason: str) -> None:
-    path = _write(tmp_path, text + "\n[web]\npin = '4711'\n" if "[web]" not in text else text)
+    path = _write(tmp_path, text + "\n[web]\npin = '390217'\n" if "[web]" not in text else text)
     with pytest.raises(ConfigError) as exc:
         load_config(path)
     assert exc.value.key == key

@@ -140,3 +140,85 @@ def test_a_journal_that_cannot_be_written_changes_nothing_and_says_so(tmp_path: 
     t.place("H8", "Z")
     snap = t.press()
     assert not any(a["code"] == "journal_failed" for a in snap["alerts"]) and snap["players"][0]["score"] == 44
+
+
+def _end_a_game(t: SimulatedTable) -> None:
+    t.control("start", {})
+    for _ in range(6):
+        t.press()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    assert t.snapshot()["state"] == "ended"
+
+
+class _Killed(BaseException):
+    """Stands for a SIGKILL: nothing after the point it is raised at runs."""
+
+
+def test_the_end_of_a_game_is_written_with_its_last_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+
+    def killed(self: Journal, game_id: int) -> None:
+        raise _Killed  # a kill between the last event and a separate end mark
+
+    monkeypatch.setattr(Journal, "end_game", killed)
+    t = SimulatedTable(default_setup(clock_mode="none"), words=WORDS, journal=j)
+    _end_a_game(t)  # the end mark went with the last event: end_game was never needed
+    assert j.games()[-1].ended_utc is not None
+
+
+def test_a_committed_turn_is_in_the_database_file_alone(tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "g.sqlite3"
+    t = SimulatedTable(default_setup(), words=WORDS, journal=Journal(path))
+    t.control("start", {})
+    t.play("8E QUIZ")
+    copy = tmp_path / "backup" / "g.sqlite3"
+    copy.parent.mkdir()
+    shutil.copy(path, copy)  # the database file alone, as a careless backup copies it: no -wal beside it
+    db = sqlite3.connect(copy)
+    kinds = [k for (k,) in db.execute("SELECT kind FROM events ORDER BY seq")]
+    db.close()
+    assert "clock" in kinds and kinds.count("control") == 1  # the start and the committed play are there
+
+
+def test_the_backup_holds_the_write_ahead_log_too(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    j = Journal(path)
+    t = SimulatedTable(default_setup(), words=WORDS, journal=j)
+    t.control("start", {})
+    t.place_word("8E QUIZ")  # tiles laid, not yet committed: only in the log
+    j.backup(tmp_path / "backup.sqlite3")
+    copy = Journal(tmp_path / "backup.sqlite3")
+    assert [e.kind for e in copy.events(1)] == [e.kind for e in j.events(1)]
+
+
+def test_a_broken_event_is_skipped_with_an_alert_and_the_rest_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    j = Journal(path)
+    t = SimulatedTable(default_setup(clock_mode="none"), words=WORDS, journal=j)
+    t.control("start", {})
+    t.play("8E QUIZ")
+    seqs = [s for (s,) in j._db.execute("SELECT seq FROM events WHERE kind = 'link'")]
+    j._db.execute("UPDATE events SET data = '{\"source\": \"bo' WHERE seq = ?", (seqs[0],))
+    j.close()
+    j2 = Journal(path)
+    resumed = LiveTable.resume(j2, lambda s: table_rules(s, WordSet(WORDS)))
+    assert resumed is not None
+    snap = resumed.snapshot()
+    assert snap["players"][0]["score"] == 44  # the rest of the game is there
+    assert snap["alerts"][0]["code"] == "journal_damaged" and f"number {seqs[0]}" in snap["alerts"][0]["text"]
+
+
+def test_a_second_writer_is_refused_by_the_database_itself(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    first = Journal(path, writer=True)
+    with pytest.raises(JournalError, match="another referee is writing this journal"):
+        Journal(path, writer=True)
+    reader = Journal(path)  # `referee games list` still reads it
+    assert reader.games() == []
+    reader.close()
+    first.close()
+    Journal(path, writer=True).close()  # once the first has stopped

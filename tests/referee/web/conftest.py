@@ -37,7 +37,7 @@ class FakeRefusal(ControlError):
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PIN = "4711"
+PIN = "390217"
 
 VALUES = {**dict.fromkeys("AEILNORSTU", 1), **dict.fromkeys("DG", 2), **dict.fromkeys("BCMP", 3),
           **dict.fromkeys("FHVWY", 4), "K": 5, "J": 8, "X": 8, "Q": 10, "Z": 10}
@@ -369,20 +369,6 @@ def live_server() -> Iterator[Callable[..., LiveServer]]:
     yield start
     for server in servers:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's headless Chromium through Playwright; the browser tests skip cleanly without it."""
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"chromium is not installed ({CHROMIUM})")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @pytest.fixture

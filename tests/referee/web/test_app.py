@@ -20,7 +20,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from referee.web import create_app
 from referee.web.validation import ACTIONS
 
-PIN = "4711"
+PIN = "390217"
 
 VALID_PARAMS: dict[str, dict[str, Any]] = {
     "start": {}, "pause": {}, "resume": {}, "pass": {}, "accept": {},
@@ -97,7 +97,7 @@ def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pi
             assert "no PIN configured" in session["reason"]
             csrf = session["token"]
             for action, params in VALID_PARAMS.items():
-                for attempt in (None, "", "0000", "4711"):
+                for attempt in (None, "", "0000", "390217"):
                     status, body = await control(client, action, params, pin=attempt, csrf=csrf)
                     assert (status, body["code"]) == (403, "control_disabled"), (action, attempt)
                     assert "no PIN configured" in body["error"]
@@ -212,6 +212,10 @@ def test_same_origin_headers_from_the_page_are_accepted(table: Any, run_async: A
         ("exchange", {"count": "three"}, "count", "whole number"),
         ("exchange", {"count": True}, "count", "whole number"),
         ("exchange", {"count": 2.5}, "count", "whole number"),
+        ("exchange", {"count": "\u00b2"}, "count", "whole number"),  # "²".isdigit() is True, int("²") fails
+        ("exchange", {"count": "--5"}, "count", "whole number"),
+        ("exchange", {"count": "7" * 5000}, "count", "whole number"),  # int() refuses more than 4,300 digits
+        ("challenge", {"player": "\u0661"}, "player", "whole number"),  # an Arabic-Indic one
         ("challenge", {"player": 2}, "player", "out of range"),
         ("challenge", {}, "player", "whole number"),
         ("racks", {"player": 0, "tiles": "ABCDEFGH"}, "tiles", "at most 7"),
@@ -247,6 +251,8 @@ def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, acti
         (b"\"H8\"", "application/json", "JSON object"),
         (b"square=H8&letter=E", "application/x-www-form-urlencoded", "as JSON"),
         (b"\xff\xfe", "application/json", "not valid JSON"),
+        (b"[" * 5000 + b"]" * 5000, "application/json", "nested too deeply"),
+        (b'{"count": ' + b"7" * 5000 + b"}", "application/json", "not valid JSON"),
     ],
 )
 def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, content_type: str, needle: str,
@@ -352,6 +358,38 @@ def test_gcg_download_from_a_table_without_a_record_says_so(table_without_record
             assert body["code"] == "no_record" and "keeps no game record" in body["error"]
 
     run_async(go())
+
+
+def test_board_image_is_drawn_once_per_board_state(table: Any, run_async: Any) -> None:
+    from referee.web.app import BOARD_PNG
+
+    async def go() -> None:
+        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        async with serve(table) as client:
+            first = [await (await client.get("/board.png")).read() for _ in range(5)]
+            cache = client.app[BOARD_PNG]  # type: ignore[index]
+            assert cache.drawn == 1 and len(set(first)) == 1
+            table.play("G9=A", "9G AU", ["AU"], 2)
+            second = await (await client.get("/board.png")).read()
+            assert cache.drawn == 2 and second != first[0]
+
+    run_async(go())
+
+
+def test_a_bug_behind_any_route_answers_json_and_logs_no_pin(table: Any, run_async: Any,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> Any:
+        raise RuntimeError("a bug")
+
+    async def go() -> None:
+        table.snapshot = broken
+        async with serve(table) as client:
+            response = await client.get("/api/snapshot", headers={"X-Table-PIN": PIN})
+            assert response.status == 500 and response.content_type == "application/json"
+            assert (await response.json())["code"] == "internal"
+
+    run_async(go())
+    assert "GET /api/snapshot failed" in caplog.text and PIN not in caplog.text
 
 
 def test_board_image_is_a_png_of_the_board(table: Any, run_async: Any) -> None:

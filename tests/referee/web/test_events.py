@@ -36,7 +36,7 @@ def test_a_page_gets_the_current_snapshot_then_every_new_one(sim_table: Any, run
     seq = table.snapshot()["seq"]
 
     async def go() -> None:
-        async with TestClient(TestServer(create_app(table, "4711"))) as client:
+        async with TestClient(TestServer(create_app(table, "390217"))) as client:
             response = await client.get("/events")
             assert response.headers["Content-Type"].startswith("text/event-stream")
             first = await next_event(response)

@@ -14,7 +14,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PIN = "4711"
+PIN = "390217"
 WITHIN = 1000  # ms: every push must be on the page within a second
 
 

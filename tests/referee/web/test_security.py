@@ -27,8 +27,8 @@ def test_no_pin_means_no_control_not_a_default_pin() -> None:
 
 
 def test_the_right_pin_passes_and_errors_are_permission_denied() -> None:
-    guard = PinGuard("4711", ManualClock(0.0))
-    guard.check("a", "4711")
+    guard = PinGuard("390217", ManualClock(0.0))
+    guard.check("a", "390217")
     with pytest.raises(PinRequired):
         guard.check("a", None)
     with pytest.raises(WrongPin) as info:
@@ -38,7 +38,7 @@ def test_the_right_pin_passes_and_errors_are_permission_denied() -> None:
 
 def test_waits_grow_per_client_and_are_capped() -> None:
     clock = ManualClock(0.0)
-    guard = PinGuard("4711", clock, free_attempts=2, base_delay=1.0, max_delay=5.0)
+    guard = PinGuard("390217", clock, free_attempts=2, base_delay=1.0, max_delay=5.0)
     for _ in range(2):
         with pytest.raises(WrongPin):
             guard.check("a", "0000")
@@ -47,7 +47,7 @@ def test_waits_grow_per_client_and_are_capped() -> None:
         with pytest.raises(WrongPin):
             guard.check("a", "0000")
         with pytest.raises(RateLimited) as info:
-            guard.check("a", "4711")  # during the wait even the right PIN is not looked at
+            guard.check("a", "390217")  # during the wait even the right PIN is not looked at
         waits.append(info.value.retry_after)
         clock.now += info.value.retry_after
     assert waits == [1.0, 2.0, 4.0, 5.0, 5.0]
@@ -55,7 +55,7 @@ def test_waits_grow_per_client_and_are_capped() -> None:
 
 def test_free_attempts_come_first_then_a_wait() -> None:
     clock = ManualClock(0.0)
-    guard = PinGuard("4711", clock, free_attempts=2)
+    guard = PinGuard("390217", clock, free_attempts=2)
     with pytest.raises(WrongPin, match="1 more tries"):
         guard.check("a", "0")
     with pytest.raises(WrongPin, match="next wrong one"):
@@ -63,20 +63,43 @@ def test_free_attempts_come_first_then_a_wait() -> None:
     with pytest.raises(WrongPin, match="wait 1 s"):
         guard.check("a", "0")
     with pytest.raises(RateLimited):
-        guard.check("a", "4711")
-    guard.check("b", "4711")  # another client is not held up by the first one's guesses
+        guard.check("a", "390217")
+    guard.check("b", "390217")  # another client is not held up by the first one's guesses
     clock.now += 1
-    guard.check("a", "4711")
+    guard.check("a", "390217")
     with pytest.raises(WrongPin, match="1 more tries"):  # the record was cleared by the right PIN
         guard.check("a", "0")
 
 
 def test_the_client_records_are_bounded() -> None:
-    guard = PinGuard("4711", ManualClock(0.0), max_clients=10)
+    guard = PinGuard("390217", ManualClock(0.0), max_clients=10, global_limit=1000)
     for n in range(100):
         with pytest.raises(WrongPin):
             guard.check(f"10.0.0.{n}", "0")
     assert len(guard._clients) == 10
+
+
+def test_many_sources_together_meet_a_global_limit_that_spares_the_players_sessions() -> None:
+    clock = ManualClock(0.0)
+    guard = PinGuard("390217", clock, global_limit=30, global_window=600.0)
+    guard.check("192.168.1.20", "390217", session="players-phone")  # the players' phone, earlier in the game
+    refused = 0
+    for n in range(250):  # one guess from each of 250 addresses (each far below its own limit)
+        try:
+            guard.check(f"10.0.{n // 200}.{n % 200}", f"{n:06}", session=f"attacker-{n}")
+        except RateLimited as exc:
+            assert 0 < exc.retry_after <= 600
+            refused += 1
+        except WrongPin:
+            pass
+    assert refused == 250 - 30  # only the first 30 were even compared
+    with pytest.raises(RateLimited, match="at this table"):
+        guard.check("10.9.9.9", "390217", session="new-session")  # the right PIN, but not looked at
+    guard.check("192.168.1.20", "390217", session="players-phone")  # the players still control their table
+    with pytest.raises(WrongPin):
+        guard.check("192.168.1.21", "111111", session="players-phone")  # and a typo of theirs is still a typo
+    clock.now = 601.0
+    guard.check("10.9.9.9", "390217", session="new-session")  # the window has passed
 
 
 def test_csrf_token_is_bound_to_the_session_and_the_secret() -> None:

@@ -16,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.browser
 sim = pytest.importorskip("referee.sim")
 
-PIN = "4711"
+PIN = "390217"
 WITHIN = 1000
 
 

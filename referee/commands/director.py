@@ -1,0 +1,94 @@
+"""`referee director --config DIRECTOR.toml`: the tournament director's hall page, commands and results.
+
+The service lives in tournament/director/; this module reads the configuration and hands it the
+director credential's checks, which are the table scoreboard's (referee/web/security.py: constant-time
+comparison, a growing wait after wrong tries, CSRF token and Origin), so both pages are guarded alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "director", help="the tournament director: every table from the broker on one page",
+        description="Serve the director's hall page: every table of the event from the MQTT broker, the director's "
+                    "commands, pairings in (tsh tourney.js or CSV) and results out (tsh lines, CSV, GCG zip).")
+    p.add_argument("--config", required=True, type=Path, metavar="DIRECTOR.toml")
+    p.add_argument("--port", type=int, help="override [director] port")
+    p.set_defaults(handler=handle)
+
+
+class DirectorGuard:
+    """The director credential behind referee.web.security's PinGuard and CsrfGuard (see tournament.director.access)."""
+
+    def __init__(self, credential: str | None, clock: Callable[[], float] = time.monotonic, **backoff: float) -> None:
+        from referee.web.security import CsrfGuard, PinGuard
+
+        self._pins = PinGuard(credential, clock, **backoff)  # type: ignore[arg-type]
+        self._csrf = CsrfGuard()
+
+    @property
+    def enabled(self) -> bool:
+        return self._pins.enabled
+
+    def token_for(self, session_id: str) -> str:
+        return self._csrf.token_for(session_id)
+
+    def check(self, *, client: str | None, credential: str | None, session_id: str | None, token: str | None,
+              headers: Mapping[str, str], host: str) -> None:
+        from referee.web.security import (
+            ControlDisabled,
+            CrossSiteRequest,
+            PinRequired,
+            RateLimited,
+            WrongPin,
+            client_key,
+        )
+        from tournament.director.access import Refused
+
+        try:
+            self._csrf.check(session_id, token, headers, host)
+            self._pins.check(client_key(client), credential)
+        except CrossSiteRequest as exc:
+            raise Refused(403, "cross_site", str(exc)) from None
+        except ControlDisabled:
+            raise Refused(403, "control_disabled", "commands are off: no director credential is configured "
+                                                   "([director] credential_file)") from None
+        except RateLimited as exc:
+            raise Refused(429, "rate_limited", str(exc).replace("PIN", "key"), exc.retry_after) from None
+        except PinRequired:
+            raise Refused(401, "key_required", "this needs the director key") from None
+        except WrongPin as exc:
+            raise Refused(403, "key_wrong", str(exc).replace("PIN", "director key")) from None
+
+
+def handle(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    from dataclasses import replace
+
+    from tournament.director.config import DirectorConfigError, load
+    from tournament.director.service import serve
+
+    try:
+        config = load(args.config)
+    except DirectorConfigError as exc:
+        print(f"referee director: {exc}", file=sys.stderr)
+        return 2
+    if args.port is not None:
+        config = replace(config, port=args.port)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve(config, DirectorGuard(config.credential)))
+    except OSError as exc:
+        print(f"referee director: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+    return 0

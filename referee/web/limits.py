@@ -1,0 +1,87 @@
+"""How many connections the page keeps, and for how long: a Pi's open files are a shared, small budget.
+
+About 1,100 idle TCP connections (a slowloris, or a phone whose browser misbehaves) once filled the 1024
+open files systemd allows; from then on every new client waited 45 s for nothing, and every refused accept
+was logged. Three bounds keep the page answering:
+
+- a connection that has sent no complete request within `IDLE_TIMEOUT_S` of opening is closed (this guard's
+  own timer: older aiohttp releases start their keep-alive timer only after a first response), and so is
+  one idle or half-way through its next request that long after a response (aiohttp's keep-alive timer);
+- a request body that has not arrived within `BODY_TIMEOUT_S` is answered 408 (referee/web/app.py);
+- at most `MAX_CONNECTIONS` are kept: a new one makes room by closing the oldest connection that is not in
+  the middle of a request (an attacker's idle sockets go first; an open page's event stream only when
+  nothing else is left, and the page then reconnects by itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiohttp import web
+
+log = logging.getLogger(__name__)
+
+MAX_CONNECTIONS = 512
+IDLE_TIMEOUT_S = 15.0
+BODY_TIMEOUT_S = 10.0
+BACKLOG = 2048  # connections the kernel queues before they are accepted (capped by net.core.somaxconn)
+
+
+class ConnectionGuard:
+    """The protocol factory handed to `loop.create_server`: aiohttp's own, plus the bound on connections.
+
+    It reads two attributes aiohttp's `RequestHandler` keeps (`_request_in_progress`, `_force_close`): there
+    is no public way to ask whether a connection is busy, and guessing wrong only changes which connection
+    is closed first, never whether the bound holds."""
+
+    def __init__(self, server: web.Server, limit: int = MAX_CONNECTIONS) -> None:
+        if limit < 1:
+            raise ValueError(f"the connection limit must be at least 1, not {limit}")
+        self._server = server
+        self.limit = limit
+        self.evicted = 0  # connections closed to make room (the benchmark and the log report it)
+        self._last_report = 0
+
+    def __call__(self) -> asyncio.BaseProtocol:
+        connections = self._server.connections
+        if len(connections) + 1 > self.limit:
+            live = [h for h in connections if not getattr(h, "_force_close", False)]
+            excess = len(live) + 1 - self.limit
+            if excess > 0:
+                idle = [h for h in live if not getattr(h, "_request_in_progress", False)]
+                busy = [h for h in live if getattr(h, "_request_in_progress", False)]
+                # Idle ones in a batch (an eighth of the limit): under a flood the scan above then runs once
+                # per batch, not once per connection; busy ones only as many as must go.
+                victims = idle[:max(excess, self.limit // 8)] if len(idle) >= excess else (idle + busy)[:excess]
+                for handler in victims:
+                    handler.force_close()
+                    self.evicted += 1
+            if self.evicted >= self._last_report * 2 or self.evicted - self._last_report >= 1000:
+                # log 1, 2, 4, 8 ... closings, then every thousand: a flood must not become a flood of log
+                log.warning("the page is at its limit of %d connections: %d closed so far to make room for "
+                            "new ones (idle ones first)", self.limit, self.evicted)
+                self._last_report = self.evicted
+        protocol: asyncio.BaseProtocol = self._server()
+        asyncio.get_running_loop().call_later(self.first_request_s, self._first_request_due, protocol)
+        return protocol
+
+    first_request_s = IDLE_TIMEOUT_S
+
+    @staticmethod
+    def _first_request_due(handler: Any) -> None:
+        """Close a connection that has not sent one whole request head since it opened (idle or slowloris)."""
+        if getattr(handler, "_force_close", False) or getattr(handler, "_request_in_progress", False):
+            return
+        if getattr(handler, "_request_count", 1) == 0 and getattr(handler, "transport", None) is not None:
+            handler.force_close()
+
+
+def runner_settings() -> dict[str, Any]:
+    """The `web.AppRunner` settings that bound a connection's life (see the module docstring).
+
+    No access log: one line per request (and two per wrong PIN) filled an SD card under a flood; the
+    referee logs what matters itself."""
+    return {"keepalive_timeout": IDLE_TIMEOUT_S, "access_log": None, "max_line_size": 8190,
+            "max_field_size": 8190, "max_headers": 64, "lingering_time": 2.0}

@@ -1,0 +1,153 @@
+"""Director commands at the table: journaled as "director" events with who sent them, applied like a
+button, refused with the reason, and replayed from the journal like any other input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.journal import Journal
+from referee.sim.table import ManualClock, SimulatedTable, default_setup
+from referee.table.api import ControlError
+from referee.table.live import LiveTable
+from referee.table.rules import WordSet, table_rules
+
+WORDS = ["QUIZ", "ZA", "QI"]
+
+
+def make(tmp_path: Path) -> SimulatedTable:
+    return SimulatedTable(default_setup(), words=WORDS, journal=Journal(tmp_path / "games.sqlite3"))
+
+
+def director_rows(t: SimulatedTable) -> list[dict[str, object]]:
+    assert t.journal is not None and t.game_id is not None
+    return [dict(e.data) for e in t.journal.events(t.game_id) if e.kind == "director"]
+
+
+def test_start_pause_resume_are_journaled_with_who_sent_them(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    t.director("start", {}, by="director", command_id="c1")
+    t.advance(10)
+    t.director("pause", {}, by="director", command_id="c2")
+    assert t.snapshot()["state"] == "paused"
+    t.advance(60)
+    t.director("resume", {}, by="director", command_id="c3")
+    assert t.snapshot()["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 - 10_000
+    assert [(r["cmd"], r["by"], r["id"]) for r in director_rows(t)] == [
+        ("start", "director", "c1"), ("pause", "director", "c2"), ("resume", "director", "c3")]
+
+
+def test_a_refused_command_changes_nothing_and_is_not_journaled(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    with pytest.raises(ControlError, match="nothing to pause"):
+        t.director("pause", {}, by="director", command_id="c1")
+    with pytest.raises(ControlError, match="unknown director command"):
+        t.director("explode", {}, by="director", command_id="c2")
+    assert director_rows(t) == []
+
+
+def test_the_page_cannot_send_a_director_command(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    t.control("start", {})
+    with pytest.raises(ControlError, match="unknown action"):
+        t.control("adjust_time", {"player": 0, "seconds": 600})
+
+
+def test_adjust_time_gives_and_takes_clock_time(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    t.control("start", {})
+    t.director("adjust_time", {"player": 1, "seconds": 90}, by="director", command_id="c1")
+    t.director("adjust_time", {"player": 0, "seconds": -60}, by="director", command_id="c2")
+    players = t.snapshot()["players"]
+    assert players[1]["clock"]["remaining_ms"] == 25 * 60_000 + 90_000
+    assert players[0]["clock"]["remaining_ms"] == 25 * 60_000 - 60_000
+    with pytest.raises(ControlError, match="player must be a seat"):
+        t.director("adjust_time", {"player": 2, "seconds": 5}, by="director", command_id="c3")
+
+
+def test_hold_stops_the_clocks_during_a_challenge_until_released(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    t.control("start", {})
+    t.play("8E QUIZ")
+    assert t.snapshot()["state"] == "challenge"
+    t.director("hold", {"hold": True}, by="director", command_id="h1")
+    held = t.snapshot()
+    assert held["state"] == "paused"
+    assert any(a["code"] == "challenge_held" for a in held["alerts"])
+    t.advance(120)  # the 15 s window does not run out while held
+    t.director("hold", {"hold": False}, by="director", command_id="h2")
+    after = t.snapshot()
+    assert after["state"] == "challenge"
+    assert not any(a["code"] == "challenge_held" for a in after["alerts"])
+    with pytest.raises(ControlError, match="no challenge is held"):
+        t.director("hold", {"hold": False}, by="director", command_id="h3")
+
+
+def test_message_shows_on_the_table(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    t.director("message", {"text": "Round 3 starts at 14:00"}, by="director", command_id="m1")
+    alerts = t.snapshot()["alerts"]
+    assert {"level": "info", "code": "director_message", "text": "Round 3 starts at 14:00", "squares": []} in alerts
+
+
+def test_undo_takes_the_last_play_back_and_the_mover_plays_again(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    t.control("start", {})
+    t.play("8E QUIZ")
+    assert t.snapshot()["players"][0]["score"] > 0
+    t.director("undo", {}, by="director", command_id="u1")
+    snap = t.snapshot()
+    assert snap["players"][0]["score"] == 0
+    assert snap["state"] == "takeback"
+    for sq in ("E8", "F8", "G8", "H8"):
+        t.lift(sq)
+    snap = t.snapshot()
+    assert snap["state"] == "turn" and snap["players"][0]["on_turn"]
+    assert snap["players"][0]["clock"]["running"]
+    with pytest.raises(ControlError, match="only the last play"):
+        t.director("undo", {}, by="director", command_id="u2")
+
+
+def test_set_players_seats_the_next_game_with_the_first_player_first(tmp_path: Path) -> None:
+    t = make(tmp_path)
+    first_game = t.game_id
+    t.next_game(["Carla", "Dirk"], 1, by="director", command_id="p1")
+    assert t.game_id != first_game
+    snap = t.snapshot()
+    assert [p["name"] for p in snap["players"]] == ["Dirk", "Carla"]
+    assert snap["state"] == "waiting"
+    assert director_rows(t)[0]["cmd"] == "set_players"
+    with pytest.raises(ControlError, match="set up for 2 players"):
+        t.next_game(["Eva", "Fritz", "Gus"], 0, by="director", command_id="p3")
+    t.control("start", {})
+    with pytest.raises(ControlError, match="before a game starts or after it ends"):
+        t.next_game(["Eva", "Fritz"], 0, by="director", command_id="p2")
+
+
+def test_director_events_replay_from_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    t = SimulatedTable(default_setup(), words=WORDS, journal=Journal(path))
+    t.director("start", {}, by="director", command_id="c1")
+    t.director("adjust_time", {"player": 1, "seconds": 30}, by="director", command_id="c2")
+    t.play("8E QUIZ")
+    t.director("hold", {}, by="director", command_id="c3")
+    before = t.snapshot()
+    resumed = LiveTable.resume(Journal(path), lambda s: table_rules(s, WordSet(WORDS)), monotonic=ManualClock(5000))
+    assert resumed is not None
+    after = resumed.snapshot()
+    for key in ("state", "board", "alerts"):
+        assert after[key] == before[key]  # type: ignore[literal-required]
+    assert [p["clock"] for p in after["players"]] == [p["clock"] for p in before["players"]]
+
+
+def test_correct_score_corrects_a_misread_letter_and_the_engine_scores_again(tmp_path: Path) -> None:
+    t = SimulatedTable(default_setup(), journal=Journal(tmp_path / "games.sqlite3"))  # every word is good
+    t.control("start", {})
+    t.play("8E QUIZ")
+    before = t.snapshot()["players"][0]["score"]
+    t.director("correct_score", {"square": "E8", "letter": "A"}, by="director", command_id="s1")  # AUIZ
+    after = t.snapshot()["players"][0]["score"]
+    assert after == before - 18, "Q (10 points) read where an A (1) lay, on a double word square"
+    with pytest.raises(ControlError, match="correcting a letter of the last play"):
+        t.director("correct_score", {"player": 0, "points": 5}, by="director", command_id="s2")

@@ -1,0 +1,172 @@
+"""A real Mosquitto per test (free loopback port, generated config, temporary persistence), tables that
+publish a real journal, and a director that records what it applied. Waits are on conditions with timeouts."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.journal import Event, Journal
+from referee.tournament_link import JournalOutbox
+from tournament.acl import acl_text, table_user
+from tournament.director_link import DirectorLink
+from tournament.outbox import TablePublisher
+from tournament.payloads import AckMessage, EventMessage, StatusMessage
+from tournament.settings import BrokerSettings, TableLinkSettings
+from tournament.testing.broker import Broker, mosquitto_path
+
+EVENT = "test-open"
+TABLES = (1, 2, 3)
+WAIT_S = 30.0
+
+
+def password(user: str) -> str:
+    return f"pw-{user}"
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    if mosquitto_path() is None:
+        pytest.skip("mosquitto is not installed (make system-deps)")
+    users = {u: password(u) for u in ("director", "viewer", *(table_user(n) for n in TABLES))}
+    b = Broker(tmp_path / "broker", users, acl_text(EVENT, TABLES))
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+def settings_for(broker: Broker, user: str) -> BrokerSettings:
+    return BrokerSettings(broker.host, broker.port, username=user, password=password(user))
+
+
+class Director:
+    """A DirectorLink that records, in order, what it applied; tests wait on its condition."""
+
+    def __init__(self, broker: Broker, client_id: str = "test-director") -> None:
+        self.cond = threading.Condition()
+        self.applied: list[tuple[int, int, int]] = []
+        self.events: list[EventMessage] = []
+        self.acks: dict[str, AckMessage] = {}  # the latest ack of each command id
+        self.acked: dict[str, set[int]] = {}  # command id -> the tables that acknowledged it
+        self.status: dict[int, str] = {}
+        self.link = DirectorLink(settings_for(broker, "director"), EVENT, on_event=self._event, on_ack=self._ack,
+                                 on_status=self._status, client_id=client_id, retry_s=1.0)
+        self._stopped = False
+
+    def _event(self, msg: EventMessage, published_ms: int | None) -> None:
+        with self.cond:
+            self.applied.append(msg.key)
+            self.events.append(msg)
+            self.cond.notify_all()
+
+    def _ack(self, ack: AckMessage) -> None:
+        with self.cond:
+            self.acks[ack.id] = ack
+            self.acked.setdefault(ack.id, set()).add(ack.table)
+            self.cond.notify_all()
+
+    def _status(self, st: StatusMessage) -> None:
+        with self.cond:
+            self.status[st.table] = st.state
+            self.cond.notify_all()
+
+    def wait(self, predicate: Callable[[], bool], what: str, timeout: float = WAIT_S) -> None:
+        with self.cond:
+            assert self.cond.wait_for(predicate, timeout), f"timed out waiting for {what}"
+
+    def keys(self, table: int) -> list[tuple[int, int]]:
+        with self.cond:
+            return [(g, s) for t, g, s in self.applied if t == table]
+
+    def start(self) -> Director:
+        self.link.start()
+        assert self.link.connected.wait(WAIT_S)
+        return self
+
+    def stop(self) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self.link.stop()
+
+
+class FakeTable:
+    """A table's journal and publisher, without the game: events are appended as a table would."""
+
+    def __init__(self, broker: Broker, journal_path: Path, table: int = 1, user: str | None = None) -> None:
+        self.table = table
+        self.journal = Journal(journal_path)
+        rows = self.journal.games()
+        self.game = rows[-1].id if rows else self.journal.new_game(f"Table {table}", "standard", ["Ann", "Bob"], {})
+        self.t_ms = self.journal.resume_time(self.game)
+        settings = TableLinkSettings(settings_for(broker, user or table_user(table)), EVENT, table)
+        self.publisher = TablePublisher(settings, JournalOutbox(self.journal, table), save_every_s=0.0)
+        self._stopped = False
+
+    def play(self, n: int, step_ms: int = 5000) -> None:
+        for _ in range(n):
+            self.t_ms += step_ms
+            self.journal.append(self.game, Event("clock", self.t_ms, {"player": self.t_ms % 2}))
+            self.publisher.notify()
+
+    def events(self) -> int:
+        return self.journal.last_seq(self.game)
+
+    def start(self) -> FakeTable:
+        self.publisher.start()
+        return self
+
+    def stop(self) -> None:
+        if not self._stopped:
+            self._stopped = True
+            self.publisher.stop()
+            self.journal.close()
+
+
+@pytest.fixture
+def make_director(broker: Broker) -> Iterator[Callable[..., Director]]:
+    """Directors made by a test are stopped after it (stop() twice is harmless)."""
+    made: list[Director] = []
+
+    def make(client_id: str = "test-director", start: bool = True) -> Director:
+        d = Director(broker, client_id)
+        made.append(d)
+        return d.start() if start else d
+
+    yield make
+    for d in made:
+        d.stop()
+
+
+@pytest.fixture
+def director(make_director: Callable[..., Director]) -> Director:
+    return make_director()
+
+
+@pytest.fixture
+def make_table(broker: Broker, tmp_path: Path) -> Iterator[Callable[..., FakeTable]]:
+    made: list[FakeTable] = []
+
+    def make(table: int = 1, user: str | None = None, start: bool = True) -> FakeTable:
+        t = FakeTable(broker, tmp_path / f"table{table}.sqlite3", table, user)
+        made.append(t)
+        return t.start() if start else t
+
+    yield make
+    for t in made:
+        t.stop()
+
+
+@pytest.fixture
+def helpers() -> type[Helpers]:
+    """The Director and FakeTable classes, for tests that build them on other brokers."""
+    return Helpers
+
+
+class Helpers:
+    Director = Director
+    FakeTable = FakeTable

@@ -1,0 +1,115 @@
+"""The director's core without a broker: events stored once, where to resume after a restart, tiles and their
+alerts, a game put in its round only with the paired players, commands checked and sent with one id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tournament.director.core import Director
+from tournament.director.store import Store
+from tournament.pairings import Pairing
+from tournament.payloads import AckMessage, EventMessage, PayloadError, SnapshotMessage, StatusMessage
+
+
+def event(seq: int, game: int = 1, table: int = 4, players: tuple[str, str] = ("Ann", "Ben")) -> EventMessage:
+    data: dict[str, Any] = {"players": list(players), "name": f"Table {table}"} if seq == 0 else {"n": seq}
+    return EventMessage(table, game, seq, "game" if seq == 0 else "control", data, float(seq), "t")
+
+
+def snapshot(seq: int, scores: tuple[int, int], game: int = 1, table: int = 4, state: str = "turn",
+             players: tuple[str, str] = ("Ann", "Ben")) -> SnapshotMessage:
+    snap = {"state": state, "players": [{"name": players[0], "score": scores[0], "on_turn": True,
+                                         "clock": {"remaining_ms": -5000, "running": True}},
+                                        {"name": players[1], "score": scores[1], "on_turn": False, "clock": None}],
+            "alerts": [{"code": "camera_lost", "level": "error", "text": "", "squares": []}], "moves": []}
+    return SnapshotMessage(table, game, seq, snap)
+
+
+Sent = list[tuple[int | None, str, dict[str, Any], str]]
+
+
+def make(tmp_path: Path) -> tuple[Director, Sent]:
+    sent: Sent = []
+    director = Director("ev", Store(tmp_path / "d.sqlite3"))
+    director.sender = lambda table, cmd, args, cid: sent.append((table, cmd, args, cid))
+    return director, sent
+
+
+def test_each_event_is_stored_once_and_a_restart_resumes_after_the_unbroken_run(tmp_path: Path) -> None:
+    director, _ = make(tmp_path)
+    for seq in (0, 1, 1, 2, 5):
+        director.on_event(event(seq))
+    assert director.store.event_seqs(4, 1) == [0, 1, 2, 5]
+    assert director.store.duplicates == 1
+    director.store.close()
+    again, _ = make(tmp_path)
+    assert again.resume_points() == {(4, 1): 3}
+
+
+def test_tiles_carry_the_director_alerts(tmp_path: Path) -> None:
+    director, _ = make(tmp_path)
+    director.on_snapshot(snapshot(3, (40, 12)))
+    director.on_status(4, StatusMessage(4, "offline", "t", "Table 4"))
+    tile = director.tables[4].tile()
+    assert [p["score"] for p in tile["players"]] == [40, 12]
+    codes = [a["code"] for a in tile["alerts"]]
+    assert codes[0] == "offline" and "overtime" in codes and "camera_lost" in codes
+    assert tile["alerts"][0]["text"].startswith("offline since ")
+    director.on_status(4, StatusMessage(4, "online", "t", "Table 4"))
+    assert director.tables[4].tile()["alerts"][0]["code"] != "offline"
+    held = snapshot(4, (40, 12), state="paused")
+    held.snapshot["alerts"] = [{"code": "challenge_held", "level": "warning", "text": "", "squares": []}]
+    director.on_snapshot(held)
+    assert [a["text"] for a in director.tables[4].tile()["alerts"]][:1] == ["challenge held"]
+
+
+def test_a_late_snapshot_does_not_go_back(tmp_path: Path) -> None:
+    director, _ = make(tmp_path)
+    director.on_snapshot(snapshot(5, (50, 0)))
+    director.on_snapshot(snapshot(4, (40, 0)))
+    director.on_snapshot(snapshot(9, (1, 1), game=1))  # the same game, later: taken
+    assert director.tables[4].snapshot["players"][0]["score"] == 1
+
+
+def test_after_a_restart_the_hall_comes_back_from_the_store(tmp_path: Path) -> None:
+    director, _ = make(tmp_path)
+    director.store.set_meta("round", 3)
+    for seq in range(4):
+        director.on_event(event(seq))
+    director.on_snapshot(snapshot(3, (77, 50), state="ended"))
+    director.store.close()
+    again, _ = make(tmp_path)
+    assert again.tables[4].snapshot["players"][0]["score"] == 77
+    assert again.tables[4].round == 3
+
+
+def test_a_game_joins_the_round_only_with_the_paired_players(tmp_path: Path) -> None:
+    director, sent = make(tmp_path)
+    director.on_snapshot(snapshot(2, (10, 0), game=1, players=("Old", "Game")))
+    director.send_pairings([Pairing(2, 4, "B", ("Cid", "Dan"), 1, (7, 8))])
+    assert sent[0][:3] == (4, "set_players", {"players": ["Cid", "Dan"], "first": 1})
+    director.on_snapshot(snapshot(3, (20, 0), game=1, players=("Old", "Game")))
+    assert director.tables[4].round is None
+    director.on_snapshot(snapshot(0, (0, 0), game=2, players=("Dan", "Cid")))  # the table seated Dan first
+    assert (director.tables[4].round, director.tables[4].division) == (2, "B")
+    assert director.store.games(4)[-1].ids == [8, 7]
+
+
+def test_commands_are_checked_and_one_id_goes_to_every_table(tmp_path: Path) -> None:
+    director, sent = make(tmp_path)
+    with pytest.raises(PayloadError, match="points"):
+        director.send("correct_score", {"player": 0}, [1])
+    assert sent == []
+    command = director.send("hold", {"hold": True}, [1, 2])
+    assert [(t, c) for t, c, _, _ in sent] == [(1, "hold"), (2, "hold")] and {i for *_, i in sent} == {command.id}
+    director.on_ack(AckMessage(2, command.id, False, "no challenge to hold", "wrong_state"))
+    assert director.tables[2].tile()["alerts"][-1]["text"] == "hold: no challenge to hold"
+
+
+def test_without_a_broker_nothing_is_sent(tmp_path: Path) -> None:
+    director = Director("ev", Store(tmp_path / "d.sqlite3"))
+    with pytest.raises(RuntimeError, match="not connected"):
+        director.send("pause", {})

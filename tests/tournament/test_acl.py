@@ -1,0 +1,40 @@
+"""`python -m tournament.acl`: a hall's ACL, password file and credentials, usable as they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournament.acl import main, parse_tables
+from tournament.settings import read_credentials
+from tournament.testing.broker import mosquitto_path
+
+
+def test_table_ranges() -> None:
+    assert parse_tables("1-3,7,5-5") == [1, 2, 3, 5, 7]
+    with pytest.raises(ValueError, match="'x' is not a number"):
+        parse_tables("1-3,x")
+    with pytest.raises(ValueError, match="'4-2'"):
+        parse_tables("4-2")
+
+
+@pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto_passwd is not installed")
+def test_the_hall_files_are_written_and_passwords_kept_on_a_rerun(tmp_path: Path) -> None:
+    args = ["--event", "open-2026", "--tables", "1-3", "--acl", str(tmp_path / "acl"), "--passwords",
+            str(tmp_path / "passwd"), "--credentials-dir", str(tmp_path / "creds")]
+    assert main(args) == 0
+    user, pw = read_credentials(tmp_path / "creds" / "table-2.credentials")
+    assert user == "table-2" and len(pw) >= 20
+    assert (tmp_path / "creds" / "table-2.credentials").stat().st_mode & 0o777 == 0o600
+    hashed = (tmp_path / "passwd").read_text().splitlines()
+    assert len(hashed) == 5 and all(line.split(":", 1)[1].startswith("$7$") for line in hashed)
+    assert "user table-3" in (tmp_path / "acl").read_text()
+    assert main([*args[:3], "1-4", *args[4:]]) == 0  # a table added: the others keep their passwords
+    assert read_credentials(tmp_path / "creds" / "table-2.credentials") == (user, pw)
+
+
+def test_a_bad_event_id_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--event", "a b", "--tables", "1", "--acl", str(tmp_path / "a"), "--passwords",
+                 str(tmp_path / "p"), "--credentials-dir", str(tmp_path / "c")]) == 2
+    assert "event id 'a b'" in capsys.readouterr().out

@@ -1,0 +1,101 @@
+"""Pairings in: tsh's tourney.js (fixture written from tsh's documented JSON) and the CSV for events without tsh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tournament.pairings import (
+    Pairing,
+    PairingsError,
+    display_name,
+    parse_pairings_csv,
+    parse_tourney_js,
+    tsh_round,
+)
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+def tourney_text() -> str:
+    return (FIXTURES / "tourney.js").read_text(encoding="utf-8")
+
+
+def test_tsh_names_are_said_first_name_first() -> None:
+    assert display_name("Richards, Nigel:XT006003") == "Nigel Richards"
+    assert display_name("Cher") == "Cher"
+
+
+def test_tourney_js_round_one_seats_the_first_player_first_and_keeps_tsh_boards() -> None:
+    tourney = parse_tourney_js(tourney_text())
+    assert tourney.event == "Spring Open 2026"
+    games, byes = tsh_round(tourney, 1, table_offsets={"B": 10})
+    assert games[0] == Pairing(1, 1, "A", ("Nigel Richards", "Joey Krafchick"), 0, (1, 2))
+    # tsh says player 4 goes first against 3 (p12 = 1 for 4, 2 for 3): 4 is seated first
+    assert games[1] == Pairing(1, 2, "A", ("Jackson Smylie", "Will Anderson"), 0, (4, 3))
+    # division B has no boards: tables in the order of the first player's number, after the offset
+    assert [(g.table, g.ids) for g in games[2:]] == [(11, (1, 4)), (12, (3, 2))]
+    assert byes == ["A Brett Cappelletto"]
+
+
+def test_a_draw_for_first_leaves_first_open() -> None:
+    games, _ = tsh_round(parse_tourney_js(tourney_text()), 2, table_offsets={"B": 10})
+    anna = next(g for g in games if "Anna Müller" in g.players)
+    assert anna.first is None
+    assert {g.table for g in games if g.division == "A"} == {1, 2}
+
+
+def test_the_prefix_and_comments_are_optional() -> None:
+    body = tourney_text().removeprefix("newt=").rstrip().rstrip(";")
+    assert parse_tourney_js(body).divisions.keys() == {"A", "B"}
+    assert parse_tourney_js("// written by tsh\nvar newt = " + body + ";").event == "Spring Open 2026"
+
+
+def test_divisions_sharing_board_numbers_must_be_offset() -> None:
+    data = json.loads(tourney_text().removeprefix("newt=").rstrip().rstrip(";"))
+    for player in data["divisions"][1]["players"][1:]:
+        player["etc"]["board"] = [1, 2]
+    with pytest.raises(PairingsError, match=r"table 1 is given to .* set a table offset"):
+        tsh_round(parse_tourney_js(json.dumps(data)), 1)
+
+
+def test_one_sided_pairings_are_refused_with_where() -> None:
+    data = json.loads(tourney_text().removeprefix("newt=").rstrip().rstrip(";"))
+    data["divisions"][0]["players"][2]["pairings"][0] = 3
+    with pytest.raises(PairingsError, match=r"tourney.js: division A, round 1: player 1 is paired with 2, but 2"):
+        tsh_round(parse_tourney_js(json.dumps(data)), 1)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("newt={", "not tsh's JSON"),
+    ("{}", "no 'divisions' list"),
+    ('{"divisions":[{"name":"A","players":[null,{"id":1}]}]}', r"players\[1\]: a player needs a name"),
+    ('{"divisions":[{"name":"A","players":[null,{"id":2,"name":"X"}]}]}', "id 2 is not its place"),
+    ('{"divisions":[{"name":"A","players":[null,{"id":1,"name":"X","pairings":"2"}]}]}', r"pairings: expected"),
+])
+def test_broken_tourney_js_says_what_and_where(text: str, message: str) -> None:
+    with pytest.raises(PairingsError, match=message):
+        parse_tourney_js(text)
+
+
+def test_csv_pairings() -> None:
+    games = parse_pairings_csv((FIXTURES / "pairings.csv").read_text(encoding="utf-8"))
+    assert games == [
+        Pairing(1, 1, "A", ("Anna Müller", "Bernd Schmidt"), 0),
+        Pairing(1, 2, "A", ("Clara Weber", "Dirk Fischer"), 1),
+        Pairing(1, 3, "B", ("Eva Braun", "Frank Roth"), None),
+    ]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("round,table,player1\n", "player2 missing"),
+    ("round,table,player1,player2\n1,x,A,B\n", ":2: round and table must be numbers"),
+    ("round,table,player1,player2\n1,1,A\n", ":2: 3 fields"),
+    ("round,table,player1,player2,first\n1,1,A,B,3\n", "first must be 1, 2"),
+    ("round,table,player1,player2\n1,1,A,B\n1,1,C,D\n", "table 1 is given to A - B and to C - D"),
+])
+def test_broken_csv_says_what_and_where(text: str, message: str) -> None:
+    with pytest.raises(PairingsError, match=message):
+        parse_pairings_csv(text, "round.csv")

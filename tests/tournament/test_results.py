@@ -1,0 +1,112 @@
+"""Results out: tsh score lines, CSV/JSON, standings, GCG with the event's pragmas, a round in one zip."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.gcg import parse_gcg
+from game.gcg_check import check_record
+from game.rules import naspa
+from referee.cli import main as referee_main
+from referee.sim.table import SimulatedTable
+from tournament.pairings import parse_tourney_js, tsh_round
+from tournament.results import GameRecord, game_gcg, results_csv, results_json, round_zip, standings, tsh_lines
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+@pytest.fixture(scope="module")
+def table_moves() -> list[dict[str, Any]]:
+    """A score sheet played by the real table (four plays, a pass, an exchange of three), as its snapshot
+    lists it: exported GCG is checked against what a table really sends."""
+    table = SimulatedTable()
+    table.control("start", {})
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        table.advance(20)
+    table.control("pass", {})
+    table.advance(20)
+    return [dict(m) for m in table.control("exchange", {"count": 3})["moves"]]
+
+
+def record(table: int, players: list[str], scores: list[int], moves: list[dict[str, Any]], *, round_: int = 1,
+           division: str = "A", ids: list[int | None] | None = None, ended: bool = True) -> GameRecord:
+    return GameRecord(table, round_, division, players, scores, moves, ids or [None, None], ended=ended,
+                      event="Spring Open 2026", game=f"t{table}-g1")
+
+
+def test_gcg_carries_the_event_and_passes_the_engine(table_moves: list[dict[str, Any]]) -> None:
+    text = game_gcg(record(7, ["Nigel Richards", "Joey Krafchick"], [48, 37], table_moves, ended=False))
+    parsed = parse_gcg(text)
+    assert parsed.pragmas["event"] == "Spring Open 2026"
+    assert (parsed.pragmas["round"], parsed.pragmas["division"], parsed.pragmas["table"]) == ("1", "A", "7")
+    assert [p.name for p in parsed.players] == ["Nigel Richards", "Joey Krafchick"]
+    assert [m.move for m in parsed.moves] == ["8G QI", "7H AX", "9F JOE", "10E WE", "-", "-3"]
+    result = check_record(parsed, naspa())
+    assert result.skipped is None and result.mismatches == [] and result.plays == 6
+
+
+def test_a_wrong_total_is_caught_by_the_check(table_moves: list[dict[str, Any]]) -> None:
+    moves = [dict(m) for m in table_moves]
+    moves[2]["score"] += 1
+    result = check_record(parse_gcg(game_gcg(record(1, ["A", "B"], [49, 37], moves))), naspa())
+    assert [m.line for m in result.mismatches]
+
+
+def test_tsh_lines_are_what_is_typed_after_a() -> None:
+    games, _ = tsh_round(parse_tourney_js((FIXTURES / "tourney.js").read_text(encoding="utf-8")), 1,
+                         table_offsets={"B": 10})
+    records = [record(g.table, list(g.players), [400 + g.table, 350], [], division=g.division, ids=list(g.ids))
+               for g in games]
+    records.append(record(30, ["Eva Braun", "Frank Roth"], [300, 310], [], division="B"))
+    records.append(record(31, ["Not", "Finished"], [10, 0], [], division="B", ended=False))
+    lines = tsh_lines(records)
+    assert lines["A"] == ["1 401 2 350", "4 402 3 350"]
+    assert lines["B"][:2] == ["1 411 4 350", "3 412 2 350"]
+    assert lines["B"][2].startswith("# table 30: Eva Braun 300 - Frank Roth 310 (no tsh player numbers")
+    assert len(lines["B"]) == 3
+
+
+def test_standings_count_wins_then_spread_and_half_a_win_for_a_tie() -> None:
+    records = [
+        record(1, ["Ann", "Ben"], [400, 300], []),
+        record(2, ["Cid", "Dan"], [350, 340], []),
+        record(1, ["Ann", "Cid"], [380, 380], [], round_=2),
+        record(2, ["Ben", "Dan"], [500, 300], [], round_=2),
+        record(3, ["Ann", "Dan"], [1, 0], [], round_=3, ended=False),
+    ]
+    rows = [(s.name, s.wins, s.spread) for s in standings(records)]
+    assert rows == [("Ann", 1.5, 100), ("Cid", 1.5, 10), ("Ben", 1.0, 100), ("Dan", 0.0, -210)]
+
+
+def test_csv_and_json_hold_every_game() -> None:
+    records = [record(2, ["Cid", "Dan"], [350, 340], [], ids=[3, 4]), record(1, ["Ann", "Ben"], [400, 300], [])]
+    rows = list(csv.DictReader(io.StringIO(results_csv(records))))
+    assert [(r["table"], r["player1"], r["score1"], r["tsh1"], r["winner"]) for r in rows] == [
+        ("1", "Ann", "400", "", "Ann"), ("2", "Cid", "350", "3", "Cid")]
+    assert [g["spread"] for g in json.loads(results_json(records))["games"]] == [100, 10]
+
+
+def test_a_round_from_tourney_js_to_the_zip_and_every_game_passes_referee_gcg_check(
+        table_moves: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games, _ = tsh_round(parse_tourney_js((FIXTURES / "tourney.js").read_text(encoding="utf-8")), 1,
+                         table_offsets={"B": 10})
+    records = [record(g.table, list(g.players), [48, 37], table_moves, division=g.division, ids=list(g.ids))
+               for g in games]
+    data = round_zip(records, 1)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = sorted(archive.namelist())
+        archive.extractall(tmp_path)
+    assert "round01/tsh-scores.txt" in names and "round01/standings.csv" in names
+    assert len([n for n in names if n.endswith(".gcg")]) == 4
+    tsh = (tmp_path / "round01/tsh-scores.txt").read_text(encoding="utf-8")
+    assert "1 48 2 37\n4 48 3 37\n" in tsh and "1 48 4 37\n3 48 2 37\n" in tsh
+    assert referee_main(["gcg", "check", str(tmp_path / "round01/gcg")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"

@@ -1,0 +1,7 @@
+"""Many tables on one broker: the topics and payloads both ends share, the table's publisher, the receiver.
+
+`topics` and `payloads` are the contract between a table and the director (pure, typed, standard library).
+`outbox` publishes a table's journal through MQTT; `receiver` is the director's end: it applies each event
+once and asks a table to replay a gap. `testing.broker` starts a real Mosquitto for tests and benchmarks.
+The package never imports `referee`: it sees only what the broker carries.
+"""

@@ -1,0 +1,95 @@
+"""DIRECTOR.toml: the director's one configuration file, checked at start with file, key and reason.
+
+Secrets never sit in the TOML itself: the director credential and the broker's `user:password` are read from
+files named there (mode 600 on a shared laptop), so the configuration can be shown, copied and versioned.
+The [broker] section takes the same keys as a table's [tournament] section (tournament/settings.py): broker,
+credentials, ca_file, cert_file, key_file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tournament import topics
+from tournament.settings import BrokerSettings, SettingsError, parse_broker
+
+BROKER_KEYS = ("broker", "credentials", "ca_file", "cert_file", "key_file")
+
+
+class DirectorConfigError(ValueError):
+    """A DIRECTOR.toml that cannot be used: says the file, the key and why."""
+
+
+@dataclass(frozen=True)
+class DirectorConfig:
+    event: str
+    name: str
+    host: str
+    port: int
+    credential: str | None  # None: commands are off (there is no default credential)
+    state_dir: Path
+    broker: BrokerSettings
+    feature: list[int] = field(default_factory=list)
+
+
+def _secret(path: Path, base: Path, where: str) -> str:
+    full = path if path.is_absolute() else base / path
+    try:
+        text = full.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise DirectorConfigError(f"{where}: cannot read {full} ({exc.strerror or exc})") from None
+    if not text:
+        raise DirectorConfigError(f"{where}: {full} is empty")
+    return text
+
+
+def load(path: str | Path) -> DirectorConfig:
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DirectorConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DirectorConfigError(f"{path}: not valid TOML ({exc})") from None
+    base = path.resolve().parent
+    director: dict[str, Any] = raw.get("director") or {}
+    broker: dict[str, Any] = raw.get("broker") or {}
+    known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature"}}
+    for section, keys in known.items():
+        extra = set(raw.get(section) or {}) - keys
+        if extra:
+            raise DirectorConfigError(f"{path}: [{section}] {sorted(extra)[0]}: unknown key "
+                                      f"(known: {', '.join(sorted(keys))})")
+    extra_sections = set(raw) - {"director", "broker"}
+    if extra_sections:
+        raise DirectorConfigError(f"{path}: [{sorted(extra_sections)[0]}]: unknown section (known: director, broker)")
+    try:
+        event = topics.check_event_id(director.get("event", ""))
+    except topics.TopicError as exc:
+        raise DirectorConfigError(f"{path}: [director] event: {exc}") from None
+    port = director.get("port", 8090)
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise DirectorConfigError(f"{path}: [director] port: a port number (0 to 65535), not {port!r}")
+    feature = director.get("feature", [])
+    if not isinstance(feature, list) or not all(isinstance(t, int) and 1 <= t <= topics.MAX_TABLE for t in feature):
+        raise DirectorConfigError(f"{path}: [director] feature: a list of table numbers, not {feature!r}")
+    credential = None
+    if "credential_file" in director:
+        credential = _secret(Path(director["credential_file"]), base, f"{path}: [director] credential_file")
+        if len(credential) < 8:
+            raise DirectorConfigError(f"{path}: [director] credential_file: the credential needs 8 characters or "
+                                      f"more (it guards every table)")
+    if not broker:
+        raise DirectorConfigError(f"{path}: [broker]: missing: the broker's URL and the director's credentials file")
+    try:
+        config = parse_broker({k: str(base / v) if k != "broker" and isinstance(v, str) and not Path(v).is_absolute()
+                               else v for k, v in broker.items()}, allowed=BROKER_KEYS)
+    except SettingsError as exc:
+        raise DirectorConfigError(f"{path}: [broker] {exc}") from None
+    state_dir = Path(director.get("state_dir", "director-state"))
+    return DirectorConfig(event, str(director.get("name") or event), str(director.get("host", "127.0.0.1")), port,
+                          credential, state_dir if state_dir.is_absolute() else base / state_dir, config,
+                          list(feature))

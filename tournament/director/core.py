@@ -1,0 +1,269 @@
+"""The director's state machine: applies what the broker carries to the hall and the store, sends commands.
+
+Everything here runs on one asyncio loop (the MQTT thread hands each message over), so the hall needs no
+locks. The network's receiver (tournament/receiver.py, inside the link) delivers each event once and in
+order, asking tables to replay gaps; the store keeps each (table, game, seq) once as well, so a redelivery
+after a restart of the director is still stored once. `resume_points` tells the receiver, at start, how far
+the store goes for every game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournament import topics
+from tournament.director.hall import TableState, now_iso
+from tournament.director.store import Store
+from tournament.pairings import Pairing
+from tournament.payloads import HEADER_SEQ, AckMessage, CommandMessage, EventMessage, SnapshotMessage, StatusMessage
+from tournament.results import GameRecord
+
+log = logging.getLogger(__name__)
+
+# (table or None for every table, command, args, command id): publishes one command
+Sender = Callable[[int | None, str, dict[str, Any], str], None]
+TileListener = Callable[[TableState], None]
+
+
+def _percentiles(values: deque[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return {"p50": round(ordered[len(ordered) // 2], 1), "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 1),
+            "count": len(ordered)}
+
+
+@dataclass
+class SentCommand:
+    """A command the director sent, and what each table answered."""
+
+    id: str
+    cmd: str
+    args: dict[str, Any]
+    tables: list[int] | None  # None: every table (all/cmd)
+    sent: float
+    acks: dict[int, AckMessage] = field(default_factory=dict)
+    acked: asyncio.Event = field(default_factory=asyncio.Event)  # set on each acknowledgement
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "cmd": self.cmd, "args": self.args, "tables": self.tables,
+                "acks": {str(t): {"ok": a.ok, "error": a.error, "code": a.code} for t, a in sorted(self.acks.items())}}
+
+
+class Director:
+    """The hall, the store and the command sender of one event."""
+
+    def __init__(self, event: str, store: Store, *, name: str = "", by: str = "director",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.event = topics.check_event_id(event)
+        self.name = name or event
+        self.store = store
+        self.by = by
+        self.clock = clock
+        self.tables: dict[int, TableState] = {}
+        self.sender: Sender | None = None
+        self._listeners: list[TileListener] = []
+        self._ids = itertools.count(1)
+        self._prefix = secrets.token_hex(3)
+        self.commands: dict[str, SentCommand] = {}
+        # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
+        self.link_stats: Callable[[], dict[str, int]] = dict
+        self._delays: deque[float] = deque(maxlen=2000)
+        self._restore()
+
+    # --- start-up ------------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        """The hall as the store left it: every table's last game, its round and its last snapshot."""
+        for stored in self.store.games():
+            state = self.table(stored.table)
+            if state.game is None or stored.game >= state.game:
+                state.game = stored.game
+                state.round, state.division = stored.round, stored.division
+                if stored.snapshot is not None:
+                    state.snapshot, state.seq = stored.snapshot, stored.seq
+
+    def resume_points(self) -> dict[tuple[int, int], int]:
+        """Per game, the next seq the director lacks: the end of the unbroken run stored from seq 0."""
+        points = {}
+        for (table, game), _ in self.store.last_seqs().items():
+            following = HEADER_SEQ
+            for seq in self.store.event_seqs(table, game):
+                if seq != following:
+                    break
+                following += 1
+            points[(table, game)] = following
+        return points
+
+    def table(self, number: int) -> TableState:
+        state = self.tables.get(number)
+        if state is None:
+            state = self.tables[number] = TableState(number)
+        return state
+
+    def stats(self) -> dict[str, Any]:
+        """How the hall and the delivery are doing, for a health check or a benchmark (GET /api/stats)."""
+        online = sum(1 for s in self.tables.values() if s.online)
+        return {"tables": len(self.tables), "online": online, "offline": len(self.tables) - online,
+                "with_alerts": sum(1 for s in self.tables.values() if s.alerts()),
+                "stored_duplicates": self.store.duplicates, "delivery": self.link_stats(),
+                "event_to_director_ms": _percentiles(self._delays)}
+
+    def subscribe(self, listener: TileListener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _changed(self, state: TableState) -> None:
+        state.received = self.clock()
+        for listener in list(self._listeners):
+            listener(state)
+
+    # --- from the broker (each message checked by the link before it gets here) ------------------------
+
+    def on_status(self, table: int, message: StatusMessage | None) -> None:
+        state = self.table(table)
+        online = message is not None and message.state == "online"
+        if message is not None and message.name:
+            state.name = message.name
+        if online:
+            state.offline_since = None
+        elif state.online or state.offline_since is None:
+            state.offline_since = now_iso()
+        state.online = online
+        self._changed(state)
+
+    def on_snapshot(self, message: SnapshotMessage) -> None:
+        state = self.table(message.table)
+        if message.game is not None and state.game is not None and message.game < state.game:
+            return  # a late snapshot of a previous game
+        if message.game == state.game and message.seq < state.seq:
+            return
+        if message.game is not None and message.game != state.game:
+            self._new_game(state, message.game, message.snapshot)
+        state.snapshot = dict(message.snapshot)
+        state.seq = message.seq
+        if message.game is not None:
+            self.store.save_snapshot(message.table, message.game, message.seq, state.snapshot)
+        self._changed(state)
+
+    def _new_game(self, state: TableState, game: int, snapshot: Any) -> None:
+        """A game not seen before at this table: it belongs to the round the table was last paired for."""
+        state.game = game
+        state.seq = -1
+        current = self.store.meta("round")
+        stored = {g.game: g for g in self.store.games(state.table)}.get(game)
+        if stored is not None and stored.round is not None:
+            state.round, state.division = stored.round, stored.division
+            return
+        if current is None:
+            state.round, state.division = None, None
+            return
+        round_pairings = self.store.pairings(current)
+        pairing = next((p for p in round_pairings if p["table"] == state.table), None)
+        names = [str(p.get("name", "")) for p in (snapshot or {}).get("players") or [] if isinstance(p, dict)]
+        ids: list[int | None] = [None, None]
+        division = "A"
+        if pairing is not None:
+            # the round's game is the one with the paired players; an earlier game still on the table is not
+            if sorted(names) != sorted(pairing["players"]):
+                state.round, state.division = None, None
+                return
+            division = pairing["division"]
+            ids = list(pairing["ids"])
+            if names == list(reversed(pairing["players"])):
+                ids = list(reversed(ids))
+        elif round_pairings:
+            state.round, state.division = None, None  # a table not paired this round
+            return
+        state.round, state.division = current, division
+        self.store.assign_game(state.table, game, current, division, ids)
+
+    def on_event(self, message: EventMessage, published_ms: int | None = None) -> None:
+        """One event, in order: queued for the store (kept once); a game header names the table's new game.
+
+        `published_ms` (the table's wall clock when it sent the event, an MQTT user property) gives the
+        delivery time to the director's loop, kept for `stats` (the last 2000)."""
+        if published_ms is not None:
+            self._delays.append(time.time() * 1000 - published_ms)
+        self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
+                             message.time, message.at)
+        state = self.table(message.table)
+        if message.seq == HEADER_SEQ and (state.game is None or message.game > state.game):
+            data = dict(message.data)
+            state.name = str(data.get("name") or state.name)
+            self._new_game(state, message.game, {"players": [{"name": n} for n in data.get("players") or []]})
+            self._changed(state)
+
+    def on_ack(self, message: AckMessage) -> None:
+        sent = self.commands.get(message.id)
+        if sent is None:
+            return
+        sent.acks[message.table] = message
+        sent.acked.set()
+        if not message.ok:
+            state = self.table(message.table)
+            state.messages = [*state.messages[-4:], f"{sent.cmd}: {message.error or message.code or 'refused'}"]
+            self._changed(state)
+
+    # --- to the tables -------------------------------------------------------------------------
+
+    def send(self, cmd: str, args: dict[str, Any], tables: list[int] | None = None) -> SentCommand:
+        """Publish a command to some tables (None: every table at once, on `all/cmd`), one id for all of them.
+
+        The arguments are checked by the contract's `CommandMessage` first: PayloadError says what is wrong."""
+        if self.sender is None:
+            raise RuntimeError("the director is not connected to the broker")
+        command_id = f"{self._prefix}-{next(self._ids)}"
+        CommandMessage(command_id, self.by, cmd, args)  # type: ignore[arg-type]
+        sent = SentCommand(command_id, cmd, dict(args), tables, self.clock())
+        self.commands[command_id] = sent
+        while len(self.commands) > 1000:
+            self.commands.pop(next(iter(self.commands)))
+        for table in tables if tables is not None else [None]:
+            self.sender(table, cmd, dict(args), command_id)
+        return sent
+
+    def send_pairings(self, pairings: list[Pairing]) -> SentCommand | None:
+        """Keep a round's pairings and send each table its players (first player first) for its next game."""
+        if not pairings:
+            return None
+        round_ = pairings[0].round
+        self.store.save_pairings([p.to_dict() for p in pairings])
+        self.store.set_meta("round", round_)
+        last = None
+        for p in pairings:
+            first = p.first if p.first is not None else 0
+            last = self.send("set_players", {"players": list(p.players), "first": first}, [p.table])
+        return last
+
+    # --- results -------------------------------------------------------------------------------
+
+    def records(self) -> list[GameRecord]:
+        """Every game the director holds a score sheet of, with its round and division (0 and "" for a game
+        played outside the pairings: its live GCG is there all the same)."""
+        out = []
+        for stored in self.store.games():
+            snap = stored.snapshot
+            if not snap:
+                continue
+            players = [str(p.get("name", "")) for p in snap.get("players") or []]
+            if len(players) != 2:
+                continue
+            result = snap.get("result") or {}
+            out.append(GameRecord(
+                stored.table, stored.round or 0, stored.division or "", players,
+                [int(p.get("score", 0)) for p in snap.get("players") or []],
+                [dict(m) for m in snap.get("moves") or []], list(stored.ids),
+                edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
+                ended=snap.get("state") == "ended" and bool(result),
+                winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
+                event=self.name, game=f"{stored.table}-{stored.game}"))
+        return out

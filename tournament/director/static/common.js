@@ -1,0 +1,118 @@
+// Shared by the hall and the one-table page: the session, sending commands, clocks and small boards.
+"use strict";
+
+const Director = (() => {
+  let session = null;
+
+  async function loadSession() {
+    const response = await fetch("/api/session", { credentials: "same-origin" });
+    session = await response.json();
+    return session;
+  }
+
+  // Send a command of the tournament network; resolves to the JSON answer (acks or the refusal).
+  async function command(cmd, tables, args) {
+    if (!session) await loadSession();
+    const key = document.getElementById("key");
+    const response = await fetch(`/api/command/${cmd}`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": session.token,
+                 "X-Director-Key": key ? key.value : "" },
+      body: JSON.stringify({ tables, args: args || {} }),
+    });
+    const body = await response.json();
+    body.status = response.status;
+    return body;
+  }
+
+  async function post(path, data) {
+    if (!session) await loadSession();
+    const key = document.getElementById("key");
+    const response = await fetch(path, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": session.token,
+                 "X-Director-Key": key ? key.value : "" },
+      body: JSON.stringify(data),
+    });
+    const body = await response.json();
+    body.status = response.status;
+    return body;
+  }
+
+  function describe(answer) {
+    if (answer.error) return `refused: ${answer.error}`;
+    const acks = Object.entries(answer.acks || {});
+    const bad = acks.filter(([, a]) => !a.ok);
+    const expected = (answer.expected || []).length;
+    let text = `${answer.cmd}: ${acks.length - bad.length} of ${expected || acks.length} tables acknowledged`;
+    if (bad.length) text += `; refused by ${bad.map(([t, a]) => `table ${t} (${a.error || a.code})`).join(", ")}`;
+    return text;
+  }
+
+  function clockText(ms) {
+    const negative = ms < 0;
+    const total = Math.floor(Math.abs(ms) / 1000);
+    const text = `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+    return negative ? `-${text}` : text;
+  }
+
+  // A clock shown from the last snapshot: a running one counts down locally between updates.
+  function clockNow(clock, receivedAt) {
+    if (!clock) return null;
+    return clock.running ? clock.ms - (performance.now() - receivedAt) : clock.ms;
+  }
+
+  const PREMIUM = { d: "#7fc8ef", t: "#2b7fd0", D: "#f2a3b3", T: "#d8383f" };
+
+  function drawBoard(canvas, board, premiums, lastPlay) {
+    const ctx = canvas.getContext("2d");
+    const n = board.length || 15;
+    const size = canvas.width / n;
+    const last = new Set(lastPlay || []);
+    ctx.fillStyle = "#1e5a3a";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    for (let r = 0; r < n; r++) {
+      const row = board[r] || "";
+      for (let c = 0; c < n; c++) {
+        const ch = row[c] || ".";
+        const name = String.fromCharCode(65 + c) + (r + 1);
+        const premium = premiums && premiums[r] ? premiums[r][c] : ".";
+        ctx.fillStyle = ch !== "." ? (last.has(name) ? "#ffd23f" : "#f6e2b3") : (PREMIUM[premium] || "#2f7a52");
+        ctx.fillRect(c * size + 0.5, r * size + 0.5, size - 1, size - 1);
+        if (ch !== "." && size >= 14) {
+          ctx.fillStyle = ch === ch.toLowerCase() && ch !== "?" ? "#c0262d" : "#1b1b1b";
+          ctx.font = `bold ${Math.floor(size * 0.7)}px system-ui, sans-serif`;
+          ctx.textAlign = "center";
+          ctx.textBaseline = "middle";
+          ctx.fillText(ch.toUpperCase(), c * size + size / 2, r * size + size / 2 + 1);
+        }
+      }
+    }
+  }
+
+  // An event stream that says when it is connected; `onTiles` gets each batch of tiles.
+  function stream(url, onTiles) {
+    const connection = document.getElementById("connection");
+    const source = new EventSource(url);
+    source.addEventListener("open", () => {
+      connection.dataset.connected = "true";
+      connection.textContent = "live";
+    });
+    source.addEventListener("error", () => {
+      connection.dataset.connected = "false";
+      connection.textContent = "reconnecting…";
+    });
+    source.addEventListener("tiles", (event) => onTiles(JSON.parse(event.data), performance.now()));
+    return source;
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  return { loadSession, command, post, describe, clockText, clockNow, drawBoard, stream, el,
+           get session() { return session; } };
+})();

@@ -1,0 +1,222 @@
+// The hall: every table as a tile, paged (only one page of tiles is in the DOM), filtered and sorted;
+// `?display=tv` shows the feature tables large with their last play, for a hall screen or a stream.
+"use strict";
+
+(() => {
+  const params = new URLSearchParams(location.search);
+  const tv = params.get("display") === "tv";
+  const tiles = new Map();       // table -> {tile, receivedAt}
+  const shown = new Map();       // table -> DOM node of the tiles on the page now
+  let pageIndex = 0;
+  let order = [];                // the tables of the current filter and sort
+  let layoutDirty = true;
+  const hall = document.getElementById("hall");
+  const $ = (id) => document.getElementById(id);
+
+  if (tv) document.body.classList.add("tv");
+
+  function perPage() { return tv ? 4 : Number($("per-page").value); }
+
+  function featureTables() {
+    const fromQuery = (params.get("tables") || "").split(",").map(Number).filter((n) => n > 0);
+    const feature = fromQuery.length ? fromQuery : ((Director.session && Director.session.feature) || []);
+    return feature.length ? feature : [...tiles.keys()].sort((a, b) => a - b).slice(0, 4);
+  }
+
+  function matches(tile) {
+    const division = $("division").value;
+    const round = $("round").value;
+    if (division && tile.division !== division) return false;
+    if (round && String(tile.round) !== round) return false;
+    if ($("only-alerts").checked && !tile.alerts.length) return false;
+    return true;
+  }
+
+  const SEVERITY = { error: 3, warning: 2, info: 1 };
+  function weight(tile) { return Math.max(0, ...tile.alerts.map((a) => SEVERITY[a.level] || 0)); }
+
+  function computeOrder() {
+    if (tv) { order = featureTables().filter((t) => tiles.has(t)); return; }
+    const list = [...tiles.values()].map((v) => v.tile).filter(matches);
+    const sort = $("sort").value;
+    list.sort((a, b) => {
+      if (sort === "alerts") return weight(b) - weight(a) || a.table - b.table;
+      if (sort === "division") return String(a.division).localeCompare(String(b.division)) || a.table - b.table;
+      if (sort === "score") {
+        const best = (t) => Math.max(0, ...t.players.map((p) => p.score));
+        return best(b) - best(a) || a.table - b.table;
+      }
+      return a.table - b.table;
+    });
+    order = list.map((t) => t.table);
+  }
+
+  function renderTile(node, tile, receivedAt) {
+    node.dataset.table = tile.table;
+    node.dataset.online = tile.online;
+    node.dataset.seq = tile.seq;
+    node.dataset.shownAt = String(Date.now());  // when this picture reached the DOM (tests and benchmarks read it)
+    node.classList.toggle("offline", !tile.online);
+    node.querySelector(".name").textContent = tile.name;
+    node.querySelector(".where").textContent =
+      [tile.division ? `div ${tile.division}` : "", tile.round ? `round ${tile.round}` : ""].filter(Boolean).join(" · ");
+    node.querySelector(".state").textContent = tile.state || "–";
+    const rows = node.querySelector(".players");
+    rows.replaceChildren(...tile.players.map((p, i) => {
+      const row = Director.el("div", `player${p.on_turn ? " on-turn" : ""}`);
+      row.dataset.index = i;
+      row.append(Director.el("span", "pname", p.name), Director.el("span", "score", String(p.score)));
+      const clock = Director.el("span", "clock", "");
+      clock.dataset.ms = p.clock ? p.clock.ms : "";
+      clock.dataset.running = p.clock ? p.clock.running : "false";
+      clock.dataset.received = receivedAt;
+      clock.textContent = p.clock ? Director.clockText(p.clock.ms) : "";
+      row.append(clock);
+      return row;
+    }));
+    const last = node.querySelector(".last");
+    last.textContent = tile.last ? `last: ${tile.last.notation} ${tile.last.score >= 0 ? "+" : ""}${tile.last.score}` : "";
+    const alerts = node.querySelector(".alerts");
+    alerts.replaceChildren(...tile.alerts.map((a) => {
+      const item = Director.el("li", `alert ${a.level}`, a.text);
+      item.dataset.code = a.code;
+      return item;
+    }));
+    const canvas = node.querySelector("canvas");
+    Director.drawBoard(canvas, tile.board, null, tile.last_play);
+  }
+
+  function newTile(table) {
+    const node = Director.el("article", "tile");
+    const head = Director.el("header", "tile-head");
+    const link = Director.el("a", "name", "");
+    link.href = `/table/${table}`;
+    head.append(link, Director.el("span", "where"), Director.el("span", "state"));
+    const body = Director.el("div", "tile-body");
+    const canvas = document.createElement("canvas");
+    canvas.width = tv ? 450 : 90;
+    canvas.height = canvas.width;
+    body.append(canvas, Director.el("div", "players"));
+    node.append(head, body, Director.el("div", "last"), Director.el("ul", "alerts"));
+    return node;
+  }
+
+  function layout() {
+    computeOrder();
+    const per = perPage();
+    const pages = Math.max(1, Math.ceil(order.length / per));
+    pageIndex = Math.min(pageIndex, pages - 1);
+    if (!tv) $("page").textContent = `${pageIndex + 1} / ${pages}`;
+    const visible = order.slice(pageIndex * per, pageIndex * per + per);
+    const keep = new Set(visible);
+    for (const [table, node] of shown) {
+      if (!keep.has(table)) { node.remove(); shown.delete(table); }
+    }
+    const nodes = visible.map((table) => {
+      let node = shown.get(table);
+      if (!node) {
+        node = newTile(table);
+        shown.set(table, node);
+        const entry = tiles.get(table);
+        renderTile(node, entry.tile, entry.receivedAt);
+      }
+      return node;
+    });
+    hall.replaceChildren(...nodes);
+    layoutDirty = false;
+  }
+
+  function updateFilters() {
+    for (const [id, key] of [["division", "division"], ["round", "round"]]) {
+      const select = $(id);
+      const have = new Set([...select.options].map((o) => o.value));
+      const values = [...new Set([...tiles.values()].map((v) => v.tile[key]).filter((v) => v !== null && v !== undefined))]
+        .map(String).sort();
+      for (const value of values) {
+        if (!have.has(value)) select.append(new Option(value, value));
+      }
+    }
+  }
+
+  function summary() {
+    let offline = 0;
+    let alerts = 0;
+    for (const { tile } of tiles.values()) {
+      if (!tile.online) offline++;
+      if (tile.alerts.length) alerts++;
+    }
+    $("summary").textContent = `${tiles.size} tables · ${offline} offline · ${alerts} with alerts`;
+  }
+
+  function onTiles(batch, receivedAt) {
+    let reorder = false;
+    for (const tile of batch) {
+      const old = tiles.get(tile.table);
+      if (!old || old.tile.division !== tile.division || old.tile.round !== tile.round ||
+          old.tile.alerts.length !== tile.alerts.length || old.tile.online !== tile.online) reorder = true;
+      tiles.set(tile.table, { tile, receivedAt });
+      const node = shown.get(tile.table);
+      if (node) renderTile(node, tile, receivedAt);
+    }
+    if (reorder || layoutDirty) { updateFilters(); layout(); }
+    summary();
+  }
+
+  function tick() {
+    const now = performance.now();
+    for (const clock of hall.querySelectorAll(".clock[data-running='true']")) {
+      const ms = Number(clock.dataset.ms) - (now - Number(clock.dataset.received));
+      clock.textContent = Director.clockText(ms);
+      clock.classList.toggle("overtime", ms < 0);
+    }
+  }
+
+  async function allCommand(cmd) {
+    $("director-result").textContent = `${cmd}: sending…`;
+    const answer = await Director.command(cmd, "all", {});
+    $("director-result").textContent = Director.describe(answer);
+  }
+
+  async function sendPairings() {
+    const file = $("pairings-file").files[0];
+    if (!file) { $("director-result").textContent = "choose the pairings file first"; return; }
+    const offsets = {};
+    for (const part of $("pairings-offsets").value.split(",")) {
+      const [division, value] = part.split("=").map((s) => s.trim());
+      if (division && value) offsets[division.toUpperCase()] = Number(value);
+    }
+    const answer = await Director.post("/api/pairings", { format: $("pairings-format").value, text: await file.text(),
+      round: Number($("pairings-round").value), offsets });
+    $("director-result").textContent = answer.error ? `refused: ${answer.error}` :
+      `round ${answer.round}: ${answer.games.length} tables sent their players` +
+      (answer.byes.length ? `; byes: ${answer.byes.join(", ")}` : "");
+  }
+
+  function resultsLinks() {
+    const r = Number($("results-round").value) || 1;
+    $("results-zip").href = `/results/round/${r}.zip`;
+    $("results-tsh").href = `/results/round/${r}/tsh.txt`;
+    $("results-csv").href = `/results/round/${r}.csv`;
+  }
+
+  async function main() {
+    const session = await Director.loadSession();
+    $("event-name").textContent = session.name;
+    document.title = `${session.name}: hall`;
+    if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = session.reason; }
+    for (const id of ["division", "round", "sort", "only-alerts", "per-page"]) {
+      $(id).addEventListener("change", () => { pageIndex = 0; layout(); });
+    }
+    $("prev").addEventListener("click", () => { pageIndex = Math.max(0, pageIndex - 1); layout(); });
+    $("next").addEventListener("click", () => { pageIndex += 1; layout(); });
+    for (const button of document.querySelectorAll("[data-all]")) {
+      button.addEventListener("click", () => allCommand(button.dataset.all));
+    }
+    $("send-pairings").addEventListener("click", sendPairings);
+    $("results-round").addEventListener("input", resultsLinks);
+    Director.stream("/events", onTiles);
+    setInterval(tick, 250);
+  }
+
+  main();
+})();

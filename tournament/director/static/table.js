@@ -1,0 +1,80 @@
+// One table for the director: its full scoreboard (board, players, clocks, score sheet) and the controls.
+"use strict";
+
+(() => {
+  const table = Number(location.pathname.split("/").pop());
+  const $ = (id) => document.getElementById(id);
+  let current = null;
+  let receivedAt = 0;
+
+  function render(tile) {
+    current = tile;
+    document.title = `${tile.name}: director`;
+    $("table-name").textContent = `${tile.name}` + (tile.round ? ` · round ${tile.round}` : "") +
+      (tile.division ? ` · div ${tile.division}` : "");
+    $("state").textContent = tile.online ? tile.state || "–" : "offline";
+    $("gcg").href = `/gcg/${table}.gcg`;
+    $("alerts").replaceChildren(...tile.alerts.map((a) => {
+      const item = Director.el("div", `alert ${a.level}`, a.text);
+      item.dataset.code = a.code;
+      return item;
+    }));
+    $("players").replaceChildren(...tile.players.map((p, i) => {
+      const box = Director.el("div", `player${p.on_turn ? " on-turn" : ""}`);
+      box.dataset.index = i;
+      const clock = Director.el("div", "clock", p.clock ? Director.clockText(p.clock.ms) : "");
+      clock.dataset.ms = p.clock ? p.clock.ms : "";
+      clock.dataset.running = p.clock ? p.clock.running : "false";
+      box.append(Director.el("div", "pname", p.name), Director.el("div", "score big", String(p.score)), clock);
+      return box;
+    }));
+    const select = $("player");
+    if (select.options.length !== tile.players.length) {
+      select.replaceChildren(...tile.players.map((p, i) => new Option(p.name, String(i))));
+    }
+    Director.drawBoard($("board"), tile.board, tile.premiums, tile.last_play);
+    $("moves").tBodies[0].replaceChildren(...(tile.moves || []).map((m, i) => {
+      const row = document.createElement("tr");
+      for (const text of [i + 1, tile.players[m.player] ? tile.players[m.player].name : m.player, m.notation,
+        m.score, m.total]) row.append(Director.el("td", "", String(text)));
+      return row;
+    }));
+  }
+
+  function tick() {
+    if (!current) return;
+    for (const clock of document.querySelectorAll("#players .clock[data-running='true']")) {
+      clock.textContent = Director.clockText(Number(clock.dataset.ms) - (performance.now() - receivedAt));
+    }
+  }
+
+  async function send(cmd, args) {
+    $("director-result").textContent = `${cmd}: sending…`;
+    const answer = await Director.command(cmd, [table], args);
+    $("director-result").textContent = Director.describe(answer);
+  }
+
+  async function main() {
+    const session = await Director.loadSession();
+    if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = session.reason; }
+    for (const button of document.querySelectorAll("[data-cmd]")) {
+      button.addEventListener("click", () => send(button.dataset.cmd,
+        button.dataset.hold ? { hold: button.dataset.hold === "true" } : {}));
+    }
+    $("adjust-time").addEventListener("click", () =>
+      send("adjust_time", { player: Number($("player").value), seconds: Number($("seconds").value) }));
+    $("correct-score").addEventListener("click", () =>
+      send("correct_score", { square: $("square").value.trim().toUpperCase(),
+                              letter: $("letter").value.trim().toUpperCase() }));
+    $("send-message").addEventListener("click", () => send("message", { text: $("message").value }));
+    $("set-players").addEventListener("click", () =>
+      send("set_players", { players: [$("p1").value.trim(), $("p2").value.trim()], first: 0 }));
+    Director.stream(`/events?table=${table}`, (batch, at) => {
+      receivedAt = at;
+      for (const tile of batch) if (tile.table === table) render(tile);
+    });
+    setInterval(tick, 250);
+  }
+
+  main();
+})();

@@ -1,0 +1,237 @@
+"""Pairings in: who plays whom at which table in a round, read from tsh's `tourney.js` or a CSV.
+
+tsh (John Chew's tournament software, the usual tool at NASPA and WESPA events) writes its whole event
+as JSON with its `JSON` command: a file `tourney.js` holding `newt = {...};`. Its shape, from tsh's
+documented data formats (the `.t` player lines it is built from):
+
+- `divisions[]`: `{name, players[]}`; `players[0]` is null, player N is `players[N]`
+- a player: `{id, name, rating, pairings[], scores[], etc{}}`: `pairings[r]` is the opponent's number in round
+  r+1 (0 a bye), `scores[r]` the player's score once entered
+- `etc.p12[r]`: 1 the player goes first, 2 second, 0 a bye, 3 a draw decides, 4 not known yet
+- `etc.board[r]`: the board (table) number tsh gave the pairing, when it assigns boards
+
+A round is paired when the players' `pairings` reach it; its games are the pairs seen once from each end.
+The CSV is for events run without tsh: `round,table,player1,player2,first` (first: 1, 2 or empty for a draw),
+an optional `division` column, a header line, `#` comments.
+
+Parsing is strict: anything that does not fit raises `PairingsError` naming the file, the place and what.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class PairingsError(ValueError):
+    """Pairings that cannot be read: says which file, where, and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game of a round: the table, the two players in seating order and who goes first.
+
+    `first` is 0 or 1 (an index into `players`), or None when a draw of tiles decides at the table.
+    `ids` are the players' numbers in tsh (None when the pairings came from a CSV without them).
+    """
+
+    round: int
+    table: int
+    division: str
+    players: tuple[str, str]
+    first: int | None
+    ids: tuple[int | None, int | None] = (None, None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "division": self.division, "players": list(self.players),
+                "first": self.first, "ids": list(self.ids)}
+
+
+@dataclass(frozen=True)
+class TshPlayer:
+    id: int
+    name: str
+    rating: int
+    pairings: tuple[int, ...]
+    scores: tuple[int, ...]
+    p12: tuple[int, ...]
+    boards: tuple[int, ...]
+
+
+@dataclass
+class Tourney:
+    """A tsh event as read from `tourney.js`: its name and every division's players by number."""
+
+    event: str
+    divisions: dict[str, dict[int, TshPlayer]] = field(default_factory=dict)
+
+    def rounds_paired(self, division: str) -> int:
+        """How many rounds of `division` are paired (the longest `pairings` list)."""
+        return max((len(p.pairings) for p in self.divisions[division].values()), default=0)
+
+
+def display_name(name: str) -> str:
+    """tsh names are "Last, First" with an optional ":XT012345" rating id: the name as said aloud."""
+    name = name.split(":", 1)[0].strip()
+    last, sep, first = name.partition(",")
+    return f"{first.strip()} {last.strip()}" if sep and first.strip() else name
+
+
+def _int_list(value: Any, where: str) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all((isinstance(v, int) and not isinstance(v, bool)) or v is None
+                                              for v in value):
+        raise PairingsError(f"{where}: expected a list of numbers, found {json.dumps(value)[:60]}")
+    return tuple(-1 if v is None else v for v in value)
+
+
+def parse_tourney_js(text: str, source: str = "tourney.js") -> Tourney:
+    """Read tsh's `tourney.js` (with or without the `newt =` prefix and the final `;`)."""
+    body = re.sub(r"^\s*(//[^\n]*\n\s*)*", "", text.lstrip("\ufeff"))
+    body = re.sub(r"^(var\s+)?newt\s*=\s*", "", body).strip().rstrip(";").strip()
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise PairingsError(f"{source}: not tsh's JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("divisions"), list):
+        raise PairingsError(f"{source}: no 'divisions' list: is this the file tsh's JSON command writes?")
+    config: dict[str, Any] = data["config"] if isinstance(data.get("config"), dict) else {}
+    event = str(config.get("event_name") or config.get("event_date") or "").strip()
+    tourney = Tourney(event)
+    for d, division in enumerate(data["divisions"]):
+        where = f"{source}: divisions[{d}]"
+        if not isinstance(division, dict) or not isinstance(division.get("players"), list):
+            raise PairingsError(f"{where}: a division needs a name and a 'players' list")
+        name = str(division.get("name") or chr(ord("A") + d)).upper()
+        players: dict[int, TshPlayer] = {}
+        for n, raw in enumerate(division["players"]):
+            if raw is None:
+                continue
+            pwhere = f"{where} ({name}).players[{n}]"
+            if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+                raise PairingsError(f"{pwhere}: a player needs a name")
+            number = raw.get("id", n)
+            if not isinstance(number, int) or number != n:
+                raise PairingsError(f"{pwhere}: id {number!r} is not its place in the list ({n})")
+            etc: dict[str, Any] = raw["etc"] if isinstance(raw.get("etc"), dict) else {}
+            players[n] = TshPlayer(
+                n, raw["name"], int(raw.get("rating") or 0),
+                _int_list(raw.get("pairings"), f"{pwhere}.pairings"),
+                _int_list(raw.get("scores"), f"{pwhere}.scores"),
+                _int_list(etc.get("p12"), f"{pwhere}.etc.p12"),
+                _int_list(etc.get("board"), f"{pwhere}.etc.board"),
+            )
+        if name in tourney.divisions:
+            raise PairingsError(f"{where}: division {name} appears twice")
+        tourney.divisions[name] = players
+    return tourney
+
+
+def tsh_round(tourney: Tourney, round_: int, *, table_offsets: dict[str, int] | None = None,
+              source: str = "tourney.js") -> tuple[list[Pairing], list[str]]:
+    """The games of round `round_` (1-based) in every division, and the players with a bye.
+
+    Tables: the board tsh assigned (`etc.board`) plus the division's offset (`table_offsets`, default 0,
+    so divisions sharing a hall can number their boards from 1 each); without boards, tables are numbered
+    in the order of the first player's number, after the offset. The players are seated first player first
+    when tsh says who starts; `first` is then 0.
+    """
+    offsets = table_offsets or {}
+    games: list[Pairing] = []
+    byes: list[str] = []
+    r = round_ - 1
+    for division, players in tourney.divisions.items():
+        if round_ < 1 or round_ > tourney.rounds_paired(division):
+            continue
+        seen: set[int] = set()
+        numbered = 0
+        offset = offsets.get(division, 0)
+        for number, player in sorted(players.items()):
+            if number in seen or r >= len(player.pairings):
+                continue
+            opponent = player.pairings[r]
+            if opponent <= 0:
+                byes.append(f"{division} {display_name(player.name)}")
+                continue
+            other = players.get(opponent)
+            where = f"{source}: division {division}, round {round_}"
+            if other is None:
+                raise PairingsError(f"{where}: player {number} is paired with {opponent}, who is not in the division")
+            if r >= len(other.pairings) or other.pairings[r] != number:
+                raise PairingsError(f"{where}: player {number} is paired with {opponent}, but {opponent} is not "
+                                    f"paired with {number}")
+            seen.update((number, opponent))
+            numbered += 1
+            p12 = player.p12[r] if r < len(player.p12) else 4
+            if p12 == 2:
+                seats, first = (other, player), 0
+            elif p12 == 1:
+                seats, first = (player, other), 0
+            else:
+                seats, first = (player, other), None
+            board = player.boards[r] if r < len(player.boards) and player.boards[r] > 0 else numbered
+            games.append(Pairing(round_, board + offset, division,
+                                 (display_name(seats[0].name), display_name(seats[1].name)), first,
+                                 (seats[0].id, seats[1].id)))
+    _check_tables(games, source)
+    return sorted(games, key=lambda g: g.table), byes
+
+
+def _check_tables(games: list[Pairing], source: str) -> None:
+    tables: dict[int, Pairing] = {}
+    for game in games:
+        clash = tables.get(game.table)
+        if clash is not None:
+            raise PairingsError(f"{source}: round {game.round}: table {game.table} is given to "
+                                f"{' - '.join(clash.players)} and to {' - '.join(game.players)}; set a table "
+                                f"offset per division")
+        tables[game.table] = game
+
+
+def parse_pairings_csv(text: str, source: str = "pairings.csv") -> list[Pairing]:
+    """Read a pairings CSV: `round,table,player1,player2,first[,division]` with a header line."""
+    rows = [row for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))]
+    out: list[Pairing] = []
+    header: list[str] | None = None
+    for line, row in enumerate(rows, start=1):
+        if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+            continue
+        cells = [c.strip() for c in row]
+        if header is None:
+            header = [c.lower().replace(" ", "") for c in cells]
+            missing = [c for c in ("round", "table", "player1", "player2") if c not in header]
+            if missing:
+                raise PairingsError(f"{source}:{line}: the header needs round, table, player1, player2 (and first, "
+                                    f"division): {', '.join(missing)} missing")
+            continue
+        if len(cells) != len(header):
+            raise PairingsError(f"{source}:{line}: {len(cells)} fields, the header has {len(header)}")
+        value = dict(zip(header, cells, strict=True))
+        try:
+            round_, table = int(value["round"]), int(value["table"])
+        except ValueError:
+            raise PairingsError(f"{source}:{line}: round and table must be numbers "
+                                f"({value['round']!r}, {value['table']!r})") from None
+        if round_ < 1 or table < 1:
+            raise PairingsError(f"{source}:{line}: round and table start at 1")
+        p1, p2 = value["player1"], value["player2"]
+        if not p1 or not p2:
+            raise PairingsError(f"{source}:{line}: both players need a name")
+        first_raw = value.get("first", "")
+        if first_raw in ("", "draw", "?"):
+            first = None
+        elif first_raw in ("1", "2"):
+            first = int(first_raw) - 1
+        elif first_raw in (p1, p2):
+            first = 0 if first_raw == p1 else 1
+        else:
+            raise PairingsError(f"{source}:{line}: first must be 1, 2, a player's name or empty, not {first_raw!r}")
+        out.append(Pairing(round_, table, value.get("division", "").upper() or "A", (p1, p2), first))
+    for round_ in sorted({p.round for p in out}):
+        _check_tables([p for p in out if p.round == round_], source)
+    return out

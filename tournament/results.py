@@ -1,0 +1,219 @@
+"""Results out: a finished game as a tsh score line, CSV and JSON rows, standings and GCG, a round as one zip.
+
+The director keeps, per table and game, what the broker carried: the players, their scores, the score sheet
+(the table snapshot's `moves`) and the engine's verdict (`result`). This module turns those into what a
+tournament needs, without knowing where they came from:
+
+- tsh's score entry: after tsh's `a` command (add scores) the director types `pn1 ps1 pn2 ps2`, player
+  numbers and scores; `tsh_lines` writes exactly those lines, one per game, per division;
+- a results CSV and JSON per round, and standings (wins, a tie counting half, then spread) for an event
+  run without tsh;
+- every game as GCG written by the engine's GCG rules, with `#event`, `#round`, `#division` and `#table`
+  pragmas, all of a round in one zip.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+# MoveView kinds of the table snapshot -> how GCG writes them (None: GCG writes no line for it)
+_FIXED = {"pass": "-", "withdrawn": "--", "challenge": "(challenge)", "penalty": "(time)"}
+
+
+@dataclass
+class GameRecord:
+    """One game as the director saw it. `moves` are the table snapshot's MoveView dicts, in order."""
+
+    table: int
+    round: int  # 0: a game not in the pairings
+    division: str  # "" outside a division (a game not in the pairings)
+    players: list[str]
+    scores: list[int]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    ids: list[int | None] = field(default_factory=lambda: [None, None])
+    edition: str = "english"
+    kind: str = "standard"
+    ended: bool = False
+    winners: list[int] = field(default_factory=list)
+    event: str = ""
+    game: str = ""  # the table's game id
+
+    @property
+    def spread(self) -> int:
+        """First player's score minus the second's."""
+        return self.scores[0] - self.scores[1] if len(self.scores) == 2 else 0
+
+
+def _nick(name: str, index: int) -> str:
+    return re.sub(r"\s+", "_", name.strip()) or f"player{index + 1}"
+
+
+def game_gcg(record: GameRecord) -> str:
+    """The game as GCG text (UTF-8) from its score sheet, with the event's pragmas.
+
+    The snapshot's notation is already GCG's (`8D QUIZ`, `-ABC`, `-`, `(time)`); racks are not carried by the
+    broker, so the lines have none (GCG allows it). End-of-game racks become `(ABC)`; a lost turn has no line.
+    """
+    nicks = [_nick(name, i) for i, name in enumerate(record.players)]
+    if len(set(nicks)) < len(nicks):
+        nicks = [f"{nick}_{i + 1}" for i, nick in enumerate(nicks)]
+    lines = ["#character-encoding UTF-8"]
+    lines += [f"#player{i + 1} {nick} {name}".rstrip() for i, (nick, name) in enumerate(zip(nicks, record.players,
+                                                                                              strict=True))]
+    if record.edition == "german":
+        lines.append("#variant german")
+    if record.event:
+        lines.append(f"#event {record.event}")
+    if record.round:
+        lines.append(f"#round {record.round}")
+    if record.division:
+        lines.append(f"#division {record.division}")
+    lines.append(f"#table {record.table}")
+    if record.game:
+        lines.append(f"#id referee {record.game}")
+    if not record.ended:
+        lines.append("#incomplete")
+    for move in record.moves:
+        kind = str(move.get("kind", ""))
+        if kind == "lost_turn":
+            continue
+        notation = _FIXED.get(kind, str(move.get("notation", "")).strip())
+        if kind == "end" and not notation.startswith("("):
+            notation = f"({notation})"
+        if not notation:
+            continue
+        player = int(move.get("player", 0))
+        lines.append(f">{nicks[player]}: {notation} {int(move.get('score', 0)):+d} {int(move.get('total', 0))}")
+    return "\n".join(lines) + "\n"
+
+
+def tsh_lines(records: Iterable[GameRecord]) -> dict[str, list[str]]:
+    """Per division, the lines to type after tsh's `a` command: `pn1 ps1 pn2 ps2` for every ended game.
+
+    A game whose players have no tsh numbers (pairings from a CSV) gets a `#` line saying so instead, so
+    nothing is dropped without a word.
+    """
+    out: dict[str, list[str]] = {}
+    for record in sorted(records, key=lambda r: (r.division, r.table)):
+        if not record.ended:
+            continue
+        lines = out.setdefault(record.division, [])
+        a, b = record.ids[0], record.ids[1]
+        if a is None or b is None:
+            lines.append(f"# table {record.table}: {record.players[0]} {record.scores[0]} - {record.players[1]} "
+                         f"{record.scores[1]} (no tsh player numbers: the pairings did not come from tsh)")
+        else:
+            lines.append(f"{a} {record.scores[0]} {b} {record.scores[1]}")
+    return out
+
+
+def _row(record: GameRecord) -> dict[str, Any]:
+    won = winners_of(record) if record.ended else []
+    return {"round": record.round, "division": record.division, "table": record.table,
+            "player1": record.players[0], "score1": record.scores[0],
+            "player2": record.players[1], "score2": record.scores[1],
+            "tsh1": record.ids[0], "tsh2": record.ids[1], "spread": record.spread,
+            "winner": "tie" if len(won) > 1 else record.players[won[0]] if won else "",
+            "ended": record.ended, "game": record.game}
+
+
+def results_csv(records: Iterable[GameRecord]) -> str:
+    """One line per game: round, division, table, both players and scores, tsh numbers, spread, winner."""
+    rows = [_row(r) for r in sorted(records, key=lambda r: (r.round, r.division, r.table))]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=["round", "division", "table", "player1", "score1", "player2",
+                                                "score2", "tsh1", "tsh2", "spread", "winner", "ended", "game"],
+                            lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def results_json(records: Iterable[GameRecord]) -> str:
+    rows = [_row(r) for r in sorted(records, key=lambda r: (r.round, r.division, r.table))]
+    return json.dumps({"games": rows}, ensure_ascii=False, indent=1) + "\n"
+
+
+@dataclass
+class Standing:
+    division: str
+    name: str
+    wins: float = 0.0
+    losses: float = 0.0
+    spread: int = 0
+    games: int = 0
+
+
+def winners_of(record: GameRecord) -> list[int]:
+    """The engine's verdict when the table sent one, else the higher score (both on a tie)."""
+    if record.winners:
+        return record.winners
+    best = max(record.scores)
+    return [i for i, s in enumerate(record.scores) if s == best]
+
+
+def standings(records: Iterable[GameRecord]) -> list[Standing]:
+    """Standings over ended games: wins (a shared win counts half), then spread, per division."""
+    table: dict[tuple[str, str], Standing] = {}
+    for record in records:
+        if not record.ended or len(record.players) != 2:
+            continue
+        won = winners_of(record)
+        for i, name in enumerate(record.players):
+            row = table.setdefault((record.division, name), Standing(record.division, name))
+            row.games += 1
+            row.spread += record.scores[i] - record.scores[1 - i]
+            share = 1.0 / len(won) if i in won else 0.0
+            row.wins += share
+            row.losses += 1.0 - share
+    return sorted(table.values(), key=lambda s: (s.division, -s.wins, -s.spread, s.name))
+
+
+def standings_csv(rows: Sequence[Standing]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["division", "rank", "name", "wins", "losses", "spread", "games"])
+    rank = 0
+    last = ""
+    for row in rows:
+        rank = 1 if row.division != last else rank + 1
+        last = row.division
+        writer.writerow([row.division, rank, row.name, f"{row.wins:g}", f"{row.losses:g}", f"{row.spread:+d}",
+                         row.games])
+    return buffer.getvalue()
+
+
+def gcg_name(record: GameRecord) -> str:
+    names = "-".join(re.sub(r"[^A-Za-z0-9]+", "_", p).strip("_") or "player" for p in record.players)
+    return f"round{record.round:02d}-{record.division}-table{record.table:03d}-{names}.gcg"
+
+
+def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[GameRecord] | None = None) -> bytes:
+    """Round `round_` in one zip: every game as GCG, results CSV and JSON, tsh lines, standings so far.
+
+    `everything` (default: `records`) are the games the standings count: all ended games up to this round.
+    """
+    games = [r for r in records if r.round == round_]
+    counted = [r for r in (everything if everything is not None else records)
+               if r.round <= round_ and (r.round > 0 or round_ == 0)]  # round 0: games outside the pairings
+    buffer = io.BytesIO()
+    folder = f"round{round_:02d}"
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for record in sorted(games, key=lambda r: (r.division, r.table)):
+            archive.writestr(f"{folder}/gcg/{gcg_name(record)}", game_gcg(record))
+        archive.writestr(f"{folder}/results.csv", results_csv(games))
+        archive.writestr(f"{folder}/results.json", results_json(games))
+        tsh = tsh_lines(games)
+        text = "".join(f"# division {div}: type these after tsh's 'a' command\n" + "".join(f"{ln}\n" for ln in lines)
+                       for div, lines in sorted(tsh.items()))
+        archive.writestr(f"{folder}/tsh-scores.txt", text)
+        archive.writestr(f"{folder}/standings.csv", standings_csv(standings(counted)))
+    return buffer.getvalue()

@@ -1,0 +1,294 @@
+"""Simulated tables that speak the tournament contract, and a private Mosquitto: for tests and benchmarks.
+
+A `SimTable` is what a table's publisher puts on the broker, without the table: a game header at seq 0,
+every change as an event (QoS 1, in order, the MQTT 5 user property `published` in ms), a retained
+snapshot in the scoreboard's schema, a retained online status with an offline last will. It applies the
+director's commands (pause, resume, start, set_players, message, adjust_time, correct_score, undo, hold,
+replay) and acknowledges each. Its journal is its outbox: while it is cut off (`kill`) it plays on and keeps
+its events, and on `revive` it publishes from its cursor, in order, so nothing is lost.
+
+Each table connects with its own broker user (`table-{n}`, tournament/acl.py), so a broker with the event's
+ACL lets it write only its own topics, as in a hall.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import paho.mqtt.client as paho
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from tournament import mqtt, topics
+from tournament.payloads import AckMessage, CommandMessage, EventMessage, PayloadError, SnapshotMessage, StatusMessage
+from tournament.settings import BrokerSettings
+
+EMPTY_BOARD = ["." * 15 for _ in range(15)]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class SimTable:
+    """One simulated table on the broker (see the module docstring). Thread-safe: a lock guards the state."""
+
+    def __init__(self, event: str, table: int, broker: BrokerSettings, *, players: tuple[str, str] = ("Ann", "Ben"),
+                 minutes: int = 25, on_command: Callable[[SimTable, CommandMessage], None] | None = None) -> None:
+        self.event = event
+        self.number = table
+        self.broker = broker
+        self.name = f"Table {table}"
+        self.lock = threading.RLock()
+        self.minutes = minutes
+        self.game = 0
+        self.journal: dict[int, list[EventMessage]] = {}
+        self.sent: dict[int, int] = {}  # game -> events published (the outbox cursor)
+        self.applied: list[CommandMessage] = []
+        self.seen_ids: set[str] = set()
+        self.on_command = on_command
+        self.drop_next = 0  # events to leave out of the stream (to test the director's gap replay)
+        self.client: paho.Client | None = None
+        self.connected = threading.Event()
+        self._new_game(list(players), 0)
+
+    # --- the game -------------------------------------------------------------------------------
+
+    def _new_game(self, players: list[str], first: int) -> None:
+        self.game += 1
+        self.journal[self.game] = []
+        self.sent[self.game] = 0
+        order = players[first:] + players[:first]
+        self.state = "waiting"
+        self.players: list[dict[str, Any]] = [
+            {"name": name, "score": 0, "on_turn": i == 0, "clock": {"remaining_ms": self.minutes * 60000,
+                                                                    "running": False},
+             "rack_count": None, "lost_on_time": False} for i, name in enumerate(order)]
+        self.moves: list[dict[str, Any]] = []
+        self.alerts: list[dict[str, Any]] = []
+        self.board = list(EMPTY_BOARD)
+        self.last_play: list[str] = []
+        self.held = False
+        self.result: dict[str, Any] | None = None
+        self._journal("game", {"name": self.name, "kind": "standard", "players": order,
+                               "setup": {"game": "standard", "edition": "english", "players": order}})
+
+    def snapshot(self) -> dict[str, Any]:
+        with self.lock:
+            return {"version": 1, "table": self.name, "game": "standard", "edition": "english", "language": "en",
+                    "state": self.state, "board": list(self.board), "premiums": [], "last_play": list(self.last_play),
+                    "players": [dict(p, clock=dict(p["clock"])) for p in self.players], "turn_timer": None,
+                    "moves": [dict(m) for m in self.moves], "unseen": "", "bag": 86, "alerts": list(self.alerts),
+                    "pending": {}, "result": self.result,
+                    "seq": len(self.journal[self.game]) - 1}
+
+    def _journal(self, kind: str, data: dict[str, Any]) -> EventMessage:
+        events = self.journal[self.game]
+        event = EventMessage(self.number, self.game, len(events), kind, data, round(time.monotonic() % 1e6, 3),
+                             _now())
+        events.append(event)
+        return event
+
+    def _change(self, kind: str, data: dict[str, Any]) -> None:
+        """Journal a change and put it and the new snapshot on the broker (when connected)."""
+        with self.lock:
+            self._journal(kind, data)
+            self.flush()
+
+    def play(self, notation: str, score: int, squares: list[str] | None = None, kind: str = "play") -> None:
+        """The player on turn makes a move (`kind` as in the snapshot's MoveView) worth `score`; the turn passes."""
+        with self.lock:
+            mover = next(i for i, p in enumerate(self.players) if p["on_turn"])
+            self.players[mover]["score"] += score
+            self.moves.append({"player": mover, "kind": kind, "notation": notation, "words": [],
+                               "score": score, "total": self.players[mover]["score"]})
+            self.last_play = list(squares or [])
+            rows = [list(row) for row in self.board]
+            for square in self.last_play:
+                col, row = ord(square[0].upper()) - ord("A"), int(square[1:]) - 1
+                if 0 <= row < len(rows) and 0 <= col < len(rows[row]):
+                    rows[row][col] = notation.split()[-1][0] if notation.split() else "A"
+            self.board = ["".join(row) for row in rows]
+            for i, p in enumerate(self.players):
+                p["on_turn"] = i != mover
+                p["clock"]["running"] = i != mover and self.state == "turn"
+            self._change("control", {"action": "play", "notation": notation, "score": score})
+
+    def set_clocks(self, *remaining_ms: int, running: bool = False) -> None:
+        with self.lock:
+            for p, ms in zip(self.players, remaining_ms, strict=False):
+                p["clock"] = {"remaining_ms": ms, "running": running and p["on_turn"]}
+            self._change("clock", {"remaining_ms": list(remaining_ms)})
+
+    def alert(self, code: str, text: str, level: str = "warning") -> None:
+        with self.lock:
+            self.alerts.append({"level": level, "code": code, "text": text, "squares": []})
+            self._change("alert", {"code": code})
+
+    def end(self) -> None:
+        with self.lock:
+            self.state = "ended"
+            scores = [p["score"] for p in self.players]
+            best = max(scores)
+            self.result = {"winners": [i for i, s in enumerate(scores) if s == best],
+                           "reason": "score" if scores.count(best) == 1 else "shared"}
+            for p in self.players:
+                p["clock"]["running"] = False
+            self._change("control", {"action": "end"})
+
+    # --- commands --------------------------------------------------------------------------------
+
+    def _apply(self, command: CommandMessage) -> tuple[bool, str | None, str | None]:
+        args = dict(command.args)
+        if command.cmd == "replay":
+            game, first, last = int(args["game"]), int(args["from"]), args.get("to")
+            events = self.journal.get(game, [])
+            for event in events[first:(None if last is None else int(last) + 1)]:
+                self._send_event(EventMessage(event.table, event.game, event.seq, event.kind, event.data,
+                                              event.time, event.at, replay=True))
+            return True, None, None
+        if command.cmd == "pause":
+            self.state = "paused"
+            for p in self.players:
+                p["clock"]["running"] = False
+        elif command.cmd in ("resume", "start"):
+            if self.state == "ended":
+                return False, "the game has ended", "wrong_state"
+            self.state = "turn"
+            for p in self.players:
+                p["clock"]["running"] = p["on_turn"] and not self.held
+        elif command.cmd == "set_players":
+            self._new_game(list(args["players"]), int(args.get("first", 0)))
+        elif command.cmd == "message":
+            self.alerts.append({"level": "info", "code": "director_message", "text": args["text"], "squares": []})
+        elif command.cmd == "correct_score" and "square" not in args:
+            # as the real table: a free point adjustment has no line in a GCG record
+            return False, "a score is corrected by its misread letter (square and letter)", "bad_args"
+        elif command.cmd == "correct_score":
+            if not self.moves:
+                return False, "there is no play to correct", "wrong_state"
+            self.moves[-1]["notation"] += f" ({args['square']}={args['letter']})"
+        elif command.cmd == "adjust_time":
+            player = int(args["player"])
+            if player >= len(self.players):
+                return False, f"there is no player {player}", "unknown_player"
+            self.players[player]["clock"]["remaining_ms"] += int(args["seconds"]) * 1000
+        elif command.cmd == "undo":
+            if not self.moves:
+                return False, "there is no play to undo", "wrong_state"
+            move = self.moves.pop()
+            self.players[move["player"]]["score"] -= move["score"]
+        elif command.cmd == "hold":
+            # as the real table: a notice while the challenge is held, the clocks stopped
+            self.held = bool(args.get("hold", True))
+            self.alerts = [a for a in self.alerts if a["code"] != "challenge_held"]
+            if self.held:
+                self.alerts.append({"level": "warning", "code": "challenge_held", "squares": [],
+                                    "text": "The director holds the challenge: the clocks are stopped."})
+                self.state = "paused"
+                for p in self.players:
+                    p["clock"]["running"] = False
+            else:
+                self.state = "turn"
+                for p in self.players:
+                    p["clock"]["running"] = p["on_turn"]
+        self.applied.append(command)
+        self._journal("director", {"cmd": command.cmd, "args": args, "by": command.by, "id": command.id})
+        return True, None, None
+
+    def _on_message(self, _client: paho.Client, _userdata: object, message: paho.MQTTMessage) -> None:
+        try:
+            command = CommandMessage.from_bytes(bytes(message.payload))
+        except PayloadError:
+            return
+        with self.lock:
+            if command.id in self.seen_ids:
+                return
+            self.seen_ids.add(command.id)
+            ok, error, code = self._apply(command)
+            seq = len(self.journal[self.game]) - 1 if ok and command.cmd != "replay" else None
+            ack = AckMessage(self.number, command.id, ok, error, code, self.game if seq is not None else None, seq)
+            self._publish(topics.ack(self.event, self.number), ack.to_bytes())
+            if command.cmd != "replay":
+                self.flush()
+        if self.on_command is not None:
+            self.on_command(self, command)
+
+    # --- the broker -----------------------------------------------------------------------------
+
+    def connect(self) -> None:
+        """Connect (with the offline last will) and publish everything not yet sent."""
+        client = mqtt.make_client(self.broker, f"{self.event}-table-{self.number}")
+        will = StatusMessage(self.number, "offline", _now(), self.name).to_bytes()
+        client.will_set(topics.status(self.event, self.number), will, qos=1, retain=True)
+        client.on_connect = self._on_connect
+        client.on_message = self._on_message
+        self.client = client
+        mqtt.connect_async(client, self.broker, clean_start=True)
+
+    def _on_connect(self, client: paho.Client, _userdata: object, _flags: object, reason: object,
+                    _props: object) -> None:
+        if getattr(reason, "is_failure", False):
+            return
+        client.subscribe([(topics.command(self.event, self.number), 1), (topics.all_command(self.event), 1)])
+        client.publish(topics.status(self.event, self.number),
+                       StatusMessage(self.number, "online", _now(), self.name).to_bytes(), qos=1, retain=True)
+        self.connected.set()
+        with self.lock:
+            self.flush()
+
+    def _publish(self, topic: str, payload: bytes, *, retain: bool = False,
+                 props: Properties | None = None) -> None:
+        if self.client is not None and self.connected.is_set():
+            self.client.publish(topic, payload, qos=1, retain=retain, properties=props)
+
+    def _send_event(self, event: EventMessage) -> None:
+        props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+        props.UserProperty = ("published", str(int(time.time() * 1000)))
+        self._publish(topics.events(self.event, self.number), event.to_bytes(), props=props)
+
+    def flush(self) -> None:
+        """Publish the journal from the cursor, in order, then the snapshot (only while connected)."""
+        with self.lock:
+            if self.client is None or not self.connected.is_set():
+                return
+            for game in sorted(self.journal):
+                events = self.journal[game]
+                for event in events[self.sent[game]:]:
+                    if self.drop_next > 0:
+                        self.drop_next -= 1
+                    else:
+                        self._send_event(event)
+                self.sent[game] = len(events)
+            snap = SnapshotMessage(self.number, self.game, len(self.journal[self.game]) - 1, self.snapshot())
+            self._publish(topics.snapshot(self.event, self.number), snap.to_bytes(), retain=True)
+
+    def kill(self) -> None:
+        """Lose the connection as a crashed Pi would: the broker publishes the offline last will."""
+        client, self.client = self.client, None
+        self.connected.clear()
+        if client is not None:
+            client.disconnect(reasoncode=ReasonCode(PacketTypes.DISCONNECT, "Disconnect with will message"))
+            client.loop_stop()
+
+    def revive(self) -> None:
+        self.connect()
+
+    def stop(self) -> None:
+        """A clean stop: publish offline, disconnect."""
+        client, self.client = self.client, None
+        if client is not None:
+            client.publish(topics.status(self.event, self.number),
+                           StatusMessage(self.number, "offline", _now(), self.name).to_bytes(), qos=1, retain=True)
+            self.connected.clear()
+            client.disconnect()
+            # paho's network thread may end on the disconnect and clear itself between loop_stop's check and
+            # its join (paho 2.1): the thread is gone either way
+            with contextlib.suppress(AttributeError):
+                client.loop_stop()
