@@ -364,12 +364,14 @@ def test_board_image_is_drawn_once_per_board_state(table: Any, run_async: Any) -
     from referee.web.app import BOARD_PNG
 
     async def go() -> None:
-        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        table.control("start", {})
+        table.play("8H QUIZ")
         async with serve(table) as client:
             first = [await (await client.get("/board.png")).read() for _ in range(5)]
             cache = client.app[BOARD_PNG]  # type: ignore[index]
             assert cache.drawn == 1 and len(set(first)) == 1
-            table.play("G9=A", "9G AU", ["AU"], 2)
+            table.advance(15)
+            table.play("H8 .A")
             second = await (await client.get("/board.png")).read()
             assert cache.drawn == 2 and second != first[0]
 
