@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.demo import DemoDriver, RecordJudge, load_record  # noqa: E402
 from referee.service import TableService  # noqa: E402
-from referee.simulation import sim_config, sim_parts  # noqa: E402
+from referee.sim.parts import sim_config, sim_parts  # noqa: E402
 from referee.table.api import Snapshot  # noqa: E402
 
 SHARED_GAMES = ROOT.parent / "shared" / "gcg" / "liwords"

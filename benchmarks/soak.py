@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.demo import DemoDriver, RecordJudge, load_record  # noqa: E402
 from referee.service import TableService  # noqa: E402
-from referee.simulation import sim_config, sim_parts  # noqa: E402
+from referee.sim.parts import sim_config, sim_parts  # noqa: E402
 from referee.web.limits import IDLE_TIMEOUT_S  # noqa: E402
 
 SHARED_GAME = ROOT.parent / "shared" / "gcg" / "liwords" / "pkg_omgwords_testdata_vs_josh.gcg"

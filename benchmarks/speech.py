@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.sim_table import SimulatedTable, default_setup  # noqa: E402
+from referee.sim.table import SimulatedTable, default_setup  # noqa: E402
 from referee.speech.announcer import Announcer, SpeechListener  # noqa: E402
 from referee.speech.voice import EspeakVoice  # noqa: E402
 

@@ -11,7 +11,7 @@ process running `tournament.director_link.DirectorLink` (dedupe, gap replay). Th
 Mosquitto started for the run (`tournament.testing.broker`, ACL and passwords as shipped).
 
 What the tables play: real tournament games (GCG records in ../shared/gcg/liwords when present, else the
-built-in demo game) played once through `referee.sim_table.SimulatedTable` to get a table's journal: a
+built-in demo game) played once through `referee.sim.table.SimulatedTable` to get a table's journal: a
 board event per tile laid (2 s apart), the clock press, the end of the 15 s challenge window, with the
 think time between moves spread so a game lasts 50 minutes, plus the page snapshot after each event (sent
 by the publisher as the retained snapshot, at most every 0.2 s). Each table replays these journals at the
@@ -75,7 +75,7 @@ def record_games() -> tuple[list[Recorded], str]:
     from game.squares import Position
     from referee.demo import load_record
     from referee.journal import Journal
-    from referee.sim_table import SimulatedTable, default_setup
+    from referee.sim.table import SimulatedTable, default_setup
 
     paths: list[str | None] = [str(SHARED_GAMES / f) for f in GAME_FILES if (SHARED_GAMES / f).exists()]
     source = f"{len(paths)} liwords records from ../shared/gcg" if paths else "the built-in demo game"

@@ -204,7 +204,7 @@ GAME = ["8G QUIZ", "I5 WAX.ER", "10F BOA.D", "5F SHO.Y", "J10 .OVE", "13G JAB.",
 def make_table() -> tuple[Any, str]:
     """The service's simulated table after eight plays, or the stand-in when it is not there."""
     try:
-        from referee.sim_table import ManualClock, SimulatedTable
+        from referee.sim import ManualClock, SimulatedTable
     except ImportError:
         return BenchTable(), "stand-in table"
     table = SimulatedTable(clock=ManualClock())

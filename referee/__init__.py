@@ -2,7 +2,7 @@
 
 Public API (what the views, the commands and the tests use)::
 
-    from referee.sim_table import SimulatedTable, ManualClock, default_setup
+    from referee.sim import SimulatedTable, ManualClock, default_setup
     table = SimulatedTable(default_setup(challenge="double"), words=["QUIZ", "ZA"])  # in-process, scriptable
     table.control("start", {})
     table.play("8E QUIZ")            # lay the tiles and press the mover's clock; blanks lowercase
@@ -27,7 +27,7 @@ Public API (what the views, the commands and the tests use)::
 - `referee.table.rules`: the engine's rule set and lexicon for a table (`rules_for`, `TableRules`, `WordSet`).
 - `referee.table.records`: `game_gcg(machine)`, `export_gcg(journal, game_id)`: the game as GCG.
 - `referee.service.TableService(ServiceParts)`: the running service (board link, camera, buttons, outputs,
-  page, sd_notify); `referee.simulation.sim_config/sim_parts/real_parts` build its parts.
+  page, sd_notify); `referee.sim.parts.sim_config/sim_parts/real_parts` build its parts.
 - `referee.demo.DemoDriver(service, record)`: robot players replaying a GCG record through a service on
   the emulated board (`referee demo`, the benchmark, the end-to-end tests).
 - `referee.table.api.PENDING_KEYS`, `ALERT_CODES`, `EXTRA_ACTIONS`: what snapshots and controls hold beyond

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.table.live import LiveTable
 
-if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.simulation)
+if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
     from hardware.factory import TableDevices
 
 log = logging.getLogger(__name__)

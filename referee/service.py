@@ -47,7 +47,7 @@ from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
 
-if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.simulation)
+if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
     from hardware.factory import TableDevices
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ def handle(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
     from referee.demo import DemoDriver, RecordJudge, load_record
     from referee.service import TableService
-    from referee.simulation import sim_config, sim_parts
+    from referee.sim.parts import sim_config, sim_parts
     from referee.terminal_text import say
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,

@@ -43,7 +43,7 @@ def handle(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
     from referee.config import load_config
     from referee.service import TableService
-    from referee.simulation import real_parts, sim_config, sim_parts
+    from referee.sim.parts import real_parts, sim_config, sim_parts
 
     if not args.sim:
         given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
@@ -174,7 +174,7 @@ async def _serve(service: Any) -> None:
                    for h in logging.getLogger().handlers):
                 print(f"referee: {say('log_file', lang, path=log_file)}", flush=True)
             if sys.stdin.isatty():
-                from referee.sim_console import start_console
+                from referee.sim.console import start_console
 
                 print(f"referee: {say('type_here', lang)}", flush=True)
                 start_console(service.link.emulator, language=lang)

@@ -10,19 +10,7 @@ from hypothesis import strategies as st
 
 from game.clock import ClockConfig, ClockError, GameClock, overtime_penalty
 from game.errors import RefereeError
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from referee.sim.clock import ManualClock
 
 
 def ms(minutes: int, seconds: int, millis: int = 0) -> int:
@@ -62,7 +50,7 @@ def test_clock_error_is_a_referee_error_and_a_value_error() -> None:
 # --- the clock ---------------------------------------------------------------------------------
 
 
-def two_player(clock: FakeClock, **kw: object) -> GameClock:
+def two_player(clock: ManualClock, **kw: object) -> GameClock:
     return GameClock(ClockConfig(**kw), clock)  # type: ignore[arg-type]
 
 
@@ -72,7 +60,7 @@ def test_defaults_are_naspa() -> None:
 
 
 def test_press_switches_and_only_the_mover_can_press() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     game.start(0)
     clock.advance(30)
@@ -86,7 +74,7 @@ def test_press_switches_and_only_the_mover_can_press() -> None:
 
 
 def test_presses_before_start_and_while_paused_are_ignored() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     assert game.press(0) is False
     game.start(0)
@@ -96,7 +84,7 @@ def test_presses_before_start_and_while_paused_are_ignored() -> None:
 
 
 def test_naspa_overtime_from_a_running_game() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     game.start(0)
     clock.advance(1500 + 184)  # 3:04 over
@@ -107,7 +95,7 @@ def test_naspa_overtime_from_a_running_game() -> None:
 
 
 def test_increment_is_added_at_the_end_of_the_turn() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0, increment_s=5.0)
     game.start(0)
     clock.advance(10)
@@ -116,7 +104,7 @@ def test_increment_is_added_at_the_end_of_the_turn() -> None:
 
 
 def test_three_players_go_round() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = GameClock(ClockConfig(players=3), clock)
     game.start(1)
     assert game.press(1)
@@ -126,7 +114,7 @@ def test_three_players_go_round() -> None:
 
 
 def test_pause_freezes_and_resume_runs_on() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     game.start(0)
     clock.advance(100)
@@ -139,7 +127,7 @@ def test_pause_freezes_and_resume_runs_on() -> None:
 
 
 def test_time_up_is_announced_once_at_the_deadline_and_the_game_goes_on() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0)
     game.start(0)
     assert game.next_due() == pytest.approx(1060.0)
@@ -154,7 +142,7 @@ def test_time_up_is_announced_once_at_the_deadline_and_the_game_goes_on() -> Non
 
 
 def test_time_up_noticed_at_the_press_is_not_lost() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0)
     game.start(0)
     clock.advance(61)
@@ -163,7 +151,7 @@ def test_time_up_noticed_at_the_press_is_not_lost() -> None:
 
 
 def test_max_overtime_flags_and_the_clock_runs_on() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0, max_overtime_s=600.0, on_max_overtime="flag")
     game.start(0)
     clock.advance(60 + 600 + 2)
@@ -176,7 +164,7 @@ def test_max_overtime_flags_and_the_clock_runs_on() -> None:
 
 
 def test_max_overtime_loses_and_stops_at_the_limit() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0, on_max_overtime="lose")
     game.start(0)
     clock.advance(60 + 600 + 30)  # the poll comes late; the clock still stops at 10:00 over
@@ -189,7 +177,7 @@ def test_max_overtime_loses_and_stops_at_the_limit() -> None:
 
 
 def test_a_late_press_does_not_undo_a_loss_on_time() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0, on_max_overtime="lose")
     game.start(0)
     clock.advance(60 + 601)
@@ -200,7 +188,7 @@ def test_a_late_press_does_not_undo_a_loss_on_time() -> None:
 def test_wall_clock_jump_does_not_move_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     game.start(0)
     clock.advance(10)
@@ -213,7 +201,7 @@ def test_wall_clock_jump_does_not_move_the_clock(monkeypatch: pytest.MonkeyPatch
 
 
 def test_director_adjustment_clears_the_time_up_mark() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=60.0)
     game.start(0)
     clock.advance(61)
@@ -242,7 +230,7 @@ def test_bad_settings_are_refused_clearly(kwargs: dict[str, object], match: str)
 
 
 def test_wrong_state_actions_are_refused() -> None:
-    game = two_player(FakeClock())
+    game = two_player(ManualClock())
     with pytest.raises(ClockError, match="cannot pause: it is ready"):
         game.pause()
     with pytest.raises(ClockError, match="no player 2"):
@@ -256,7 +244,7 @@ def test_wrong_state_actions_are_refused() -> None:
 
 
 def test_round_trip_through_json_counts_the_downtime_as_a_pause() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, increment_s=2.0)
     game.start(0)
     clock.advance(100)
@@ -264,7 +252,7 @@ def test_round_trip_through_json_counts_the_downtime_as_a_pause() -> None:
     clock.advance(40)
     saved = json.loads(json.dumps(game.to_dict()))
 
-    later = FakeClock(start=5.0)  # after a reboot the monotonic clock starts again near zero
+    later = ManualClock(start=5.0)  # after a reboot the monotonic clock starts again near zero
     later.advance(300)  # the service was down five minutes
     restored = GameClock.from_dict(saved, later)
     assert restored.state == "running"
@@ -278,7 +266,7 @@ def test_round_trip_through_json_counts_the_downtime_as_a_pause() -> None:
 
 
 def test_restore_paused_for_the_director() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     game.start(1)
     clock.advance(5)
@@ -292,7 +280,7 @@ def test_restore_paused_for_the_director() -> None:
 
 
 def test_restored_clock_keeps_marks_so_the_buzzer_does_not_sound_twice() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, budget_s=10.0)
     game.start(0)
     clock.advance(11)
@@ -317,7 +305,7 @@ def test_restored_clock_keeps_marks_so_the_buzzer_does_not_sound_twice() -> None
     ],
 )
 def test_corrupt_saved_state_is_refused_clearly(mutate, match: str) -> None:  # type: ignore[no-untyped-def]
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock)
     game.start(0)
     data = json.loads(json.dumps(game.to_dict()))
@@ -347,7 +335,7 @@ def test_any_sequence_of_presses_pauses_and_restarts_keeps_exact_time(
 ) -> None:
     """Whatever happens, each clock equals its budget minus the milliseconds it ran, to the millisecond;
     pauses and crash-restarts (downtime counted as a pause) cost nobody anything."""
-    clock = FakeClock(base)
+    clock = ManualClock(base)
     config = ClockConfig(players=3, budget_s=600.0, increment_s=2.0, max_overtime_s=10**6)
     game = GameClock(config, clock)
     game.start(first)
@@ -372,7 +360,7 @@ def test_any_sequence_of_presses_pauses_and_restarts_keeps_exact_time(
             paused = False
         elif op == "restart":
             saved = json.loads(json.dumps(game.to_dict()))
-            clock = FakeClock(arg / 1000.0)  # a new boot: the monotonic clock starts anywhere
+            clock = ManualClock(arg / 1000.0)  # a new boot: the monotonic clock starts anywhere
             clock.advance(30.0)  # the downtime
             game = GameClock.from_dict(saved, clock)
         for p in range(3):
@@ -384,7 +372,7 @@ def test_any_sequence_of_presses_pauses_and_restarts_keeps_exact_time(
 
 
 def test_switch_to_the_player_already_on_move_changes_nothing() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     game = two_player(clock, increment_s=5.0)
     game.start(0)
     clock.advance(10)

@@ -7,21 +7,11 @@ import json
 import pytest
 
 from game.timers import ClockError, Countdown, TurnTimer, TurnTimerConfig, to_ms
-
-
-class FakeClock:
-    def __init__(self, start: float = 50.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from referee.sim.clock import ManualClock
 
 
 def test_countdown_is_deadline_minus_now_not_ticks() -> None:
-    clock = FakeClock()
+    clock = ManualClock(50.0)
     c = Countdown(10.0, clock)
     c.start()
     assert c.deadline() == pytest.approx(60.0)
@@ -47,7 +37,7 @@ def test_presets() -> None:
 
 
 def test_standard_buzzer_does_not_end_the_turn() -> None:
-    clock = FakeClock()
+    clock = ManualClock(50.0)
     timer = TurnTimer(TurnTimerConfig.standard(), clock)
     timer.start_turn()
     clock.advance(179.9)
@@ -62,7 +52,7 @@ def test_standard_buzzer_does_not_end_the_turn() -> None:
 
 
 def test_scramble_time_up_ends_the_turn() -> None:
-    clock = FakeClock()
+    clock = ManualClock(50.0)
     timer = TurnTimer(TurnTimerConfig.scramble(), clock)
     timer.start_turn()
     assert timer.next_due() == pytest.approx(110.0)
@@ -76,7 +66,7 @@ def test_scramble_time_up_ends_the_turn() -> None:
 
 
 def test_pause_and_resume() -> None:
-    clock = FakeClock()
+    clock = ManualClock(50.0)
     timer = TurnTimer(TurnTimerConfig(30.0), clock)
     timer.start_turn()
     clock.advance(10)
@@ -96,12 +86,12 @@ def test_bad_duration_is_refused() -> None:
 
 
 def test_journal_round_trip_counts_downtime_as_a_pause() -> None:
-    clock = FakeClock()
+    clock = ManualClock(50.0)
     timer = TurnTimer(TurnTimerConfig.scramble(), clock)
     timer.start_turn()
     clock.advance(20)
     saved = json.loads(json.dumps(timer.to_dict()))
-    other = FakeClock(start=1.0)
+    other = ManualClock(start=1.0)
     restored = TurnTimer.from_dict(saved, other)
     other.advance(1)
     assert restored.state == "running"
@@ -110,8 +100,8 @@ def test_journal_round_trip_counts_downtime_as_a_pause() -> None:
 
 
 def test_corrupt_journal_is_refused() -> None:
-    timer = TurnTimer(TurnTimerConfig(), FakeClock())
+    timer = TurnTimer(TurnTimerConfig(), ManualClock(50.0))
     data = timer.to_dict()
     data["remaining_s"] = "soon"
     with pytest.raises(ClockError, match="'remaining_s' must be a finite number"):
-        TurnTimer.from_dict(data, FakeClock())
+        TurnTimer.from_dict(data, ManualClock(50.0))

@@ -12,14 +12,13 @@ from hypothesis import strategies as st
 
 from hardware.buttons import ButtonEvent, ButtonPanel
 from hardware.config import ButtonsConfig
-
-from .conftest import FakeClock
+from referee.sim.clock import ManualClock
 
 CONFIG = ButtonsConfig(clock=(17, 27), named={"challenge": 22, "confirm": 16}, bounce_ms=30, hold_s=1.5)
 
 
 @pytest.fixture
-def panel(mock_pins: MockFactory, clock: FakeClock) -> Iterator[tuple[ButtonPanel, list[ButtonEvent]]]:
+def panel(mock_pins: MockFactory, clock: ManualClock) -> Iterator[tuple[ButtonPanel, list[ButtonEvent]]]:
     p = ButtonPanel(CONFIG, mock_pins, clock)
     events: list[ButtonEvent] = []
     p.subscribe(events.append)
@@ -27,13 +26,13 @@ def panel(mock_pins: MockFactory, clock: FakeClock) -> Iterator[tuple[ButtonPane
     p.close()
 
 
-def test_clock_button_acts_on_the_first_edge(panel, mock_pins: MockFactory, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+def test_clock_button_acts_on_the_first_edge(panel, mock_pins: MockFactory, clock: ManualClock) -> None:  # type: ignore[no-untyped-def]
     _, events = panel
     mock_pins.pin(27).drive_low()
     assert events == [ButtonEvent("clock", "clock", "press", 1000.0, player=1)]
 
 
-def test_chatter_is_ignored(panel, mock_pins: MockFactory, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+def test_chatter_is_ignored(panel, mock_pins: MockFactory, clock: ManualClock) -> None:  # type: ignore[no-untyped-def]
     p, events = panel
     pin = mock_pins.pin(17)
     pin.drive_low()
@@ -51,7 +50,7 @@ def test_chatter_is_ignored(panel, mock_pins: MockFactory, clock: FakeClock) -> 
     assert [e.player for e in events] == [0, 0]
 
 
-def test_release_lost_in_the_bounce_is_settled_by_poll(panel, mock_pins: MockFactory, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+def test_release_lost_in_the_bounce_is_settled_by_poll(panel, mock_pins: MockFactory, clock: ManualClock) -> None:  # type: ignore[no-untyped-def]
     p, events = panel
     pin = mock_pins.pin(16)
     pin.drive_low()
@@ -64,7 +63,7 @@ def test_release_lost_in_the_bounce_is_settled_by_poll(panel, mock_pins: MockFac
     assert p.poll() == []  # no phantom long press
 
 
-def test_long_press_fires_once_at_the_threshold(panel, mock_pins: MockFactory, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+def test_long_press_fires_once_at_the_threshold(panel, mock_pins: MockFactory, clock: ManualClock) -> None:  # type: ignore[no-untyped-def]
     p, events = panel
     pin = mock_pins.pin(16)  # confirm: held -> "undo" (the default)
     pin.drive_low()
@@ -81,7 +80,7 @@ def test_long_press_fires_once_at_the_threshold(panel, mock_pins: MockFactory, c
     assert events == [hold]  # no short press after a long one
 
 
-def test_short_press_of_a_button_with_a_long_action(panel, mock_pins: MockFactory, clock: FakeClock) -> None:  # type: ignore[no-untyped-def]
+def test_short_press_of_a_button_with_a_long_action(panel, mock_pins: MockFactory, clock: ManualClock) -> None:  # type: ignore[no-untyped-def]
     _, events = panel
     pin = mock_pins.pin(16)
     pin.drive_low()
@@ -113,7 +112,7 @@ def test_presses_are_never_doubled_nor_lost(gaps_ms: list[int]) -> None:
     """Alternate press/release edges with random gaps (ms): presses reported are at least the debounce
     window apart, and when every gap is at least that window, every press is reported."""
     factory = MockFactory()
-    clock = FakeClock()
+    clock = ManualClock()
     panel = ButtonPanel(ButtonsConfig(clock=(17, 27), bounce_ms=30), factory, clock)
     events: list[ButtonEvent] = []
     panel.subscribe(events.append)

@@ -16,8 +16,7 @@ from hardware.controller import ClockController
 from hardware.factory import TableDevices, build_devices
 from hardware.frames import OFF, RingStyle
 from hardware.ws2812 import decode_ws2812
-
-from .conftest import FakeClock
+from referee.sim.clock import ManualClock
 
 CONFIG: dict[str, Any] = {
     "ring": {"leds": 20, "brightness": 1.0},
@@ -32,13 +31,13 @@ DIM_OK = (0, round(160 * STYLE.idle_dim), 0)
 
 
 @pytest.fixture
-def table(clock: FakeClock) -> Iterator[TableDevices]:
+def table(clock: ManualClock) -> Iterator[TableDevices]:
     devices = build_devices(parse_hardware_config(CONFIG), "mock", clock)
     yield devices
     devices.close()
 
 
-def tap(devices: TableDevices, clock: FakeClock, pin: int) -> None:
+def tap(devices: TableDevices, clock: ManualClock, pin: int) -> None:
     assert devices.sim is not None
     devices.sim.press(pin)
     clock.advance(0.05)
@@ -55,7 +54,7 @@ def digits(devices: TableDevices) -> list[str]:
     return [chip.text() for chip in devices.sim.chips]
 
 
-def test_buttons_switch_the_game_clock_and_every_output_follows(table: TableDevices, clock: FakeClock) -> None:
+def test_buttons_switch_the_game_clock_and_every_output_follows(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     ctl = ClockController(table, game, clock)
     pressed: list[ButtonEvent] = []
@@ -85,7 +84,7 @@ def test_buttons_switch_the_game_clock_and_every_output_follows(table: TableDevi
     assert ring(table)[10:] == [STYLE.low] + [OFF] * 9
 
 
-def test_time_up_sounds_the_buzzer_and_overtime_blinks(table: TableDevices, clock: FakeClock) -> None:
+def test_time_up_sounds_the_buzzer_and_overtime_blinks(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=10.0), clock)
     ctl = ClockController(table, game, clock)
     heard: list[TimerEvent] = []
@@ -114,7 +113,7 @@ def test_time_up_sounds_the_buzzer_and_overtime_blinks(table: TableDevices, cloc
     assert [e.kind for e in heard] == ["time_up"]
 
 
-def test_pause_button_pauses_and_resumes(table: TableDevices, clock: FakeClock) -> None:
+def test_pause_button_pauses_and_resumes(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     ctl = ClockController(table, game, clock)
     game.start(1)
@@ -132,7 +131,7 @@ def test_pause_button_pauses_and_resumes(table: TableDevices, clock: FakeClock) 
     assert game.remaining(1) == pytest.approx(89.95)
 
 
-def test_service_can_keep_the_clock_to_itself(table: TableDevices, clock: FakeClock) -> None:
+def test_service_can_keep_the_clock_to_itself(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(), clock)
     ctl = ClockController(table, game, clock, buttons_drive_clock=False)
     pressed: list[ButtonEvent] = []
@@ -144,7 +143,7 @@ def test_service_can_keep_the_clock_to_itself(table: TableDevices, clock: FakeCl
     assert [e.action for e in pressed] == ["clock", "challenge"]
 
 
-def test_turn_timer_on_every_display(table: TableDevices, clock: FakeClock) -> None:
+def test_turn_timer_on_every_display(table: TableDevices, clock: ManualClock) -> None:
     timer = TurnTimer(TurnTimerConfig.scramble(), clock)
     ctl = ClockController(table, timer, clock)
     tap(table, clock, BEN)  # a clock button starts the next turn's timer: Ann's turn
@@ -160,7 +159,7 @@ def test_turn_timer_on_every_display(table: TableDevices, clock: FakeClock) -> N
     assert ctl.clock_views() == [{"remaining_ms": 0, "running": False}]
 
 
-def test_next_refresh_wakes_for_the_deadline(table: TableDevices, clock: FakeClock) -> None:
+def test_next_refresh_wakes_for_the_deadline(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=10.0), clock)
     ctl = ClockController(table, game, clock)
     game.start(0)
@@ -169,7 +168,7 @@ def test_next_refresh_wakes_for_the_deadline(table: TableDevices, clock: FakeClo
     assert ctl.next_refresh(fps=20) == pytest.approx(clock.now + 0.01)
 
 
-def test_terminal_line_matches_the_digits(table: TableDevices, clock: FakeClock) -> None:
+def test_terminal_line_matches_the_digits(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     ctl = ClockController(table, game, clock)
     game.start(0)
@@ -179,13 +178,13 @@ def test_terminal_line_matches_the_digits(table: TableDevices, clock: FakeClock)
     )
 
 
-def test_display_count_must_match_players(table: TableDevices, clock: FakeClock) -> None:
+def test_display_count_must_match_players(table: TableDevices, clock: ManualClock) -> None:
     with pytest.raises(ValueError, match="2 digit display"):
         ClockController(table, GameClock(ClockConfig(players=3), clock), clock)
 
 
 def test_wall_clock_jump_moves_nothing_on_the_table(
-    table: TableDevices, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    table: TableDevices, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import time as time_module
 
@@ -215,7 +214,7 @@ def test_no_wall_clock_reads_in_the_clock_path() -> None:
     assert len(sources) >= 10 and offenders == []
 
 
-def test_before_the_game_a_clock_button_starts_the_opponents_clock(table: TableDevices, clock: FakeClock) -> None:
+def test_before_the_game_a_clock_button_starts_the_opponents_clock(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     ClockController(table, game, clock)
     tap(table, clock, BEN)  # Ben does not begin: his press starts Ann's clock
@@ -223,7 +222,7 @@ def test_before_the_game_a_clock_button_starts_the_opponents_clock(table: TableD
     assert digits(table) == ["1:40", "1:40"]
 
 
-def test_draw_alone_for_a_caller_that_keeps_its_own_clock(table: TableDevices, clock: FakeClock) -> None:
+def test_draw_alone_for_a_caller_that_keeps_its_own_clock(table: TableDevices, clock: ManualClock) -> None:
     from hardware.controller import draw
     from hardware.frames import Reading
 
@@ -235,7 +234,7 @@ def test_draw_alone_for_a_caller_that_keeps_its_own_clock(table: TableDevices, c
 
 
 def test_a_failing_output_is_counted_and_the_rest_go_on(
-    table: TableDevices, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    table: TableDevices, clock: ManualClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     ctl = ClockController(table, game, clock)
@@ -255,7 +254,7 @@ def test_a_failing_output_is_counted_and_the_rest_go_on(
     assert game.on_move == 1  # and the clock still switches
 
 
-def test_ring_offset_and_direction_from_the_configuration(clock: FakeClock) -> None:
+def test_ring_offset_and_direction_from_the_configuration(clock: ManualClock) -> None:
     config = dict(CONFIG, ring={"leds": 20, "brightness": 1.0, "offset": 5, "reverse": True})
     devices = build_devices(parse_hardware_config(config), "mock", clock)
     try:
@@ -273,7 +272,7 @@ def test_ring_offset_and_direction_from_the_configuration(clock: FakeClock) -> N
         devices.close()
 
 
-def test_turn_timer_only_the_player_on_turn_can_end_it(table: TableDevices, clock: FakeClock) -> None:
+def test_turn_timer_only_the_player_on_turn_can_end_it(table: TableDevices, clock: ManualClock) -> None:
     timer = TurnTimer(TurnTimerConfig.standard(), clock)
     ctl = ClockController(table, timer, clock)
     tap(table, clock, BEN)  # Ann's turn starts
@@ -284,7 +283,7 @@ def test_turn_timer_only_the_player_on_turn_can_end_it(table: TableDevices, cloc
     assert (ctl.turn_player, timer.remaining()) == (1, pytest.approx(180.0 - 0.05))
 
 
-def test_the_idle_players_digits_are_dimmed(table: TableDevices, clock: FakeClock) -> None:
+def test_the_idle_players_digits_are_dimmed(table: TableDevices, clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     ctl = ClockController(table, game, clock)
     game.start(0)

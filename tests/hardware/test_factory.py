@@ -12,8 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.config import DeviceOpenError, parse_hardware_config
 from hardware.factory import build_devices
 from hardware.ws2812 import FakeSpiDev
-
-from .conftest import FakeClock
+from referee.sim.clock import ManualClock
 
 CONFIG: dict[str, Any] = {
     "ring": {"leds": 8},
@@ -24,7 +23,7 @@ CONFIG: dict[str, Any] = {
 }
 
 
-def test_mock_backend_builds_everything_on_a_private_factory(clock: FakeClock) -> None:
+def test_mock_backend_builds_everything_on_a_private_factory(clock: ManualClock) -> None:
     from gpiozero import Device
 
     before = Device.pin_factory
@@ -40,7 +39,7 @@ def test_mock_backend_builds_everything_on_a_private_factory(clock: FakeClock) -
 
 
 def test_real_backend_path_uses_the_default_factory_and_spidev(
-    mock_pins: MockFactory, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    mock_pins: MockFactory, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[FakeSpiDev] = []
     module = types.ModuleType("spidev")
@@ -57,7 +56,7 @@ def test_real_backend_path_uses_the_default_factory_and_spidev(
         devices.close()
 
 
-def test_a_busy_pin_fails_cleanly_and_closes_what_was_opened(mock_pins: MockFactory, clock: FakeClock) -> None:
+def test_a_busy_pin_fails_cleanly_and_closes_what_was_opened(mock_pins: MockFactory, clock: ManualClock) -> None:
     from gpiozero import LED
 
     squatter = LED(18)  # something else holds the buzzer's pin

@@ -21,8 +21,7 @@ from hardware.frames import (
     segment_bounds,
     tm1637_bytes,
 )
-
-from .conftest import FakeClock
+from referee.sim.clock import ManualClock
 
 STYLE = RingStyle()
 DIM_OK = (0, round(160 * STYLE.idle_dim), 0)
@@ -64,7 +63,7 @@ def test_tm1637_bytes_refuses_what_does_not_fit(text: str, match: str) -> None:
         tm1637_bytes(text)
 
 
-def test_game_clock_frames_at_chosen_instants(clock: FakeClock) -> None:
+def test_game_clock_frames_at_chosen_instants(clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=100.0), clock)
     game.start(0)
     leds = 20  # 10 per player
@@ -91,7 +90,7 @@ def test_game_clock_frames_at_chosen_instants(clock: FakeClock) -> None:
     assert ring_frame(readings(game), leds)[0] == (round(255 * STYLE.idle_dim), 0, 0)
 
 
-def test_paused_faces_are_blue_and_steady(clock: FakeClock) -> None:
+def test_paused_faces_are_blue_and_steady(clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=10.0), clock)
     game.start(1)
     clock.advance(10.2)
@@ -101,7 +100,7 @@ def test_paused_faces_are_blue_and_steady(clock: FakeClock) -> None:
     assert frame[:2] == [tuple(round(v * STYLE.idle_dim) for v in STYLE.paused)] * 2
 
 
-def test_turn_timer_is_one_segment(clock: FakeClock) -> None:
+def test_turn_timer_is_one_segment(clock: ManualClock) -> None:
     timer = TurnTimer(TurnTimerConfig.scramble(), clock)
     timer.start_turn()
     clock.advance(45)

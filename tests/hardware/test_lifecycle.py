@@ -10,8 +10,7 @@ from game.clock import ClockConfig, GameClock
 from hardware.config import parse_hardware_config
 from hardware.controller import ClockController
 from hardware.factory import build_devices
-
-from .conftest import FakeClock
+from referee.sim.clock import ManualClock
 
 CONFIG: dict[str, Any] = {
     "ring": {"leds": 8},
@@ -22,7 +21,7 @@ CONFIG: dict[str, Any] = {
 }
 
 
-def test_the_device_set_closes_everything_on_leaving_its_with_block(clock: FakeClock) -> None:
+def test_the_device_set_closes_everything_on_leaving_its_with_block(clock: ManualClock) -> None:
     with build_devices(parse_hardware_config(CONFIG), "mock", clock) as devices:
         ring, displays, buttons = devices.ring, list(devices.displays), devices.buttons
         assert ring is not None and not devices.closed
@@ -31,7 +30,7 @@ def test_the_device_set_closes_everything_on_leaving_its_with_block(clock: FakeC
     devices.close()  # again: nothing left to do
 
 
-def test_each_device_closes_once_however_often_it_is_closed(clock: FakeClock) -> None:
+def test_each_device_closes_once_however_often_it_is_closed(clock: ManualClock) -> None:
     """The displays and the ring used to send their "off" again on a second close, on pins already freed."""
     devices = build_devices(parse_hardware_config(CONFIG), "mock", clock)
     assert devices.ring is not None and devices.sim is not None and devices.sim.spi is not None
@@ -48,7 +47,7 @@ def test_each_device_closes_once_however_often_it_is_closed(clock: FakeClock) ->
     devices.close()
 
 
-def test_the_clock_controller_stops_listening_once(clock: FakeClock) -> None:
+def test_the_clock_controller_stops_listening_once(clock: ManualClock) -> None:
     """A second close used to remove its button listener again (ValueError from list.remove)."""
     with build_devices(parse_hardware_config(CONFIG), "mock", clock) as devices:
         game = GameClock(ClockConfig(budget_s=100.0), clock)

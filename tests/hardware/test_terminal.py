@@ -7,11 +7,10 @@ import pytest
 from game.clock import ClockConfig, GameClock
 from hardware.frames import Reading, readings
 from hardware.terminal import render_face, render_line
+from referee.sim.clock import ManualClock
 
-from .conftest import FakeClock
 
-
-def test_line_for_a_running_game(clock: FakeClock) -> None:
+def test_line_for_a_running_game(clock: ManualClock) -> None:
     game = GameClock(ClockConfig(budget_s=120.0), clock)
     game.start(0)
     clock.advance(90)

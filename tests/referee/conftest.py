@@ -1,4 +1,5 @@
-"""Fixtures of the referee's tests: a table file for a real `referee run` on an emulated board."""
+"""Fixtures of the referee's tests: the one simulated table on the one fake clock, and a table file for a
+real `referee run` on an emulated board."""
 
 from __future__ import annotations
 
@@ -6,6 +7,32 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from referee.journal import Journal
+from referee.sim import ManualClock, SimulatedTable, default_setup
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """The test's time: it moves only on `clock.advance(seconds)` (or the table's `advance`)."""
+    return ManualClock()
+
+
+@pytest.fixture
+def sim_table(clock: ManualClock) -> SimulatedTable:
+    """The real table on a virtual board and `clock`: two players, English, every word good, waiting."""
+    return SimulatedTable(clock=clock)
+
+
+@pytest.fixture
+def make_sim_table(clock: ManualClock) -> Callable[..., SimulatedTable]:
+    """More simulated tables on `clock`: `make_sim_table(language="de", words=[...], journal=...)`; any
+    other keyword is a setting of `default_setup`."""
+
+    def make(*, words: list[str] | None = None, journal: Journal | None = None, **changes: object) -> SimulatedTable:
+        return SimulatedTable(default_setup(**changes), words=words, journal=journal, clock=clock)
+
+    return make
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ import pytest
 from referee.outputs import Outputs
 from referee.sensors import CameraPort
 from referee.service import ServiceParts, TableService
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
-from referee.simulation import sim_config
+from referee.sim import ManualClock, SimulatedTable, default_setup
+from referee.sim.parts import sim_config
 from referee.table.rules import EveryWord
 
 

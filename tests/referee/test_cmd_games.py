@@ -7,7 +7,7 @@ import pytest
 from game.gcg import parse_gcg
 from referee.cli import main
 from referee.journal import Journal
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.table.records import export_gcg
 
 WORDS = ["QUIZ", "ZA", "ZAP"]

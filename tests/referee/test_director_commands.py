@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.journal import Journal
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.sim.table import ManualClock, SimulatedTable, default_setup
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
 from referee.table.rules import WordSet, table_rules

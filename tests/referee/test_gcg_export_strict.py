@@ -13,7 +13,7 @@ from game.rules import naspa
 from referee.cli import main
 from referee.demo import builtin_record
 from referee.journal import Journal
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.table.records import export_gcg
 
 from .gcg_strict import check_strictly, count_matching, event_kind

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from referee.journal import Event, Journal, JournalError
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.sim import ManualClock, SimulatedTable, default_setup
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
 from referee.table.rules import WordSet, table_rules

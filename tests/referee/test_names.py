@@ -10,7 +10,7 @@ import pytest
 from game.gcg import parse_gcg, write_gcg
 from referee.config import ConfigError, parse_config
 from referee.journal import Journal
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.table.records import export_gcg
 
 ATTACK = "Anna\n>Anna: ZZZ 8H ZZZ +900 900\n>Ben: QQQ H8 .QQ +500 500"

@@ -16,8 +16,8 @@ from hardware.frames import clock_text, readings, ring_frame
 from hardware.ws2812 import decode_ws2812
 from referee.outputs import TROUBLE, Outputs
 from referee.service import ServiceParts, TableService
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
-from referee.simulation import sim_config
+from referee.sim import ManualClock, SimulatedTable, default_setup
+from referee.sim.parts import sim_config
 from referee.table.rules import EveryWord
 
 

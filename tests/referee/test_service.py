@@ -22,7 +22,7 @@ import pytest
 
 from referee.demo import DemoDriver, RecordJudge, load_record
 from referee.service import TableService
-from referee.simulation import sim_config, sim_parts
+from referee.sim.parts import sim_config, sim_parts
 
 pytestmark = pytest.mark.pty
 

@@ -12,17 +12,10 @@ import pytest
 from referee.config import ConfigError, parse_config
 from referee.sensors import CameraPort
 from referee.service import ServiceParts, TableService
-from referee.simulation import real_parts, sim_config
+from referee.sim.clock import ManualClock
+from referee.sim.parts import real_parts, sim_config
 from referee.table.rules import EveryWord
 from vision.errors import FrameSourceError
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Still:
@@ -67,11 +60,11 @@ def _alerts(service: TableService) -> list[str]:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualClock:
+    return ManualClock()
 
 
-def _service(tmp_path: Path, clock: Clock, opener: FlakyOpener) -> TableService:
+def _service(tmp_path: Path, clock: ManualClock, opener: FlakyOpener) -> TableService:
     config = sim_config(state_dir=tmp_path, web=False, fusion="sensors")
     parts = ServiceParts(config=config, lexicon=EveryWord(), board_url=None, camera=None, camera_opener=opener,
                          camera_retry_s=30.0, camera_interval_s=3600.0, monotonic=clock)
@@ -79,7 +72,7 @@ def _service(tmp_path: Path, clock: Clock, opener: FlakyOpener) -> TableService:
 
 
 def test_a_camera_missing_at_start_is_retried_on_the_clock_and_the_alert_cleared(tmp_path: Path,
-                                                                               clock: Clock) -> None:
+                                                                               clock: ManualClock) -> None:
     opener = FlakyOpener(missing=2)
     service = _service(tmp_path, clock, opener)
     try:
@@ -103,7 +96,7 @@ def test_a_camera_missing_at_start_is_retried_on_the_clock_and_the_alert_cleared
     assert opener.sources[-1].closed
 
 
-def test_a_camera_lost_in_play_is_released_and_opened_again(tmp_path: Path, clock: Clock) -> None:
+def test_a_camera_lost_in_play_is_released_and_opened_again(tmp_path: Path, clock: ManualClock) -> None:
     opener = FlakyOpener(missing=0)
     service = _service(tmp_path, clock, opener)
     service.parts.camera = service.camera = opener()

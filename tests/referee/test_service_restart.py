@@ -11,7 +11,7 @@ import pytest
 
 from referee.journal import JournalError
 from referee.service import ServiceParts, TableService
-from referee.simulation import sim_config
+from referee.sim.parts import sim_config
 from referee.table.rules import EveryWord
 
 

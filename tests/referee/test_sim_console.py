@@ -3,7 +3,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from referee.sim_console import execute, start_console
+from referee.sim.console import execute, start_console
 
 
 class FakeEmulator:

@@ -1,4 +1,4 @@
-"""`referee.simulation.real_parts`: what a real table's file asks for that cannot be opened is reported with
+"""`referee.sim.parts.real_parts`: what a real table's file asks for that cannot be opened is reported with
 the file and the key, like every other mistake in it."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.config import ConfigError, parse_config
-from referee.simulation import real_parts
+from referee.sim.parts import real_parts
 
 
 def _config(tmp_path: Path, **sensors: str) -> object:
@@ -47,7 +47,7 @@ def test_real_pins_off_a_pi_name_outputs_devices(tmp_path: Path, monkeypatch: py
 
 
 def test_a_lexicon_path_that_does_not_exist_is_named_as_a_missing_file(tmp_path: Path) -> None:
-    from referee.simulation import load_lexicon
+    from referee.sim.parts import load_lexicon
 
     missing = tmp_path / "lists" / "csw21.txt"
     config = parse_config({"game": {"lexicon": str(missing)}, "sensors": {"board": "/dev/ttyACM0"},
@@ -57,7 +57,7 @@ def test_a_lexicon_path_that_does_not_exist_is_named_as_a_missing_file(tmp_path:
 
 
 def test_a_lexicon_path_may_start_at_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.simulation import load_lexicon
+    from referee.sim.parts import load_lexicon
 
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "club.txt").write_text("QUIZ\nZA\n", encoding="utf-8")

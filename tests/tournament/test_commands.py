@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from referee.journal import Journal
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.tournament_link import TournamentLink
 from tournament.acl import table_user
 from tournament.settings import BrokerSettings, TableLinkSettings

@@ -7,26 +7,19 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from referee.sim.clock import ManualClock
 from tournament.payloads import EventMessage
 from tournament.receiver import Receiver
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def ev(seq: int, table: int = 1, game: int = 1) -> EventMessage:
     return EventMessage(table, game, seq, "game" if seq == 0 else "clock", {"player": seq % 2}, seq / 10, "t")
 
 
-def make() -> tuple[Receiver, list[tuple[int, int, int]], list[tuple[int, int, int, int | None]], FakeClock]:
+def make() -> tuple[Receiver, list[tuple[int, int, int]], list[tuple[int, int, int, int | None]], ManualClock]:
     applied: list[tuple[int, int, int]] = []
     asked: list[tuple[int, int, int, int | None]] = []
-    clock = FakeClock()
+    clock = ManualClock(0.0)
     r = Receiver(lambda m: applied.append(m.key), lambda *a: asked.append(a), retry_s=2.0, grace_s=0.5,
                  monotonic=clock)
     return r, applied, asked, clock

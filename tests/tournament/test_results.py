@@ -15,7 +15,7 @@ from game.gcg import parse_gcg
 from game.gcg_check import check_record
 from game.rules import naspa
 from referee.cli import main as referee_main
-from referee.sim_table import SimulatedTable
+from referee.sim.table import SimulatedTable
 from tournament.pairings import parse_tourney_js, tsh_round
 from tournament.results import GameRecord, game_gcg, results_csv, results_json, round_zip, standings, tsh_lines
 

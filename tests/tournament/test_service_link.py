@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.service import ServiceParts, TableService
-from referee.simulation import sim_config
+from referee.sim.parts import sim_config
 from referee.table.rules import EveryWord
 from tournament.acl import table_user
 from tournament.settings import BrokerSettings, TableLinkSettings

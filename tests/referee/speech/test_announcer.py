@@ -6,16 +6,9 @@ import threading
 
 import pytest
 
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.clock import ManualClock
+from referee.sim.table import SimulatedTable, default_setup
 from referee.speech.announcer import Announcer, SpeechListener
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class BlockingVoice:
@@ -55,7 +48,7 @@ def test_say_returns_at_once_while_the_voice_is_busy_and_a_full_queue_drops_the_
 
 
 def test_a_sentence_that_waited_too_long_is_dropped_unsaid() -> None:
-    voice, clock = BlockingVoice(), Clock()
+    voice, clock = BlockingVoice(), ManualClock(0.0)
     with Announcer(voice, max_delay_s=10.0, clock=clock) as announcer:
         announcer.say("QUIZ, eight E, forty-four.")
         assert voice.started.wait(5)

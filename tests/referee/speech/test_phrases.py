@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.speech.phrases import announcements, spoken_position
 
 WORDS = ["QUIZ", "ZA", "ZAS", "QI", "AS", "IS", "ZO", "OE", "ZOA"]

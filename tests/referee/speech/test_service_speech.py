@@ -11,7 +11,7 @@ import pytest
 from referee.config import ConfigError, parse_config
 from referee.demo import DemoDriver, RecordJudge, load_record
 from referee.service import TableService
-from referee.simulation import open_voice, sim_config, sim_parts
+from referee.sim.parts import open_voice, sim_config, sim_parts
 
 pytestmark = pytest.mark.pty
 

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.sim.table import ManualClock, SimulatedTable, default_setup
 from referee.table.api import Snapshot
 
 from .test_properties import WORDS, _play, step

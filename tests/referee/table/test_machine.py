@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.table.api import ControlError
 
 WORDS = ["QUIZ", "ZA", "ZAS", "QI", "AS", "IS", "ZO", "OE", "ZOA"]

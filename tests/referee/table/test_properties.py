@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.journal import Journal
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.sim import ManualClock, SimulatedTable, default_setup
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
 from referee.table.rules import WordSet, table_rules

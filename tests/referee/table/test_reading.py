@@ -10,7 +10,7 @@ import pytest
 
 from game.squares import Square
 from game.tiles import Tile
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.table.state import TableState
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,7 +13,7 @@ from game.rules import EndRackRule
 from game.tiles import TileSet
 from referee.config import parse_config
 from referee.journal import Journal
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 from referee.table.live import LiveTable
 from referee.table.machine import TableMachine
 from referee.table.rules import EveryWord, TableRules, table_rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.journal import Event
-from referee.sim_table import default_setup
+from referee.sim.table import default_setup
 from referee.table.api import ControlError
 from referee.table.machine import EVERY_STATE, REFUSALS, REPORTS, TRANSITIONS, TableMachine
 from referee.table.rules import EveryWord, table_rules

@@ -3,7 +3,7 @@ it never stays under a later play, an exchange, or the end of the game."""
 
 from __future__ import annotations
 
-from referee.sim_table import SimulatedTable, default_setup
+from referee.sim.table import SimulatedTable, default_setup
 
 
 def _table() -> SimulatedTable:

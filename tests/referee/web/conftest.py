@@ -1,9 +1,10 @@
-"""Fixtures for the scoreboard tests: a scriptable fake table, a live server in a thread, and Chromium.
+"""Fixtures for the scoreboard tests: the table, a live server in a thread, and Chromium.
 
-`FakeTable` implements `TableView` and `TableControl` (and `gcg()`) the simple way: the test scripts what
-happens (a play with its score, a tick of the injected clock, an alert) and the table publishes a
-snapshot from the calling thread, as the real table does from its own thread. It scores a corrected
-letter with plain tile values so a correction visibly changes the score.
+`table` is the real simulated table (`referee.sim.SimulatedTable`, recording the controls that reach it).
+`fake_table`/`FakeTable` is the older scripted stand-in, kept only where a test reaches its situation in one
+call (the browser tests of test_page.py, a correction scored on plain tile values, a Scramble roll of three
+dice): it implements `TableView` and `TableControl` (and `gcg()`) the simple way, publishing from the
+calling thread as the real table does from its own.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from referee.sim import ManualClock, SimulatedTable
 from referee.table.api import ControlError, Snapshot
 from referee.web import create_app
 
@@ -46,19 +48,6 @@ PREMIUMS = [
 ]
 
 
-class FakeClock:
-    """A `monotonic()` that moves only when the test says so."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 def cell(square: str) -> tuple[int, int]:
     """Row and column index of a square like "H8"."""
     return int(square[1:]) - 1, ord(square[0]) - ord("A")
@@ -67,7 +56,7 @@ def cell(square: str) -> tuple[int, int]:
 class FakeTable:
     """A scriptable table: two players, game clocks on an injected clock, a board, moves and alerts."""
 
-    def __init__(self, clock: FakeClock, players: tuple[str, ...] = ("Anna", "Ben"), minutes: float = 25.0,
+    def __init__(self, clock: ManualClock, players: tuple[str, ...] = ("Anna", "Ben"), minutes: float = 25.0,
                  language: str = "en") -> None:
         self.clock = clock
         self._lock = threading.RLock()
@@ -251,9 +240,9 @@ class FakeTable:
 
 
 class TableWithoutRecord:
-    """A table that keeps no game record: everything of FakeTable except `gcg()`."""
+    """A table that keeps no game record: everything of the simulated table except `gcg()`."""
 
-    def __init__(self, table: FakeTable) -> None:
+    def __init__(self, table: SimulatedTable) -> None:
         self._table = table
 
     def snapshot(self) -> Snapshot:
@@ -296,24 +285,39 @@ def run_async() -> Callable[[Any], Any]:
     return run_in_thread
 
 
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+class RecordedTable(SimulatedTable):
+    """The simulated table, keeping every control that reached it: the page's tests check that a refused
+    request never gets to the table, and that what does is cleaned first."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        super().__init__(clock=clock)
+        self.controls: list[tuple[str, dict[str, Any]]] = []
+
+    def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
+        self.controls.append((action, dict(params)))
+        return super().control(action, params)
 
 
 @pytest.fixture
-def table(clock: FakeClock) -> FakeTable:
+def table(clock: ManualClock) -> RecordedTable:
+    """The page's table: the real one on a virtual board (see referee/sim/table.py), waiting to start."""
+    return RecordedTable(clock)
+
+
+@pytest.fixture
+def fake_table(clock: ManualClock) -> FakeTable:
+    """The scripted stand-in the browser tests still use to reach a situation in one call."""
     return FakeTable(clock)
 
 
 @pytest.fixture
-def make_table(clock: FakeClock) -> Callable[..., FakeTable]:
+def make_table(clock: ManualClock) -> Callable[..., FakeTable]:
     """Make a fake table on the test's clock with other players or language."""
     return lambda **kwargs: FakeTable(clock, **kwargs)
 
 
 @pytest.fixture
-def table_without_record(table: FakeTable) -> TableWithoutRecord:
+def table_without_record(table: RecordedTable) -> TableWithoutRecord:
     return TableWithoutRecord(table)
 
 

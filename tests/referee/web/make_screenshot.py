@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.sim_table import ManualClock, SimulatedTable  # noqa: E402
+from referee.sim import ManualClock, SimulatedTable  # noqa: E402
 from referee.web import create_app  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("web_fixtures", HERE / "conftest.py")

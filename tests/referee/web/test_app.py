@@ -56,9 +56,10 @@ async def control(client: TestClient, action: str, params: Any = None, *, pin: s
     return response.status, await response.json()
 
 
-def untouched(table: Any, seq: int) -> None:
+def untouched(table: Any, before: Any) -> None:
+    """Nothing reached the table and it published nothing: `before` is its snapshot from before the request."""
     assert table.controls == []
-    assert table.snapshot()["seq"] == seq
+    assert table.snapshot() == before
 
 
 def test_all_documented_actions_have_a_parser() -> None:
@@ -67,6 +68,8 @@ def test_all_documented_actions_have_a_parser() -> None:
 
 @pytest.mark.parametrize("action", sorted(VALID_PARAMS))
 def test_every_control_endpoint_refuses_a_missing_or_wrong_pin(table: Any, action: str, run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
@@ -77,13 +80,15 @@ def test_every_control_endpoint_refuses_a_missing_or_wrong_pin(table: Any, actio
             assert (status, body["code"]) == (403, "pin_wrong")
             status, body = await control(client, action, VALID_PARAMS[action], pin=PIN + "0", csrf=csrf)
             assert (status, body["code"]) == (403, "pin_wrong")
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
 
 @pytest.mark.parametrize("pin", [None, ""])
 def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pin: str | None, run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table, pin=pin) as client:
             response = await client.get("/api/session")
@@ -96,7 +101,7 @@ def test_without_a_configured_pin_control_is_disabled_and_says_so(table: Any, pi
                     status, body = await control(client, action, params, pin=attempt, csrf=csrf)
                     assert (status, body["code"]) == (403, "control_disabled"), (action, attempt)
                     assert "no PIN configured" in body["error"]
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
@@ -164,13 +169,15 @@ def test_cross_site_requests_are_refused_before_the_pin(table: Any, clock: Any, 
 
 
 def test_a_token_is_bound_to_its_session(table: Any, run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table) as first, serve(table) as second:
             stolen = await token(first)
             await token(second)  # the second browser has its own session cookie
             status, body = await control(second, "start", csrf=stolen)
             assert (status, body["code"]) == (403, "cross_site")
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
@@ -224,12 +231,14 @@ def test_same_origin_headers_from_the_page_are_accepted(table: Any, run_async: A
 )
 def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, action: str, params: dict[str, Any],
                                                                 field: str, needle: str, run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table) as client:
             status, body = await control(client, action, params, csrf=await token(client))
             assert (status, body["code"], body["field"]) == (400, "invalid", field)
             assert body["error"].startswith(f"{field}: ") and needle in body["error"]
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
@@ -248,6 +257,8 @@ def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, acti
 )
 def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, content_type: str, needle: str,
                                                      run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table) as client:
             response = await client.post("/api/control/blank", data=body,
@@ -256,30 +267,34 @@ def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, co
             assert response.status == 400
             answer = await response.json()
             assert answer["code"] == "invalid" and needle in answer["error"]
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
 
 def test_an_oversized_body_is_refused(table: Any, run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table) as client:
             response = await client.post("/api/control/racks", data=b"{" + b" " * 100_000 + b"}",
                                          headers={"Content-Type": "application/json", "X-Table-PIN": PIN,
                                                   "X-CSRF-Token": await token(client)})
             assert response.status == 413
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
 
 def test_an_unknown_action_is_refused_with_the_list(table: Any, run_async: Any) -> None:
+    before = table.snapshot()
+
     async def go() -> None:
         async with serve(table) as client:
             status, body = await control(client, "undo", {}, csrf=await token(client))
             assert (status, body["code"]) == (404, "unknown_action")
             assert "blank" in body["error"] and "correct" in body["error"]
-        untouched(table, 0)
+        untouched(table, before)
 
     run_async(go())
 
@@ -290,14 +305,16 @@ def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any, run_asyn
             before = table.snapshot()
             status, body = await control(client, "blank", {"square": "h8", "letter": "e"}, csrf=await token(client))
             assert (status, body["code"]) == (409, "refused")
-            assert body["error"] == "H8: there is no tile on this square"
+            assert body["error"] == "H8: no blank waits for its letter there (waiting: none)"  # the table's words
             assert table.controls == [("blank", {"square": "H8", "letter": "E"})]  # cleaned before the table
             assert table.snapshot() == before
 
     run_async(go())
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(table: Any, run_async: Any) -> None:
+def test_a_blank_letter_and_a_correction_with_the_pin(fake_table: Any, run_async: Any) -> None:
+    table = fake_table  # plain tile values make a correction's score change visible: the scripted stand-in
+
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
@@ -320,11 +337,12 @@ def test_a_blank_letter_and_a_correction_with_the_pin(table: Any, run_async: Any
 
 def test_gcg_download_comes_from_the_table(table: Any, run_async: Any) -> None:
     async def go() -> None:
-        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        table.control("start", {})
+        table.play("8H QUIZ")
         async with serve(table) as client:
             response = await client.get("/game.gcg")
             assert response.status == 200
-            assert response.headers["Content-Disposition"] == 'attachment; filename="Table-1.gcg"'
+            assert response.headers["Content-Disposition"] == 'attachment; filename="Simulated-table.gcg"'
             assert response.content_type == "text/plain"
             assert await response.text() == table.gcg()
 
@@ -346,12 +364,14 @@ def test_board_image_is_drawn_once_per_board_state(table: Any, run_async: Any) -
     from referee.web.app import BOARD_PNG
 
     async def go() -> None:
-        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        table.control("start", {})
+        table.play("8H QUIZ")
         async with serve(table) as client:
             first = [await (await client.get("/board.png")).read() for _ in range(5)]
             cache = client.app[BOARD_PNG]  # type: ignore[index]
             assert cache.drawn == 1 and len(set(first)) == 1
-            table.play("G9=A", "9G AU", ["AU"], 2)
+            table.advance(15)
+            table.play("H8 .A")
             second = await (await client.get("/board.png")).read()
             assert cache.drawn == 2 and second != first[0]
 
@@ -376,7 +396,8 @@ def test_a_bug_behind_any_route_answers_json_and_logs_no_pin(table: Any, run_asy
 
 def test_board_image_is_a_png_of_the_board(table: Any, run_async: Any) -> None:
     async def go() -> None:
-        table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
+        table.control("start", {})
+        table.play("8H QUIZ")
         async with serve(table) as client:
             response = await client.get("/board.png")
             assert response.status == 200 and response.content_type == "image/png"
@@ -407,10 +428,10 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
     run_async(go())
 
 
-def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any) -> None:
-    sim = pytest.importorskip("referee.sim_table")
-    german = sim.SimulatedTable(sim.default_setup(language="de", edition="german"), clock=sim.ManualClock())
-    english = sim.SimulatedTable(clock=sim.ManualClock())
+def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any, sim_table: Any,
+                                                                   make_sim_table: Any) -> None:
+    german = make_sim_table(language="de", edition="german")
+    english = sim_table
 
     async def go() -> None:
         for table, said in ((german, "nichts anzuhalten: der Tisch ist vor dem Start"),
@@ -436,9 +457,8 @@ def test_a_refusal_is_said_in_the_tables_language_with_its_reason(run_async: Any
     ],
 )
 def test_the_service_table_refuses_out_of_place_actions_and_nothing_changes(action: str, params: dict[str, Any],
-                                                                             run_async: Any) -> None:
-    sim = pytest.importorskip("referee.sim_table")
-    table = sim.SimulatedTable(clock=sim.ManualClock())
+                                                                             run_async: Any, sim_table: Any) -> None:
+    table = sim_table
     table.control("start", {})
     table.play("8G QUIZ")
     table.advance(15)
@@ -460,7 +480,7 @@ def test_a_bug_inside_the_table_gets_a_clear_answer_not_a_bare_500(table: Any, r
         def control(self, action: str, params: Any) -> Any:
             raise RuntimeError("boom")
 
-    broken = Broken(table.clock)
+    broken = Broken(table.manual_clock)
 
     async def go() -> None:
         async with serve(broken) as client:
@@ -472,8 +492,11 @@ def test_a_bug_inside_the_table_gets_a_clear_answer_not_a_bare_500(table: Any, r
     assert "boom" in caplog.text  # the details go to the log, not to the page
 
 
-def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(table: Any, run_async: Any) -> None:
+def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(fake_table: Any, run_async: Any) -> None:
+    table = fake_table  # a count of dice the real Scramble table asks for only later in a game
     table.pending = {"roll": 3}  # the table waits for three dice (set without a push: nothing published)
+
+    before = table.snapshot()
 
     async def go() -> None:
         async with serve(table) as client:
@@ -482,7 +505,7 @@ def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(table: Any, run_
                 status, body = await control(client, "roll", {"letters": letters}, csrf=csrf)
                 assert (status, body["code"], body["field"]) == (400, "invalid", "letters")
                 assert body["error"] == f"letters: the table asks for 3 dice: type 3 letters, not {got}"
-            untouched(table, 0)
+            untouched(table, before)
             status, body = await control(client, "roll", {"letters": " ä q ? "}, csrf=csrf)
             assert (status, body["code"]) == (409, "refused")  # the fake table rolls no dice
             assert table.controls == [("roll", {"letters": "ÄQ?"})]  # cleaned before the table
@@ -491,21 +514,19 @@ def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(table: Any, run_
 
 
 def test_a_table_that_cannot_start_a_new_game_says_so(table: Any, run_async: Any) -> None:
-    table.state = "ended"
-
     async def go() -> None:
         async with serve(table) as client:
             before = table.snapshot()
             status, body = await control(client, "new_game", {}, csrf=await token(client))
             assert (status, body["code"]) == (409, "refused")
-            assert body["error"] == "the fake table does not do new_game"  # the table's own words
+            assert body["error"] == "a new game starts once this one has ended (the table is waiting)"  # its words
             assert table.snapshot() == before
 
     run_async(go())
 
 
 def scramble_table(journal: Any = None, **setup: Any) -> Any:
-    sim = pytest.importorskip("referee.sim_table")
+    sim = pytest.importorskip("referee.sim")
     return sim.SimulatedTable(sim.default_setup(kind="scramble", **setup), clock=sim.ManualClock(), journal=journal)
 
 

@@ -30,36 +30,50 @@ async def next_event(response: ClientResponse) -> dict[str, Any]:
         fields[key] = value
 
 
-def test_a_page_gets_the_current_snapshot_then_every_new_one(table: Any, run_async: Any) -> None:
+def test_a_page_gets_the_current_snapshot_then_every_new_one(sim_table: Any, run_async: Any) -> None:
+    table = sim_table
+    table.control("start", {})
+    seq = table.snapshot()["seq"]
+
     async def go() -> None:
         async with TestClient(TestServer(create_app(table, "390217"))) as client:
             response = await client.get("/events")
             assert response.headers["Content-Type"].startswith("text/event-stream")
             first = await next_event(response)
-            assert (first["event"], first["id"], first["data"]) == ("snapshot", "0", table.snapshot())
-            # The table publishes from its own thread, as the service does.
-            thread = threading.Thread(target=table.play, args=("H8=Q H9=I", "8H QI", ["QI"], 22))
+            assert (first["event"], first["id"], first["data"]) == ("snapshot", str(seq), table.snapshot())
+            # The table publishes from its own thread, as the service does: the tiles, then the clock press.
+            thread = threading.Thread(target=table.place_word, args=("8H QI",))
             thread.start()
             second = await next_event(response)
             thread.join()
-            assert second["id"] == "1"
-            assert second["data"]["players"][0]["score"] == 22
-            assert second["data"]["moves"][-1]["notation"] == "8H QI"
-            table.tick(1.5)
+            assert second["id"] == str(seq + 1)
+            thread = threading.Thread(target=table.press)
+            thread.start()
+            while not (event := await next_event(response))["data"]["moves"]:  # the press may publish more than once
+                pass
+            thread.join()
+            assert event["data"]["players"][0]["score"] == 22
+            assert event["data"]["moves"][-1]["notation"] == "8H QI"
+            table.advance(1.5)
             third = await next_event(response)
-            assert third["data"]["seq"] == 2
+            assert int(third["id"]) > int(event["id"]) and third["data"]["seq"] == int(third["id"])
             response.close()
 
     run_async(go())
 
 
-def test_every_open_page_gets_the_snapshot(table: Any, run_async: Any) -> None:
+def test_every_open_page_gets_the_snapshot(sim_table: Any, run_async: Any) -> None:
+    table = sim_table
+    table.control("start", {})
+    table.play("8H QI")
+    table.advance(15)  # the challenge window closes: the turn is Ben's
+
     async def go() -> None:
         async with TestClient(TestServer(create_app(table, None))) as client:
             streams = [await client.get("/events") for _ in range(3)]
             for stream in streams:
                 await next_event(stream)
-            table.alert("tile_moved", "H8: a tile was moved outside a turn", ["H8"])
+            table.lift("H8")  # a tile of the last play lifted outside its turn
             for stream in streams:
                 event = await next_event(stream)
                 assert event["data"]["alerts"][0]["code"] == "tile_moved"
@@ -68,7 +82,9 @@ def test_every_open_page_gets_the_snapshot(table: Any, run_async: Any) -> None:
     run_async(go())
 
 
-def test_the_server_shuts_down_cleanly_with_pages_open(table: Any, run_async: Any) -> None:
+def test_the_server_shuts_down_cleanly_with_pages_open(sim_table: Any, run_async: Any) -> None:
+    table = sim_table
+
     async def go() -> None:
         client = TestClient(TestServer(create_app(table, None)))
         await client.start_server()

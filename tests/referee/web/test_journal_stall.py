@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.journal import Journal
-from referee.sim_table import ManualClock, SimulatedTable, default_setup
+from referee.sim.table import ManualClock, SimulatedTable, default_setup
 from referee.web import create_app
 
 BOUND_S = 5.0  # a call that returns at all returns in ms; this only bounds a test that would otherwise hang

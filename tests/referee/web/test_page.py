@@ -22,7 +22,8 @@ def expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
 
-def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+def test_a_scripted_game_shows_every_score_and_clock(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
+    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     ui.open(page, server.url)
     expect()(page.locator("#state")).to_have_text("waiting to start")
@@ -63,7 +64,8 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, table: Any, live
     expect()(page.locator('#board [data-square="H8"]')).to_have_class(re.compile(r"\bflagged\b"))
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
+    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     table.control("start", {})
     table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
@@ -114,7 +116,7 @@ def test_a_control_action_is_refused_without_the_pin(page: Any, table: Any, live
     page.locator("#pin").fill("0000")
     page.locator('button[data-action="start"]').click()
     expect()(status).to_have_text("Wrong PIN.", timeout=WITHIN)
-    assert table.controls == [] and table.state == "waiting"
+    assert table.controls == [] and table.snapshot()["state"] == "waiting"
     expect()(page.locator("#state")).to_have_text("waiting to start")
     page.locator("#pin").fill(PIN)
     page.locator('button[data-action="start"]').click()
@@ -158,8 +160,9 @@ def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, liv
         context.close()
 
 
-def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, table: Any, live_server: Any,
+def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, fake_table: Any, live_server: Any,
                                                                    ui: Any) -> None:
+    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     table.control("start", {})
     ui.open(page, server.url)
@@ -202,7 +205,8 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, t
     assert table.controls[-1] == ("racks", {"player": 0, "tiles": "AEQ"})
 
 
-def test_the_turn_timer_and_overtime(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+def test_the_turn_timer_and_overtime(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
+    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     ui.open(page, server.url)
     timer = page.locator("#turn-timer")
@@ -230,7 +234,7 @@ def test_a_screen_across_the_room_shows_the_game_only(page: Any, table: Any, liv
     server = live_server(table, PIN)
     ui.open(page, f"{server.url}/?display=tv")
     table.control("start", {})
-    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
+    table.play("H8 QI")
     ui.check_players(page, table)
     expect()(page.locator("#control")).to_be_hidden()
     expect()(page.locator(".tools")).to_be_hidden()
@@ -247,7 +251,8 @@ def test_a_lost_connection_is_shown_not_hidden(page: Any, table: Any, live_serve
     expect()(page.locator("#connection")).to_have_attribute("data-connected", "false")
 
 
-def test_the_end_of_the_game_shows_who_won(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+def test_the_end_of_the_game_shows_who_won(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
+    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     ui.open(page, server.url)
     table.control("start", {})
@@ -280,7 +285,8 @@ def test_the_end_of_the_game_shows_who_won(page: Any, table: Any, live_server: A
     expect()(page.locator("#player-1 .meta")).to_contain_text("wins")
 
 
-def test_a_table_that_refuses_a_new_game_is_heard(page: Any, table: Any, live_server: Any, ui: Any) -> None:
+def test_a_table_that_refuses_a_new_game_is_heard(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
+    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     ui.open(page, server.url)
     page.locator("#control summary").click()

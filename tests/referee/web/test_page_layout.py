@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 pytestmark = pytest.mark.browser
-sim = pytest.importorskip("referee.sim_table")
+sim = pytest.importorskip("referee.sim.table")
 
 PIN = "4711"
 WITHIN = 1000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.sim.clock import ManualClock
 from referee.table.api import PermissionDenied
 from referee.web.security import (
     ControlDisabled,
@@ -17,16 +18,8 @@ from referee.web.security import (
 )
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_no_pin_means_no_control_not_a_default_pin() -> None:
-    guard = PinGuard(None, Clock())
+    guard = PinGuard(None, ManualClock(0.0))
     assert not guard.enabled
     for attempt in (None, "", "0000", "1234"):
         with pytest.raises(ControlDisabled, match="no PIN configured"):
@@ -34,7 +27,7 @@ def test_no_pin_means_no_control_not_a_default_pin() -> None:
 
 
 def test_the_right_pin_passes_and_errors_are_permission_denied() -> None:
-    guard = PinGuard("390217", Clock())
+    guard = PinGuard("390217", ManualClock(0.0))
     guard.check("a", "390217")
     with pytest.raises(PinRequired):
         guard.check("a", None)
@@ -44,7 +37,7 @@ def test_the_right_pin_passes_and_errors_are_permission_denied() -> None:
 
 
 def test_waits_grow_per_client_and_are_capped() -> None:
-    clock = Clock()
+    clock = ManualClock(0.0)
     guard = PinGuard("390217", clock, free_attempts=2, base_delay=1.0, max_delay=5.0)
     for _ in range(2):
         with pytest.raises(WrongPin):
@@ -61,7 +54,7 @@ def test_waits_grow_per_client_and_are_capped() -> None:
 
 
 def test_free_attempts_come_first_then_a_wait() -> None:
-    clock = Clock()
+    clock = ManualClock(0.0)
     guard = PinGuard("390217", clock, free_attempts=2)
     with pytest.raises(WrongPin, match="1 more tries"):
         guard.check("a", "0")
@@ -79,7 +72,7 @@ def test_free_attempts_come_first_then_a_wait() -> None:
 
 
 def test_the_client_records_are_bounded() -> None:
-    guard = PinGuard("390217", Clock(), max_clients=10, global_limit=1000)
+    guard = PinGuard("390217", ManualClock(0.0), max_clients=10, global_limit=1000)
     for n in range(100):
         with pytest.raises(WrongPin):
             guard.check(f"10.0.0.{n}", "0")
@@ -87,7 +80,7 @@ def test_the_client_records_are_bounded() -> None:
 
 
 def test_many_sources_together_meet_a_global_limit_that_spares_the_players_sessions() -> None:
-    clock = Clock()
+    clock = ManualClock(0.0)
     guard = PinGuard("390217", clock, global_limit=30, global_window=600.0)
     guard.check("192.168.1.20", "390217", session="players-phone")  # the players' phone, earlier in the game
     refused = 0

@@ -17,8 +17,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_serve_runs_until_cancelled_and_closes_open_streams(table: Any, run_async: Any) -> None:
+def test_serve_runs_until_cancelled_and_closes_open_streams(sim_table: Any, run_async: Any) -> None:
     from referee.web import serve
+
+    table = sim_table
 
     async def go() -> None:
         port = free_port()

@@ -14,15 +14,10 @@ from typing import Any
 import pytest
 
 pytestmark = pytest.mark.browser
-sim = pytest.importorskip("referee.sim_table")
+sim = pytest.importorskip("referee.sim")
 
 PIN = "390217"
 WITHIN = 1000
-
-
-@pytest.fixture
-def sim_table() -> Any:
-    return sim.SimulatedTable(clock=sim.ManualClock())
 
 
 def test_a_game_on_the_simulated_table(page: Any, sim_table: Any, live_server: Any, ui: Any) -> None:

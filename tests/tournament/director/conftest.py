@@ -147,7 +147,7 @@ def wait() -> Callable[..., None]:
 @pytest.fixture(scope="module")
 def table_moves() -> list[dict[str, Any]]:
     """A score sheet played by the real table (SimulatedTable), as its snapshot lists it."""
-    from referee.sim_table import SimulatedTable
+    from referee.sim.table import SimulatedTable
 
     table = SimulatedTable()
     table.control("start", {})

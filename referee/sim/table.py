@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from game.squares import Position
 from referee.journal import Journal
+from referee.sim.clock import ManualClock
 from referee.table.api import Snapshot
 from referee.table.live import LiveTable, TableClock
 from referee.table.machine import TableMachine
@@ -27,21 +28,6 @@ from referee.table.picture import Cell
 from referee.table.rules import EveryWord, WordSet, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
-
-
-class ManualClock:
-    """A monotonic clock that moves only when told: `advance(seconds)`."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        if seconds < 0:
-            raise ValueError("a monotonic clock does not go back")
-        self.now += seconds
 
 
 def default_setup(**changes: object) -> TableSetup:
