@@ -72,6 +72,7 @@ def test_replaying_the_journal_rebuilds_the_same_game_and_clocks(tmp_path: Path)
     _play_some(t)
     t.advance(3)
     t.poll()
+    t.checkpoint()  # poll hands its heartbeat to the journal's own thread; this one is written now
     before = t.snapshot()
     assert before["state"] == "challenge"
     with pytest.raises(ControlError):
