@@ -1,7 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make run    the referee on a simulated table (no hardware needed)
-#   make test   ruff, mypy --strict on game/, tournament/, firmware_bridge/, hardware/ and referee/, and the
-#               whole pytest suite
+#   make test   ruff, mypy --strict on every package (game, tournament, firmware_bridge, hardware, vision,
+#               referee), and the whole pytest suite
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -58,7 +58,7 @@ lint: $(VENV)/.installed-test
 # and checked by their own runs, so their errors are not reported twice here (--follow-imports=silent).
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy --strict game/ tournament/
-	$(BIN)/mypy --strict firmware_bridge/ hardware/
+	$(BIN)/mypy --strict firmware_bridge/ hardware/ vision/
 	$(BIN)/mypy --strict --follow-imports=silent referee/
 
 pytest: $(VENV)/.installed-test system-deps

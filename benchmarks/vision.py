@@ -94,7 +94,12 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
     games = sorted({p.game for p in photos})
     if args.games:
         games = [g for g in games if g in args.games.split(",")]
-    kinds = [perturb.BY_NAME[k] for k in args.kinds.split(",")] if args.kinds else list(perturb.KINDS)
+    asked = args.kinds.split(",") if args.kinds else [k.name for k in perturb.KINDS]
+    unknown = [k for k in asked if k not in perturb.BY_NAME]
+    if unknown:
+        raise SystemExit(f"--kinds: unknown kind(s) {', '.join(unknown)}; the kinds are "
+                         f"{', '.join(k.name for k in perturb.KINDS)}")
+    kinds = [perturb.BY_NAME[k] for k in asked]
     images = {p.path: cv2.imread(str(p.path), cv2.IMREAD_COLOR) for p in photos if p.game in games}
     models = {}
     for game in games:
