@@ -21,7 +21,11 @@ MARGIN = 30
 BACKGROUND = (34, 52, 28)
 EMPTY = (160, 196, 172)
 PREMIUM = {"d": (230, 200, 140), "t": (200, 120, 40), "D": (170, 170, 245), "T": (60, 60, 210)}
-PREMIUM_TEXT = {"d": "DL", "t": "TL", "D": "DW", "T": "TW"}
+# The premium squares' short names as the page shows them: German boards print "3-facher Wortwert",
+# "2-facher Buchstabenwert", so a German table reads 3W/2W/3B/2B (W for Wort, B for Buchstabe).
+PREMIUM_TEXT = {"en": {"d": "DL", "t": "TL", "D": "DW", "T": "TW"},
+                "de": {"d": "2B", "t": "3B", "D": "2W", "T": "3W"}}
+STAR = (60, 60, 210)
 TILE = (178, 226, 246)
 TILE_EDGE = (90, 140, 170)
 INK = (20, 20, 20)
@@ -51,6 +55,14 @@ def _letter(img: np.ndarray, letter: str, cx: int, cy: int, color: tuple[int, in
             cv2.circle(img, (x + dx, top - 5), 2, color, -1, cv2.LINE_AA)
 
 
+def _star(img: np.ndarray, cx: int, cy: int) -> None:
+    """The start square's star (the layout's, from the snapshot: H8 on the board, E5 on Scramble's mat)."""
+    outer, inner = CELL * 0.38, CELL * 0.16
+    points = [(cx + (outer if i % 2 == 0 else inner) * np.sin(i * np.pi / 5),
+               cy - (outer if i % 2 == 0 else inner) * np.cos(i * np.pi / 5)) for i in range(10)]
+    cv2.fillPoly(img, [np.array(points, np.int32)], STAR, cv2.LINE_AA)
+
+
 def _square_to_cell(square: str) -> tuple[int, int] | None:
     """`H8` -> (column, row), 0-based; None for what is not a square's name."""
     try:
@@ -66,6 +78,8 @@ def render_board(snapshot: Snapshot) -> np.ndarray:
     premiums = snapshot.get("premiums") or []
     rows = len(board)
     cols = len(board[0]) if board else 0
+    names = PREMIUM_TEXT.get(str(snapshot.get("language", "en")), PREMIUM_TEXT["en"])
+    start = _square_to_cell(str(snapshot.get("start") or ""))
     img = np.full((MARGIN * 2 + rows * CELL, MARGIN * 2 + cols * CELL, 3), BACKGROUND, np.uint8)
     for c in range(cols):
         _centered(img, COLUMNS[c], MARGIN + c * CELL + CELL // 2, MARGIN // 2, 0.5, LABEL, 1)
@@ -78,8 +92,10 @@ def render_board(snapshot: Snapshot) -> np.ndarray:
             prem = premiums[r][c] if r < len(premiums) and c < len(premiums[r]) else "."
             cv2.rectangle(img, (x0 + 1, y0 + 1), (x0 + CELL - 2, y0 + CELL - 2), PREMIUM.get(prem, EMPTY), -1)
             if ch == ".":
-                if prem in PREMIUM_TEXT:
-                    _centered(img, PREMIUM_TEXT[prem], cx, cy, 0.45, (255, 255, 255) if prem in "tT" else INK, 1)
+                if (c, r) == start:
+                    _star(img, cx, cy)
+                elif prem in names:
+                    _centered(img, names[prem], cx, cy, 0.45, (255, 255, 255) if prem in "tT" else INK, 1)
                 continue
             cv2.rectangle(img, (x0 + 3, y0 + 3), (x0 + CELL - 4, y0 + CELL - 4), TILE if ch != "?" else UNKNOWN, -1)
             cv2.rectangle(img, (x0 + 3, y0 + 3), (x0 + CELL - 4, y0 + CELL - 4), TILE_EDGE, 1)

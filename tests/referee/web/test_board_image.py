@@ -7,7 +7,18 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee.web.board_image import BLANK_INK, CELL, LAST_PLAY, MARGIN, PREMIUM, TILE, UNKNOWN, board_png, render_board
+from referee.web.board_image import (
+    BLANK_INK,
+    CELL,
+    LAST_PLAY,
+    MARGIN,
+    PREMIUM,
+    STAR,
+    TILE,
+    UNKNOWN,
+    board_png,
+    render_board,
+)
 
 
 def cell_pixels(image: np.ndarray, square: str) -> np.ndarray:
@@ -57,3 +68,17 @@ def test_png_round_trips(sim_table: Any) -> None:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     assert np.array_equal(decoded, render_board(table.snapshot()))
+
+
+def test_the_start_star_comes_from_the_layout_and_a_german_board_names_its_premiums_in_german(
+        make_sim_table: Any) -> None:
+    english = make_sim_table()
+    image = render_board(english.snapshot())
+    assert share(cell_pixels(image, "H8"), STAR) > 0.1  # the star on the board's centre
+    scramble = render_board({**english.snapshot(), "board": ["." * 9] * 9, "premiums": ["." * 9] * 9, "start": "E5"})
+    assert share(cell_pixels(scramble, "E5"), STAR) > 0.1 and share(cell_pixels(scramble, "H8"), STAR) == 0.0
+    german = make_sim_table(language="de").snapshot()
+    # A1 is a triple-word square: 3W on a German board, TW on an English one.
+    de, en = render_board(german), render_board({**german, "language": "en"})
+    assert not np.array_equal(cell_pixels(de, "A1"), cell_pixels(en, "A1"))
+    assert np.array_equal(cell_pixels(de, "B1"), cell_pixels(en, "B1"))  # a plain square is the same
