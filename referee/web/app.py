@@ -31,7 +31,15 @@ from referee.table.api import ControlError, PermissionDenied, Snapshot, TableCon
 from referee.web.board_image import board_png
 from referee.web.download_names import attachment
 from referee.web.events import SnapshotHub
-from referee.web.limits import BACKLOG, BODY_TIMEOUT_S, MAX_CONNECTIONS, ConnectionGuard, runner_settings
+from referee.web.limits import (
+    ACCEPT_BATCH,
+    BODY_TIMEOUT_S,
+    MAX_CONNECTIONS,
+    ConnectionGuard,
+    deepen,
+    listening_socket,
+    runner_settings,
+)
 from referee.web.records import GcgSource
 from referee.web.security import (
     ControlDisabled,
@@ -315,8 +323,9 @@ async def serve(table: Table, host: str, port: int, pin: str | None, *, started:
         guard = ConnectionGuard(runner.server, max_connections)
         # A deep accept queue: a burst of connections beyond it has its SYNs dropped, and a phone's request
         # caught in that burst waits a whole TCP retransmission (1 s) before it is even seen.
-        server = await asyncio.get_running_loop().create_server(guard, host, port, backlog=BACKLOG,
-                                                                reuse_address=True)
+        sock = listening_socket(host, port)
+        server = await asyncio.get_running_loop().create_server(guard, sock=sock, backlog=ACCEPT_BATCH)
+        deepen(sock)
         if started is not None:
             started.set()
         log.info("scoreboard at http://%s:%d/ (control %s)", host, port, "on" if pin else "off: no PIN configured")

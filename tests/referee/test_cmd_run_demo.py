@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.sim.parts import SIM_PIN
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -225,7 +227,7 @@ def test_run_sim_keeps_the_terminal_for_commands_and_says_where_the_game_is_on_c
     out, err = proc.communicate(timeout=30)
     said = "".join(seen) + out
     assert "Partie 1 vor dem Start: Anna 0, Ben 0" in said
-    assert "das Spiel auf der Seite starten (PIN 4711)" in said
+    assert f"das Spiel auf der Seite starten (PIN {SIM_PIN})" in said
     assert f"Journal {tmp_path / 'games.sqlite3'}" in said
     assert f"games export 1 --gcg --state-dir {tmp_path}" in said
     assert " INFO " not in said + err  # the log is in the file, warnings alone reach the terminal
