@@ -574,7 +574,7 @@ def bench_micropython_latency(samples: int = 300) -> None:
 
     board = MicroPythonBoard(width=15, height=15, coded=True, seed=7, glitch=0.3).start()
     try:
-        with BoardLink(board.path, on_event=on_event) as link:
+        with BoardLink(board.path, on_event=on_event, queue_size=100) as link:
             dump, _ = link.wait_for(lambda e: isinstance(e, BoardDump), 10)
             assert dump is not None, "no board dump from the MicroPython board"
             latencies = []
