@@ -16,12 +16,25 @@ import sys
 from typing import Any
 
 
+def _wait_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} s: give 1 to 3600 seconds")
+    return value
+
+
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("demo", help="play a recorded game (GCG) through the simulated table")
     p.add_argument("gcg", nargs="?", help="a GCG record (default: a short built-in game)")
     p.add_argument("--port", type=int, default=None,
                    help="scoreboard port (default 8080, or a free one when 8080 is taken)")
     p.add_argument("--pause", type=float, default=1.0, help="seconds between moves, to watch (default 1)")
+    p.add_argument("--wait", type=_wait_seconds, default=20.0, metavar="SECONDS",
+                   help="how long the robots wait for the table to take each step (default 20; an emulated "
+                        "machine such as `make pi-check` under qemu needs far longer)")
     p.add_argument("--no-camera", action="store_true", help="read letters from the coded sensor board only")
     p.add_argument("--tiles", choices=("english", "german"), default=None,
                    help="the tile set (default: the record's #tile-distribution, else english)")
@@ -75,7 +88,7 @@ def handle(args: argparse.Namespace) -> int:
     service.start()
     try:
         return asyncio.run(_main(service, DemoDriver(service, record, judge, pause_s=args.pause, out=sys.stdout,
-                                                     language=lang), args))
+                                                     language=lang, timeout_s=args.wait), args))
     except OSError as exc:
         print(f"referee demo: cannot serve the page: {exc}", file=sys.stderr)
         return 1

@@ -51,6 +51,14 @@ def test_demo_on_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert line == f"referee demo: {tmp_path / 'nope.gcg'}: No such file or directory"
 
 
+@pytest.mark.parametrize(("wait", "said"), [("0", "give 1 to 3600 seconds"), ("soon", "'soon' is not a number")])
+def test_demo_wait_outside_its_range_is_one_argparse_line(wait: str, said: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--wait", wait])
+    assert exc.value.code == 2 and said in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("size", ["0", "-5", "500", "120", "77.6", "9.9"])
 def test_marker_sizes_the_sheet_cannot_hold_are_refused(size: str, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
