@@ -206,14 +206,14 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, f
     assert table.controls[-1] == ("racks", {"player": 0, "tiles": "AEQ"})
 
 
-def test_the_turn_timer_and_overtime(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_the_turn_timer_and_overtime(page: Any, make_sim_table: Any, live_server: Any, ui: Any) -> None:
+    timer = page.locator("#turn-timer")
+    ui.open(page, live_server(make_sim_table(), PIN).url)  # game clocks only: no turn timer to show
+    expect()(timer).to_be_hidden()
+    table = make_sim_table(clock_mode="turn", turn_seconds=2.5)  # a sand timer of 2.5 s, to reach overtime soon
     server = live_server(table, PIN)
     ui.open(page, server.url)
-    timer = page.locator("#turn-timer")
-    expect()(timer).to_be_hidden()
-    table.turn_timer = {"remaining_ms": 2500, "running": True}
-    table.publish()
+    table.control("start", {})
     expect()(timer).to_be_visible(timeout=WITHIN)
     clock = timer.locator(".clock")
     expect()(clock).to_have_text("0:03")
@@ -223,8 +223,10 @@ def test_the_turn_timer_and_overtime(page: Any, fake_table: Any, live_server: An
     page.clock.run_for(2000)  # past zero: overtime, shown with a minus and in its own colour
     expect()(clock).to_have_text("−0:01")
     expect()(clock).to_have_class(re.compile(r"\bovertime\b"))
-    table.turn_timer = {"remaining_ms": -1500, "running": False}
-    table.publish()  # the server's value wins over the page's own count
+    table.advance(4)  # the table's time: 1.5 s into overtime, then the director pauses the game
+    table.director("pause", {}, by="director", command_id="pause-1")
+    assert table.snapshot()["turn_timer"] == {"remaining_ms": -1500, "running": False}
+    # the server's value wins over the page's own count
     expect()(clock).to_have_text("−0:01", timeout=WITHIN)
     expect()(clock).to_have_attribute("data-running", "false")
     page.clock.run_for(5000)
