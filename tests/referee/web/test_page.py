@@ -22,34 +22,35 @@ def expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
 
-def test_a_scripted_game_shows_every_score_and_clock(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_a_scripted_game_shows_every_score_and_clock(page: Any, sim_table: Any, live_server: Any, ui: Any) -> None:
+    table = sim_table
     server = live_server(table, PIN)
     ui.open(page, server.url)
     expect()(page.locator("#state")).to_have_text("waiting to start")
     table.control("start", {})
     ui.check_players(page, table)
-    script = [
-        (95.0, "H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44),
-        (61.5, "G10=J I10=N", "10G JIN", ["JIN"], 20),
-        (130.2, "F12=W G12=A H12=X D12=S E12=O", "12D SOWAX", ["SOWAX"], 38),
-        (20.0, "J11=E J12=H", "J11 EH", ["EH", "XH"], 25),
+    script = [  # seconds of thought, the move, the tiles it lays, its score on the real board
+        (95.0, "8H QUIZ", "H8=Q I8=U J8=I K8=Z", 44),
+        (61.5, "K6 AD.E", "K6=A K7=D K9=E", 14),
+        (130.2, "9G JOE", "G9=J H9=O I9=E", 33),
+        (20.0, "L4 WAX", "L4=W L5=A L6=X", 35),
     ]
-    for seconds, tiles, notation, words, score in script:
-        table.clock.advance(seconds)
-        table.play(tiles, notation, words, score)
+    for seconds, move, tiles, score in script:
+        table.advance(seconds)
+        table.play(move)
+        table.advance(15)  # the challenge window closes: the move stands
         ui.check_players(page, table)
         rows = page.locator("#moves tbody tr")
-        expect()(rows).to_have_count(len(table.moves), timeout=WITHIN)
-        expect()(rows.first).to_contain_text(notation)
+        expect()(rows).to_have_count(len(table.snapshot()["moves"]), timeout=WITHIN)
+        expect()(rows.first).to_contain_text(move)
         expect()(rows.first.locator("td").nth(4)).to_have_text(str(score))
         for square in tiles.split():
             cell = page.locator(f'#board [data-square="{square[:-2]}"]')
             expect()(cell).to_have_text(square[-1], timeout=WITHIN)
             expect()(cell).to_have_class(re.compile(r"\blast\b"))
-        expect()(page.locator("#bag")).to_have_text(str(table.bag))
+        expect()(page.locator("#bag")).to_have_text(str(table.snapshot()["bag"]))
         # A clock second passes on the table: the page follows the pushed value.
-        table.tick(1.0)
+        table.advance(1.0)
         ui.check_players(page, table)
     # Between pushes the page animates the running clock from the server's value, for display only.
     running = next(p for p in table.snapshot()["players"] if p["clock"]["running"])
@@ -59,8 +60,10 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, fake_table: Any,
     expect()(page.locator(f"#player-{index} .clock")).to_have_text(ui.clock_text(left - 3000))
     expect()(page.locator(f"#player-{index} .clock")).to_have_attribute(
         "data-remaining-ms", str(running["clock"]["remaining_ms"]))
-    table.alert("tile_moved", "H8: a tile was moved outside a turn", ["H8"])
-    expect()(page.locator("#alerts .alert")).to_have_text("H8: a tile was moved outside a turn", timeout=WITHIN)
+    table.lift("H8")  # a played tile lifted outside a turn: the table alerts, naming the square
+    alert = table.snapshot()["alerts"][-1]
+    assert alert["code"] == "tile_moved" and alert["squares"] == ["H8"]
+    expect()(page.locator("#alerts .alert")).to_have_text(alert["text"], timeout=WITHIN)
     expect()(page.locator('#board [data-square="H8"]')).to_have_class(re.compile(r"\bflagged\b"))
 
 
