@@ -67,37 +67,44 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, sim_table: Any, 
     expect()(page.locator('#board [data-square="H8"]')).to_have_class(re.compile(r"\bflagged\b"))
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, live_server: Any, ui: Any) -> None:
     server = live_server(table, PIN)
     table.control("start", {})
-    table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
-    table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
+    table.play("8H QUIZ")
+    table.advance(15)  # the challenge window closes: QUIZ stands
+    table.place_word("K6 AD.e")  # ADZE with a blank for its E, laid face down
+    table.press()
     ui.open(page, server.url)
-    expect()(page.locator("#pending")).to_have_text("Blank on I10: which letter does it stand for?")
+    question = next(a["text"] for a in table.snapshot()["alerts"] if a["code"] == "blank_letter")
+    assert "K9" in question  # the table asks in its alert; the page's own prompt then stays out of the way
+    expect()(page.locator("#alerts")).to_contain_text(question)
     page.locator("#control summary").click()
     page.locator("#pin").fill(PIN)
     form = page.locator("#form-blank")
-    expect()(form.locator("[name=square]")).to_have_value("I10")  # filled in from what the table waits for
-    form.locator("[name=letter]").fill("n")
+    expect()(form.locator("[name=square]")).to_have_value("K9")  # filled in from what the table waits for
+    form.locator("[name=letter]").fill("e")
     form.locator("button[type=submit]").click()
     expect()(page.locator("#control-status")).to_have_text("Done: Letter of a blank", timeout=WITHIN)
-    cell = page.locator('#board [data-square="I10"]')
+    cell = page.locator('#board [data-square="K9"]')
     expect()(cell).to_have_attribute("data-tile", "blank", timeout=WITHIN)
-    expect()(cell).to_have_text("N")
-    expect()(page.locator("#pending")).to_be_hidden()
-    assert table.controls[-1] == ("blank", {"square": "I10", "letter": "N"})
+    expect()(cell).to_have_text("E")
+    expect()(page.locator("#alerts")).not_to_contain_text(question)
+    expect()(page.locator("#pending")).to_contain_text("Time to challenge Ben's play")  # the blank is no longer asked
+    expect()(page.locator("#pending")).not_to_contain_text("K9")
+    assert table.controls[-1] == ("blank", {"square": "K9", "letter": "E"})
 
-    table.play("F12=W G12=O H12=X", "12F WOX", ["WOX"])
+    table.advance(15)
+    table.play("9G JOE")  # 33 for Anna: JOE, QO and UE
+    table.advance(15)
     ui.check_players(page, table)
-    page.locator('#board [data-square="F12"]').click()  # tapping a tile fills in its square
+    page.locator('#board [data-square="G9"]').click()  # tapping a tile fills in its square
     form = page.locator("#form-correct")
-    expect()(form.locator("[name=square]")).to_have_value("F12")
+    expect()(form.locator("[name=square]")).to_have_value("G9")
     form.locator("[name=letter]").fill("M")
     form.locator("button[type=submit]").click()
-    expect()(page.locator('#board [data-square="F12"]')).to_have_text("M", timeout=WITHIN)
-    expect()(page.locator("#player-0 .score")).to_have_text(str(44 + 12), timeout=WITHIN)  # the table re-scored
-    expect()(page.locator("#moves tbody tr").first.locator("td").nth(4)).to_have_text("12")
+    expect()(page.locator('#board [data-square="G9"]')).to_have_text("M", timeout=WITHIN)
+    expect()(page.locator("#player-0 .score")).to_have_text(str(44 + 23), timeout=WITHIN)  # the table re-scored
+    expect()(page.locator("#moves tbody tr").first.locator("td").nth(4)).to_have_text("23")  # MOE, QO, UE
 
     # Malformed input: a clear message, nothing sent to the table.
     sent = len(table.controls)
