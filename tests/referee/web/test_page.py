@@ -264,34 +264,58 @@ def test_a_lost_connection_is_shown_not_hidden(page: Any, table: Any, live_serve
     expect()(page.locator("#connection")).to_have_attribute("data-connected", "false")
 
 
-def test_the_end_of_the_game_shows_who_won(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
-    server = live_server(table, PIN)
-    ui.open(page, server.url)
+RACK = "AEIOULN"  # seven tiles worth 7: what a player has left when the game ends on scoreless turns
+
+
+def end_on_passes(table: Any, racks: tuple[str, str] = (RACK, RACK)) -> None:
+    """Pass until the table asks for the racks (six scoreless turns), then enter them: the game ends."""
+    while table.snapshot()["state"] == "turn":
+        table.control("pass", {})
+    for player, tiles in enumerate(racks):
+        table.control("racks", {"player": player, "tiles": tiles})
+    assert table.snapshot()["state"] == "ended"
+
+
+def test_the_end_of_the_game_shows_who_won(page: Any, make_sim_table: Any, live_server: Any, ui: Any) -> None:
+    table = make_sim_table()
+    ui.open(page, live_server(table, PIN).url)
     table.control("start", {})
-    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
-    table.play("G9=Z", "G9 Z.", ["ZI"], 21)
-    table.state = "ended"
-    table.result = {"winners": [0], "reason": "score"}  # the engine's verdict: the page shows it as it is
-    table.publish()
+    table.play("8H QI")  # 22 for Anna, then nobody scores again
+    table.advance(15)
+    end_on_passes(table)
+    assert table.snapshot()["result"] == {"winners": [0], "reason": "score"}
     expect()(page.locator("#state")).to_have_text("game over", timeout=WITHIN)
     expect()(page.locator("#player-0")).to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0 .meta")).to_contain_text("wins")
     expect()(page.locator("#player-1")).not_to_have_class(re.compile(r"\bwinner\b"))
-    table.scores[1] = 22  # a tie: both share the win
-    table.result = {"winners": [0, 1], "reason": "shared"}
-    table.publish()
+
+    table = make_sim_table()  # a tie: nobody scores, the same racks; both share the win
+    ui.open(page, live_server(table, PIN).url)
+    table.control("start", {})
+    end_on_passes(table)
+    assert table.snapshot()["result"] == {"winners": [0, 1], "reason": "shared"}
     expect()(page.locator("#player-1 .meta")).to_contain_text("shares the win", timeout=WITHIN)
     expect()(page.locator("#player-0 .meta")).to_contain_text("shares the win")
-    table.result = {"winners": [1], "reason": "tie_break"}  # the same tie, decided on the score before the racks
-    table.publish()
+
+    table = make_sim_table()  # a tie after the racks (-7 each), decided on the score before them: Ben's 4
+    ui.open(page, live_server(table, PIN).url)
+    table.control("start", {})
+    table.control("pass", {})
+    table.play("8H AT")
+    table.advance(15)
+    end_on_passes(table, (RACK, "DGBAEIO"))
+    assert table.snapshot()["result"] == {"winners": [1], "reason": "tie_break"}
     expect()(page.locator("#player-1 .meta")).to_contain_text("wins on the score before the racks", timeout=WITHIN)
     expect()(page.locator("#player-1")).to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0 .meta")).not_to_contain_text("win")
-    table.lost_on_time = 0  # Anna ran past the overtime limit (clocks set to "lose"): Ben wins on the same score
-    table.result = {"winners": [1], "reason": "lost_on_time"}
-    table.publish()
+
+    # Anna runs past the overtime limit (clocks set to "lose", 3 s each way): Ben wins without a move
+    table = make_sim_table(minutes_per_player=0.05, overtime_limit_minutes=0.05, on_max_overtime="lose")
+    ui.open(page, live_server(table, PIN).url)
+    table.control("start", {})
+    table.advance(10)
+    assert table.snapshot()["result"] == {"winners": [1], "reason": "lost_on_time"}
     expect()(page.locator("#player-0 .meta")).to_contain_text("lost on time", timeout=WITHIN)
     expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-1")).to_have_class(re.compile(r"\bwinner\b"))
