@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from referee.table.api import ControlError
+
 pytestmark = pytest.mark.browser
 
 PIN = "390217"
@@ -322,8 +324,13 @@ def test_the_end_of_the_game_shows_who_won(page: Any, make_sim_table: Any, live_
     expect()(page.locator("#player-1 .meta")).to_contain_text("wins")
 
 
-def test_a_table_that_refuses_a_new_game_is_heard(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_a_table_that_refuses_a_new_game_is_heard(page: Any, table: Any, live_server: Any, ui: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def card_fails(params: Any) -> Any:
+        # The SD card stops answering as the next game is opened: the table refuses, its game unchanged.
+        raise ControlError("journal_failed", error="the SD card does not answer")
+
+    monkeypatch.setattr(table, "_new_game", card_fails)
     server = live_server(table, PIN)
     ui.open(page, server.url)
     page.locator("#control summary").click()
@@ -331,15 +338,16 @@ def test_a_table_that_refuses_a_new_game_is_heard(page: Any, fake_table: Any, li
     new_game = page.locator('button[data-action="new_game"]')
     expect()(new_game).to_be_hidden()
     table.control("start", {})
-    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
+    table.play("8H QI")
+    table.advance(15)
     expect()(new_game).to_be_hidden()
-    table.state = "ended"
-    table.publish()
+    end_on_passes(table)
     expect()(new_game).to_be_visible(timeout=WITHIN)
     new_game.click()
     new_game.click()
-    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do new_game",
-                                                         timeout=WITHIN)
+    expect()(page.locator("#control-status")).to_have_text(
+        "The table refused: the table cannot write its journal, so nothing was changed: the SD card does not answer",
+        timeout=WITHIN)
     assert table.controls[-1] == ("new_game", {})
     expect()(page.locator("#state")).to_have_text("game over")  # the finished game stays on the page
-    expect()(page.locator("#moves tbody tr")).to_have_count(1)
+    expect()(page.locator("#moves tbody tr")).to_have_count(len(table.snapshot()["moves"]))  # QI, the passes, racks
