@@ -312,25 +312,30 @@ def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any, run_asyn
     run_async(go())
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(fake_table: Any, run_async: Any) -> None:
-    table = fake_table  # plain tile values make a correction's score change visible: the scripted stand-in
+def test_a_blank_letter_and_a_correction_with_the_pin(sim_table: Any, run_async: Any) -> None:
+    table = sim_table
 
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
             assert (await control(client, "start", csrf=csrf))[0] == 200
-            table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
-            table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
-            status, body = await control(client, "blank", {"square": " i10 ", "letter": "n"}, csrf=csrf)
-            assert status == 200 and body["snapshot"]["board"][9][8] == "n"
-            assert body["snapshot"]["pending"] == {}
-            table.play("F12=W G12=O H12=X", "12F WOX", ["WOX"])
-            assert table.snapshot()["players"][0]["score"] == 44 + 13  # W 4, O 1, X 8
-            status, body = await control(client, "correct", {"square": "G12", "letter": "A"}, csrf=csrf)
-            assert status == 200 and body["snapshot"]["board"][11][6] == "A"
-            assert body["snapshot"]["players"][0]["score"] == 44 + 13  # O and A are both worth 1
-            status, body = await control(client, "correct", {"square": "F12", "letter": "M"}, csrf=csrf)
-            assert body["snapshot"]["players"][0]["score"] == 44 + 12  # M is worth one less than W
+            table.play("8H QUIZ")
+            table.advance(15)
+            table.place_word("K6 AD.e")  # ADZE with a blank for its E
+            table.press()
+            assert table.snapshot()["pending"] == {"blanks": ["K9"], "letters": []}
+            status, body = await control(client, "blank", {"square": " k9 ", "letter": "e"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["board"][8][10] == "e"
+            assert "blanks" not in body["snapshot"]["pending"]  # no longer asked: the challenge window is open
+            table.advance(15)
+            table.play("9G JOE")
+            table.advance(15)
+            assert table.snapshot()["players"][0]["score"] == 44 + 33  # JOE, QO and UE: 33
+            status, body = await control(client, "correct", {"square": "H9", "letter": "A"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["board"][8][7] == "A"
+            assert body["snapshot"]["players"][0]["score"] == 44 + 33  # O and A are both worth 1
+            status, body = await control(client, "correct", {"square": "G9", "letter": "M"}, csrf=csrf)
+            assert body["snapshot"]["players"][0]["score"] == 44 + 23  # M is worth 5 less than J
 
     run_async(go())
 
