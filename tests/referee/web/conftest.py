@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from referee.sim import ManualClock, SimulatedTable
+from referee.sim import ManualClock, SimulatedTable, default_setup
 from referee.table.api import ControlError, Snapshot
+from referee.table.setup import TableSetup
 from referee.web import create_app
 
 
@@ -289,8 +290,8 @@ class RecordedTable(SimulatedTable):
     """The simulated table, keeping every control that reached it: the page's tests check that a refused
     request never gets to the table, and that what does is cleaned first."""
 
-    def __init__(self, clock: ManualClock) -> None:
-        super().__init__(clock=clock)
+    def __init__(self, clock: ManualClock, setup: TableSetup | None = None) -> None:
+        super().__init__(setup, clock=clock)
         self.controls: list[tuple[str, dict[str, Any]]] = []
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
@@ -302,6 +303,12 @@ class RecordedTable(SimulatedTable):
 def table(clock: ManualClock) -> RecordedTable:
     """The page's table: the real one on a virtual board (see referee/sim/table.py), waiting to start."""
     return RecordedTable(clock)
+
+
+@pytest.fixture
+def make_recorded_table(clock: ManualClock) -> Callable[..., RecordedTable]:
+    """More recorded tables on `clock`, with other settings of `default_setup` (`kind="scramble"`, ...)."""
+    return lambda **changes: RecordedTable(clock, default_setup(**changes))
 
 
 @pytest.fixture

@@ -497,23 +497,24 @@ def test_a_bug_inside_the_table_gets_a_clear_answer_not_a_bare_500(table: Any, r
     assert "boom" in caplog.text  # the details go to the log, not to the page
 
 
-def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(fake_table: Any, run_async: Any) -> None:
-    table = fake_table  # a count of dice the real Scramble table asks for only later in a game
-    table.pending = {"roll": 3}  # the table waits for three dice (set without a push: nothing published)
-
+def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(make_recorded_table: Any, run_async: Any) -> None:
+    table = make_recorded_table(kind="scramble")
+    table.control("start", {})  # a Scramble turn starts with a roll of all seven dice
+    assert table.snapshot()["pending"]["roll"] == 7
+    table.controls.clear()
     before = table.snapshot()
 
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
-            for letters, got in (("AE", 2), ("AEQZ", 4), ("A E Q Z", 4)):
+            for letters, got in (("AE", 2), ("AEQZIOUN", 8), ("A E Q Z", 4)):
                 status, body = await control(client, "roll", {"letters": letters}, csrf=csrf)
                 assert (status, body["code"], body["field"]) == (400, "invalid", "letters")
-                assert body["error"] == f"letters: the table asks for 3 dice: type 3 letters, not {got}"
+                assert body["error"] == f"letters: the table asks for 7 dice: type 7 letters, not {got}"
             untouched(table, before)
-            status, body = await control(client, "roll", {"letters": " ä q ? "}, csrf=csrf)
-            assert (status, body["code"]) == (409, "refused")  # the fake table rolls no dice
-            assert table.controls == [("roll", {"letters": "ÄQ?"})]  # cleaned before the table
+            status, body = await control(client, "roll", {"letters": " ä q ? e r s t "}, csrf=csrf)
+            assert (status, body["code"]) == (409, "refused")  # no die of the English set shows an Ä
+            assert table.controls == [("roll", {"letters": "ÄQ?ERST"})]  # cleaned before the table
 
     run_async(go())
 
