@@ -1,16 +1,13 @@
 """Fixtures for the scoreboard tests: the table, a live server in a thread, and Chromium.
 
-`table` is the real simulated table (`referee.sim.SimulatedTable`, recording the controls that reach it).
-`fake_table`/`FakeTable` is the older scripted stand-in, kept only where a test reaches its situation in one
-call (the browser tests of test_page.py, a correction scored on plain tile values, a Scramble roll of three
-dice): it implements `TableView` and `TableControl` (and `gcg()`) the simple way, publishing from the
-calling thread as the real table does from its own.
+`table` is the real simulated table (`referee.sim.SimulatedTable`, recording the controls that reach it);
+`make_recorded_table(**settings)` makes more with other settings (a Scramble table, ...). Every test reaches
+its situation with the table's own calls: play words, advance the clock, enter racks, pass to the end.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import os
 import re
 import shutil
@@ -21,222 +18,16 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from referee.sim import ManualClock, SimulatedTable
-from referee.table.api import ControlError, Snapshot
+from referee.sim import ManualClock, SimulatedTable, default_setup
+from referee.table.api import Snapshot
+from referee.table.setup import TableSetup
 from referee.web import create_app
-
-
-class FakeRefusal(ControlError):
-    """The fake table's refusals, in its own words (the real table's have codes: referee/table/messages.py)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("invalid_input", detail=message)
-
 
 # Debian's Chromium; REFEREE_CHROMIUM names another build (or a missing path, to check the clean skip).
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIN = "390217"
-
-VALUES = {**dict.fromkeys("AEILNORSTU", 1), **dict.fromkeys("DG", 2), **dict.fromkeys("BCMP", 3),
-          **dict.fromkeys("FHVWY", 4), "K": 5, "J": 8, "X": 8, "Q": 10, "Z": 10}
-PREMIUMS = [
-    "T..d...T...d..T", ".D...t...t...D.", "..D...d.d...D..", "d..D...d...D..d", "....D.....D....",
-    ".t...t...t...t.", "..d...d.d...d..", "T..d...D...d..T", "..d...d.d...d..", ".t...t...t...t.",
-    "....D.....D....", "d..D...d...D..d", "..D...d.d...D..", ".D...t...t...D.", "T..d...T...d..T",
-]
-
-
-def cell(square: str) -> tuple[int, int]:
-    """Row and column index of a square like "H8"."""
-    return int(square[1:]) - 1, ord(square[0]) - ord("A")
-
-
-class FakeTable:
-    """A scriptable table: two players, game clocks on an injected clock, a board, moves and alerts."""
-
-    def __init__(self, clock: ManualClock, players: tuple[str, ...] = ("Anna", "Ben"), minutes: float = 25.0,
-                 language: str = "en") -> None:
-        self.clock = clock
-        self._lock = threading.RLock()
-        self._listeners: list[Callable[[Snapshot], None]] = []
-        self.controls: list[tuple[str, dict[str, Any]]] = []
-        self.seq = 0
-        self.state = "waiting"
-        self.board = [["."] * 15 for _ in range(15)]
-        self.names = list(players)
-        self.scores = [0] * len(players)
-        self.racks = [7] * len(players)
-        self.lost_on_time: int | None = None
-        self.result: dict[str, Any] | None = None  # the engine's verdict, set by a test once the game has ended
-        self.remaining = [minutes * 60.0] * len(players)
-        self.on_turn = 0
-        self.started_at: float | None = None
-        self.moves: list[dict[str, Any]] = []
-        self.last_play: list[str] = []
-        self.alerts: list[dict[str, Any]] = []
-        self.pending: dict[str, Any] = {}
-        self.bag = 100 - 7 * len(players)
-        self.unseen = ("AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWW"
-                       "XYYZ??")
-        self.language = language
-        self.turn_timer: dict[str, Any] | None = None
-        self._published = self._build()
-
-    # --- TableView -----------------------------------------------------------------------------
-    def snapshot(self) -> Snapshot:
-        with self._lock:
-            return copy.deepcopy(self._build())
-
-    def subscribe(self, listener: Callable[[Snapshot], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    # --- TableControl --------------------------------------------------------------------------
-    def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
-        with self._lock:
-            self.controls.append((action, dict(params)))
-            if action == "start":
-                if self.state != "waiting":
-                    raise FakeRefusal("the game has already started")
-                self.state = "turn"
-                self.started_at = self.clock()
-            elif action == "pause":
-                if self.state != "turn":
-                    raise FakeRefusal("nothing to pause: no turn is running")
-                self._stop_clock()
-                self.state = "paused"
-            elif action == "resume":
-                if self.state != "paused":
-                    raise FakeRefusal("the game is not paused")
-                self.state = "turn"
-                self.started_at = self.clock()
-            elif action in ("blank", "correct"):
-                self._letter(action, params["square"], params["letter"])
-            elif action == "pass":
-                self.commit([], "-", [], 0)
-                return self.snapshot()
-            elif action == "exchange":
-                self.commit([], "-" + "?" * params["count"], [], 0, kind="exchange")
-                return self.snapshot()
-            else:
-                raise FakeRefusal(f"the fake table does not do {action}")
-            self.publish()
-            return self.snapshot()
-
-    def gcg(self) -> str:
-        with self._lock:
-            lines = [f"#player1 {self.names[0]} {self.names[0]}", f"#player2 {self.names[1]} {self.names[1]}"]
-            for m in self.moves:
-                lines.append(f">{self.names[m['player']]}: {m['notation']} +{m['score']} {m['total']}")
-            return "\n".join(lines) + "\n"
-
-    # --- scripting -----------------------------------------------------------------------------
-    def publish(self) -> None:
-        """Publish a snapshot to every listener, from the calling thread (the table's thread in the service)."""
-        with self._lock:
-            self.seq += 1
-            snap = self._build()
-            self._published = snap
-            listeners = list(self._listeners)
-        for listener in listeners:
-            listener(copy.deepcopy(snap))
-
-    def tick(self, seconds: float) -> None:
-        """Let the injected clock run and publish, as the table does when a clock second passes."""
-        self.clock.advance(seconds)
-        self.publish()
-
-    def play(self, tiles: str, notation: str, words: list[str], score: int | None = None,
-             blanks: tuple[str, ...] = ()) -> None:
-        """Commit a play written as "H8=Q H9=U ..." (lowercase for a blank); `blanks` wait for their letter."""
-        placed: list[str] = []
-        with self._lock:
-            for item in tiles.split():
-                square, letter = item.split("=")
-                r, c = cell(square)
-                self.board[r][c] = letter
-                placed.append(square)
-            if score is None:
-                score = sum(VALUES.get(self.board[cell(s)[0]][cell(s)[1]], 0) for s in placed)
-            if blanks:
-                self.pending = {"blanks": list(blanks)}
-                self.state = "blank"
-        self.commit(placed, notation, words, score)
-
-    def commit(self, placed: list[str], notation: str, words: list[str], score: int, kind: str = "play") -> None:
-        with self._lock:
-            player = self.on_turn
-            self._stop_clock()
-            self.scores[player] += score
-            self.moves.append({"player": player, "kind": kind if placed or kind != "play" else "pass",
-                               "notation": notation, "words": words, "score": score, "total": self.scores[player]})
-            self.last_play = placed
-            self.bag = max(0, self.bag - len(placed))
-            self.on_turn = (player + 1) % len(self.names)
-            if self.state != "blank":
-                self.state = "turn"
-            self.started_at = self.clock()
-        self.publish()
-
-    def alert(self, code: str, text: str, squares: list[str], level: str = "warning") -> None:
-        with self._lock:
-            self.alerts = [{"level": level, "code": code, "text": text, "squares": squares}]
-        self.publish()
-
-    # --- internals -----------------------------------------------------------------------------
-    def _stop_clock(self) -> None:
-        if self.started_at is not None:
-            self.remaining[self.on_turn] -= self.clock() - self.started_at
-            self.started_at = None
-
-    def _letter(self, action: str, square: str, letter: str) -> None:
-        r, c = cell(square)
-        if self.board[r][c] == ".":
-            raise FakeRefusal(f"{square}: there is no tile on this square")
-        if action == "blank":
-            if square not in self.pending.get("blanks", []):
-                raise FakeRefusal(f"{square}: no blank waits for its letter here")
-            self.board[r][c] = letter.lower()
-            self.pending["blanks"].remove(square)
-            if not self.pending["blanks"]:
-                self.pending = {}
-                self.state = "turn"
-            return
-        old = self.board[r][c]
-        if old.islower():
-            raise FakeRefusal(f"{square}: a blank scores nothing; set its letter with blank")
-        if square in self.last_play and self.moves:
-            move = self.moves[-1]
-            delta = VALUES.get(letter, 0) - VALUES.get(old, 0)
-            move["score"] += delta
-            move["total"] += delta
-            self.scores[move["player"]] += delta
-        self.board[r][c] = letter
-        self.alerts = [a for a in self.alerts if square not in a["squares"]]
-
-    def _build(self) -> Snapshot:
-        now = self.clock()
-        players = []
-        for i, name in enumerate(self.names):
-            running = self.started_at is not None and i == self.on_turn and self.state == "turn"
-            left = self.remaining[i] - (now - self.started_at if running and self.started_at is not None else 0)
-            players.append({"name": name, "score": self.scores[i], "on_turn": i == self.on_turn and
-                            self.state not in ("waiting", "ended"),
-                            "clock": {"remaining_ms": round(left * 1000), "running": running},
-                            "rack_count": self.racks[i], "lost_on_time": i == self.lost_on_time})
-        return {
-            "version": 1, "table": "Table 1", "game": "standard",
-            "edition": "german" if self.language == "de" else "english", "language": self.language,
-            "state": self.state, "board": ["".join(row) for row in self.board], "premiums": list(PREMIUMS),
-            "start": "H8",
-            "last_play": list(self.last_play), "players": players, "turn_timer": copy.deepcopy(self.turn_timer),
-            "moves": copy.deepcopy(self.moves), "unseen": self.unseen, "bag": self.bag,
-            "alerts": copy.deepcopy(self.alerts), "pending": copy.deepcopy(self.pending),
-            "result": copy.deepcopy(self.result), "seq": self.seq,
-        }
 
 
 class TableWithoutRecord:
@@ -289,8 +80,8 @@ class RecordedTable(SimulatedTable):
     """The simulated table, keeping every control that reached it: the page's tests check that a refused
     request never gets to the table, and that what does is cleaned first."""
 
-    def __init__(self, clock: ManualClock) -> None:
-        super().__init__(clock=clock)
+    def __init__(self, clock: ManualClock, setup: TableSetup | None = None) -> None:
+        super().__init__(setup, clock=clock)
         self.controls: list[tuple[str, dict[str, Any]]] = []
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
@@ -305,15 +96,9 @@ def table(clock: ManualClock) -> RecordedTable:
 
 
 @pytest.fixture
-def fake_table(clock: ManualClock) -> FakeTable:
-    """The scripted stand-in the browser tests still use to reach a situation in one call."""
-    return FakeTable(clock)
-
-
-@pytest.fixture
-def make_table(clock: ManualClock) -> Callable[..., FakeTable]:
-    """Make a fake table on the test's clock with other players or language."""
-    return lambda **kwargs: FakeTable(clock, **kwargs)
+def make_recorded_table(clock: ManualClock) -> Callable[..., RecordedTable]:
+    """More recorded tables on `clock`, with other settings of `default_setup` (`kind="scramble"`, ...)."""
+    return lambda **changes: RecordedTable(clock, default_setup(**changes))
 
 
 @pytest.fixture
@@ -383,7 +168,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 class Scoreboard:
-    """What the browser tests check on the page, the same way for the fake and the simulated table.
+    """What the browser tests check on the page, the same way for every table.
 
     The page's own clock is Playwright's fake clock, paused at `open`: the page then shows exactly the
     server's clock values, and a test moves the page's time on with `page.clock.run_for` when it checks

@@ -312,25 +312,30 @@ def test_a_table_refusal_is_reported_and_the_game_unchanged(table: Any, run_asyn
     run_async(go())
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(fake_table: Any, run_async: Any) -> None:
-    table = fake_table  # plain tile values make a correction's score change visible: the scripted stand-in
+def test_a_blank_letter_and_a_correction_with_the_pin(sim_table: Any, run_async: Any) -> None:
+    table = sim_table
 
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
             assert (await control(client, "start", csrf=csrf))[0] == 200
-            table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
-            table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
-            status, body = await control(client, "blank", {"square": " i10 ", "letter": "n"}, csrf=csrf)
-            assert status == 200 and body["snapshot"]["board"][9][8] == "n"
-            assert body["snapshot"]["pending"] == {}
-            table.play("F12=W G12=O H12=X", "12F WOX", ["WOX"])
-            assert table.snapshot()["players"][0]["score"] == 44 + 13  # W 4, O 1, X 8
-            status, body = await control(client, "correct", {"square": "G12", "letter": "A"}, csrf=csrf)
-            assert status == 200 and body["snapshot"]["board"][11][6] == "A"
-            assert body["snapshot"]["players"][0]["score"] == 44 + 13  # O and A are both worth 1
-            status, body = await control(client, "correct", {"square": "F12", "letter": "M"}, csrf=csrf)
-            assert body["snapshot"]["players"][0]["score"] == 44 + 12  # M is worth one less than W
+            table.play("8H QUIZ")
+            table.advance(15)
+            table.place_word("K6 AD.e")  # ADZE with a blank for its E
+            table.press()
+            assert table.snapshot()["pending"] == {"blanks": ["K9"], "letters": []}
+            status, body = await control(client, "blank", {"square": " k9 ", "letter": "e"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["board"][8][10] == "e"
+            assert "blanks" not in body["snapshot"]["pending"]  # no longer asked: the challenge window is open
+            table.advance(15)
+            table.play("9G JOE")
+            table.advance(15)
+            assert table.snapshot()["players"][0]["score"] == 44 + 33  # JOE, QO and UE: 33
+            status, body = await control(client, "correct", {"square": "H9", "letter": "A"}, csrf=csrf)
+            assert status == 200 and body["snapshot"]["board"][8][7] == "A"
+            assert body["snapshot"]["players"][0]["score"] == 44 + 33  # O and A are both worth 1
+            status, body = await control(client, "correct", {"square": "G9", "letter": "M"}, csrf=csrf)
+            assert body["snapshot"]["players"][0]["score"] == 44 + 23  # M is worth 5 less than J
 
     run_async(go())
 
@@ -492,23 +497,24 @@ def test_a_bug_inside_the_table_gets_a_clear_answer_not_a_bare_500(table: Any, r
     assert "boom" in caplog.text  # the details go to the log, not to the page
 
 
-def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(fake_table: Any, run_async: Any) -> None:
-    table = fake_table  # a count of dice the real Scramble table asks for only later in a game
-    table.pending = {"roll": 3}  # the table waits for three dice (set without a push: nothing published)
-
+def test_a_roll_must_have_as_many_letters_as_the_table_asks_for(make_recorded_table: Any, run_async: Any) -> None:
+    table = make_recorded_table(kind="scramble")
+    table.control("start", {})  # a Scramble turn starts with a roll of all seven dice
+    assert table.snapshot()["pending"]["roll"] == 7
+    table.controls.clear()
     before = table.snapshot()
 
     async def go() -> None:
         async with serve(table) as client:
             csrf = await token(client)
-            for letters, got in (("AE", 2), ("AEQZ", 4), ("A E Q Z", 4)):
+            for letters, got in (("AE", 2), ("AEQZIOUN", 8), ("A E Q Z", 4)):
                 status, body = await control(client, "roll", {"letters": letters}, csrf=csrf)
                 assert (status, body["code"], body["field"]) == (400, "invalid", "letters")
-                assert body["error"] == f"letters: the table asks for 3 dice: type 3 letters, not {got}"
+                assert body["error"] == f"letters: the table asks for 7 dice: type 7 letters, not {got}"
             untouched(table, before)
-            status, body = await control(client, "roll", {"letters": " ä q ? "}, csrf=csrf)
-            assert (status, body["code"]) == (409, "refused")  # the fake table rolls no dice
-            assert table.controls == [("roll", {"letters": "ÄQ?"})]  # cleaned before the table
+            status, body = await control(client, "roll", {"letters": " ä q ? e r s t "}, csrf=csrf)
+            assert (status, body["code"]) == (409, "refused")  # no die of the English set shows an Ä
+            assert table.controls == [("roll", {"letters": "ÄQ?ERST"})]  # cleaned before the table
 
     run_async(go())
 

@@ -24,12 +24,12 @@ def test_names_in_ascii_read_as_words() -> None:
     assert attachment("***", ".gcg") == 'attachment; filename="game.gcg"'
 
 
-def test_the_gcg_download_is_named_after_a_german_table(make_table: Any, run_async: Any) -> None:
+def test_the_gcg_download_is_named_after_a_german_table(make_sim_table: Any, run_async: Any) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
     from referee.web import create_app
 
-    table = make_table(language="de")
+    table = make_sim_table(language="de", table="Tisch 3 Nürnberg")  # a German club's table
 
     async def fetch() -> str:
         async with TestClient(TestServer(create_app(table, "4711"))) as client:
@@ -37,13 +37,5 @@ def test_the_gcg_download_is_named_after_a_german_table(make_table: Any, run_asy
             assert response.status == 200
             return response.headers["Content-Disposition"]
 
-    original = table._build
-
-    def build() -> Any:  # the fake table under a German club's name
-        snap = original()
-        snap["table"] = "Tisch 3 Nürnberg"
-        return snap
-
-    table._build = build
     assert run_async(fetch()) == ("attachment; filename=\"Tisch-3-Nuernberg.gcg\"; "
                                   "filename*=UTF-8''Tisch-3-N%C3%BCrnberg.gcg")

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from referee.table.api import ControlError
+
 pytestmark = pytest.mark.browser
 
 PIN = "390217"
@@ -22,34 +24,35 @@ def expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
 
-def test_a_scripted_game_shows_every_score_and_clock(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_a_scripted_game_shows_every_score_and_clock(page: Any, sim_table: Any, live_server: Any, ui: Any) -> None:
+    table = sim_table
     server = live_server(table, PIN)
     ui.open(page, server.url)
     expect()(page.locator("#state")).to_have_text("waiting to start")
     table.control("start", {})
     ui.check_players(page, table)
-    script = [
-        (95.0, "H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44),
-        (61.5, "G10=J I10=N", "10G JIN", ["JIN"], 20),
-        (130.2, "F12=W G12=A H12=X D12=S E12=O", "12D SOWAX", ["SOWAX"], 38),
-        (20.0, "J11=E J12=H", "J11 EH", ["EH", "XH"], 25),
+    script = [  # seconds of thought, the move, the tiles it lays, its score on the real board
+        (95.0, "8H QUIZ", "H8=Q I8=U J8=I K8=Z", 44),
+        (61.5, "K6 AD.E", "K6=A K7=D K9=E", 14),
+        (130.2, "9G JOE", "G9=J H9=O I9=E", 33),
+        (20.0, "L4 WAX", "L4=W L5=A L6=X", 35),
     ]
-    for seconds, tiles, notation, words, score in script:
-        table.clock.advance(seconds)
-        table.play(tiles, notation, words, score)
+    for seconds, move, tiles, score in script:
+        table.advance(seconds)
+        table.play(move)
+        table.advance(15)  # the challenge window closes: the move stands
         ui.check_players(page, table)
         rows = page.locator("#moves tbody tr")
-        expect()(rows).to_have_count(len(table.moves), timeout=WITHIN)
-        expect()(rows.first).to_contain_text(notation)
+        expect()(rows).to_have_count(len(table.snapshot()["moves"]), timeout=WITHIN)
+        expect()(rows.first).to_contain_text(move)
         expect()(rows.first.locator("td").nth(4)).to_have_text(str(score))
         for square in tiles.split():
             cell = page.locator(f'#board [data-square="{square[:-2]}"]')
             expect()(cell).to_have_text(square[-1], timeout=WITHIN)
             expect()(cell).to_have_class(re.compile(r"\blast\b"))
-        expect()(page.locator("#bag")).to_have_text(str(table.bag))
+        expect()(page.locator("#bag")).to_have_text(str(table.snapshot()["bag"]))
         # A clock second passes on the table: the page follows the pushed value.
-        table.tick(1.0)
+        table.advance(1.0)
         ui.check_players(page, table)
     # Between pushes the page animates the running clock from the server's value, for display only.
     running = next(p for p in table.snapshot()["players"] if p["clock"]["running"])
@@ -59,42 +62,51 @@ def test_a_scripted_game_shows_every_score_and_clock(page: Any, fake_table: Any,
     expect()(page.locator(f"#player-{index} .clock")).to_have_text(ui.clock_text(left - 3000))
     expect()(page.locator(f"#player-{index} .clock")).to_have_attribute(
         "data-remaining-ms", str(running["clock"]["remaining_ms"]))
-    table.alert("tile_moved", "H8: a tile was moved outside a turn", ["H8"])
-    expect()(page.locator("#alerts .alert")).to_have_text("H8: a tile was moved outside a turn", timeout=WITHIN)
+    table.lift("H8")  # a played tile lifted outside a turn: the table alerts, naming the square
+    alert = table.snapshot()["alerts"][-1]
+    assert alert["code"] == "tile_moved" and alert["squares"] == ["H8"]
+    expect()(page.locator("#alerts .alert")).to_have_text(alert["text"], timeout=WITHIN)
     expect()(page.locator('#board [data-square="H8"]')).to_have_class(re.compile(r"\bflagged\b"))
 
 
-def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_a_blank_letter_and_a_correction_with_the_pin(page: Any, table: Any, live_server: Any, ui: Any) -> None:
     server = live_server(table, PIN)
     table.control("start", {})
-    table.play("H8=Q H9=U H10=I H11=Z", "8H QUIZ", ["QUIZ"], 44)
-    table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
+    table.play("8H QUIZ")
+    table.advance(15)  # the challenge window closes: QUIZ stands
+    table.place_word("K6 AD.e")  # ADZE with a blank for its E, laid face down
+    table.press()
     ui.open(page, server.url)
-    expect()(page.locator("#pending")).to_have_text("Blank on I10: which letter does it stand for?")
+    question = next(a["text"] for a in table.snapshot()["alerts"] if a["code"] == "blank_letter")
+    assert "K9" in question  # the table asks in its alert; the page's own prompt then stays out of the way
+    expect()(page.locator("#alerts")).to_contain_text(question)
     page.locator("#control summary").click()
     page.locator("#pin").fill(PIN)
     form = page.locator("#form-blank")
-    expect()(form.locator("[name=square]")).to_have_value("I10")  # filled in from what the table waits for
-    form.locator("[name=letter]").fill("n")
+    expect()(form.locator("[name=square]")).to_have_value("K9")  # filled in from what the table waits for
+    form.locator("[name=letter]").fill("e")
     form.locator("button[type=submit]").click()
     expect()(page.locator("#control-status")).to_have_text("Done: Letter of a blank", timeout=WITHIN)
-    cell = page.locator('#board [data-square="I10"]')
+    cell = page.locator('#board [data-square="K9"]')
     expect()(cell).to_have_attribute("data-tile", "blank", timeout=WITHIN)
-    expect()(cell).to_have_text("N")
-    expect()(page.locator("#pending")).to_be_hidden()
-    assert table.controls[-1] == ("blank", {"square": "I10", "letter": "N"})
+    expect()(cell).to_have_text("E")
+    expect()(page.locator("#alerts")).not_to_contain_text(question)
+    expect()(page.locator("#pending")).to_contain_text("Time to challenge Ben's play")  # the blank is no longer asked
+    expect()(page.locator("#pending")).not_to_contain_text("K9")
+    assert table.controls[-1] == ("blank", {"square": "K9", "letter": "E"})
 
-    table.play("F12=W G12=O H12=X", "12F WOX", ["WOX"])
+    table.advance(15)
+    table.play("9G JOE")  # 33 for Anna: JOE, QO and UE
+    table.advance(15)
     ui.check_players(page, table)
-    page.locator('#board [data-square="F12"]').click()  # tapping a tile fills in its square
+    page.locator('#board [data-square="G9"]').click()  # tapping a tile fills in its square
     form = page.locator("#form-correct")
-    expect()(form.locator("[name=square]")).to_have_value("F12")
+    expect()(form.locator("[name=square]")).to_have_value("G9")
     form.locator("[name=letter]").fill("M")
     form.locator("button[type=submit]").click()
-    expect()(page.locator('#board [data-square="F12"]')).to_have_text("M", timeout=WITHIN)
-    expect()(page.locator("#player-0 .score")).to_have_text(str(44 + 12), timeout=WITHIN)  # the table re-scored
-    expect()(page.locator("#moves tbody tr").first.locator("td").nth(4)).to_have_text("12")
+    expect()(page.locator('#board [data-square="G9"]')).to_have_text("M", timeout=WITHIN)
+    expect()(page.locator("#player-0 .score")).to_have_text(str(44 + 23), timeout=WITHIN)  # the table re-scored
+    expect()(page.locator("#moves tbody tr").first.locator("td").nth(4)).to_have_text("23")  # MOE, QO, UE
 
     # Malformed input: a clear message, nothing sent to the table.
     sent = len(table.controls)
@@ -133,15 +145,16 @@ def test_without_a_configured_pin_the_page_says_control_is_off(page: Any, table:
     expect()(page.locator("#control-body")).to_be_hidden()
 
 
-def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, live_server: Any, ui: Any) -> None:
-    table = make_table(players=("Jürgen", "Ömer"), language="de")
+def test_german_text_and_a_phone_sized_screen(browser: Any, make_sim_table: Any, live_server: Any, ui: Any) -> None:
+    table = make_sim_table(players=("Jürgen", "Ömer"), language="de", edition="german")
     server = live_server(table, PIN)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
         ui.open(page, server.url)
         table.control("start", {})
-        table.play("H8=Ä H9=U", "8H ÄU", ["ÄU"], 8)
+        table.play("8H ÄU")
+        table.advance(15)  # the challenge window closes: the move stands
         expect()(page.locator("#state")).to_have_text("Spiel läuft", timeout=WITHIN)
         expect()(page.locator("html")).to_have_attribute("lang", "de")
         expect()(page.locator("h2")).to_have_text("Züge")
@@ -160,9 +173,8 @@ def test_german_text_and_a_phone_sized_screen(browser: Any, make_table: Any, liv
         context.close()
 
 
-def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, fake_table: Any, live_server: Any,
+def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, table: Any, live_server: Any,
                                                                    ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
     server = live_server(table, PIN)
     table.control("start", {})
     ui.open(page, server.url)
@@ -176,7 +188,7 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, f
     assert table.controls == [("start", {})]
     form.locator("button[type=submit]").click()
     expect()(form.locator("button[type=submit]")).to_have_text("Exchange")
-    expect()(page.locator("#moves tbody tr").first).to_contain_text("-??? (exchange)", timeout=WITHIN)
+    expect()(page.locator("#moves tbody tr").first).to_contain_text("(exchange)", timeout=WITHIN)
     assert table.controls[-1] == ("exchange", {"count": 3})
     page.locator('button[data-action="pass"]').click()
     page.clock.run_for(4100)  # the second tap came too late: nothing was sent
@@ -189,30 +201,31 @@ def test_the_other_forms_reach_the_table_and_its_refusals_are_shown(page: Any, f
     form.locator("[name=player]").select_option("Ben")
     form.locator("button[type=submit]").click()
     form.locator("button[type=submit]").click()
-    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do challenge",
+    expect()(page.locator("#control-status")).to_have_text("The table refused: there is no play to challenge now",
                                                          timeout=WITHIN)
     assert table.controls[-1] == ("challenge", {"player": 1})  # words left empty: not sent, the table takes 1
     form.locator("[name=words]").fill("2")
     form.locator("button[type=submit]").click()
     form.locator("button[type=submit]").click()
-    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do challenge",
+    expect()(page.locator("#control-status")).to_have_text("The table refused: there is no play to challenge now",
                                                          timeout=WITHIN)
     assert table.controls[-1] == ("challenge", {"player": 1, "words": 2})
     form = page.locator("#form-racks")
     form.locator("[name=tiles]").fill("ae q")
     form.locator("button[type=submit]").click()
-    expect()(page.locator("#control-status")).to_contain_text("The table refused", timeout=WITHIN)
+    expect()(page.locator("#control-status")).to_have_text(
+        "The table refused: racks are entered at the end of the game", timeout=WITHIN)
     assert table.controls[-1] == ("racks", {"player": 0, "tiles": "AEQ"})
 
 
-def test_the_turn_timer_and_overtime(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_the_turn_timer_and_overtime(page: Any, make_sim_table: Any, live_server: Any, ui: Any) -> None:
+    timer = page.locator("#turn-timer")
+    ui.open(page, live_server(make_sim_table(), PIN).url)  # game clocks only: no turn timer to show
+    expect()(timer).to_be_hidden()
+    table = make_sim_table(clock_mode="turn", turn_seconds=2.5)  # a sand timer of 2.5 s, to reach overtime soon
     server = live_server(table, PIN)
     ui.open(page, server.url)
-    timer = page.locator("#turn-timer")
-    expect()(timer).to_be_hidden()
-    table.turn_timer = {"remaining_ms": 2500, "running": True}
-    table.publish()
+    table.control("start", {})
     expect()(timer).to_be_visible(timeout=WITHIN)
     clock = timer.locator(".clock")
     expect()(clock).to_have_text("0:03")
@@ -222,8 +235,10 @@ def test_the_turn_timer_and_overtime(page: Any, fake_table: Any, live_server: An
     page.clock.run_for(2000)  # past zero: overtime, shown with a minus and in its own colour
     expect()(clock).to_have_text("−0:01")
     expect()(clock).to_have_class(re.compile(r"\bovertime\b"))
-    table.turn_timer = {"remaining_ms": -1500, "running": False}
-    table.publish()  # the server's value wins over the page's own count
+    table.advance(4)  # the table's time: 1.5 s into overtime, then the director pauses the game
+    table.director("pause", {}, by="director", command_id="pause-1")
+    assert table.snapshot()["turn_timer"] == {"remaining_ms": -1500, "running": False}
+    # the server's value wins over the page's own count
     expect()(clock).to_have_text("−0:01", timeout=WITHIN)
     expect()(clock).to_have_attribute("data-running", "false")
     page.clock.run_for(5000)
@@ -251,42 +266,71 @@ def test_a_lost_connection_is_shown_not_hidden(page: Any, table: Any, live_serve
     expect()(page.locator("#connection")).to_have_attribute("data-connected", "false")
 
 
-def test_the_end_of_the_game_shows_who_won(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
-    server = live_server(table, PIN)
-    ui.open(page, server.url)
+RACK = "AEIOULN"  # seven tiles worth 7: what a player has left when the game ends on scoreless turns
+
+
+def end_on_passes(table: Any, racks: tuple[str, str] = (RACK, RACK)) -> None:
+    """Pass until the table asks for the racks (six scoreless turns), then enter them: the game ends."""
+    while table.snapshot()["state"] == "turn":
+        table.control("pass", {})
+    for player, tiles in enumerate(racks):
+        table.control("racks", {"player": player, "tiles": tiles})
+    assert table.snapshot()["state"] == "ended"
+
+
+def test_the_end_of_the_game_shows_who_won(page: Any, make_sim_table: Any, live_server: Any, ui: Any) -> None:
+    table = make_sim_table()
+    ui.open(page, live_server(table, PIN).url)
     table.control("start", {})
-    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
-    table.play("G9=Z", "G9 Z.", ["ZI"], 21)
-    table.state = "ended"
-    table.result = {"winners": [0], "reason": "score"}  # the engine's verdict: the page shows it as it is
-    table.publish()
+    table.play("8H QI")  # 22 for Anna, then nobody scores again
+    table.advance(15)
+    end_on_passes(table)
+    assert table.snapshot()["result"] == {"winners": [0], "reason": "score"}
     expect()(page.locator("#state")).to_have_text("game over", timeout=WITHIN)
     expect()(page.locator("#player-0")).to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0 .meta")).to_contain_text("wins")
     expect()(page.locator("#player-1")).not_to_have_class(re.compile(r"\bwinner\b"))
-    table.scores[1] = 22  # a tie: both share the win
-    table.result = {"winners": [0, 1], "reason": "shared"}
-    table.publish()
+
+    table = make_sim_table()  # a tie: nobody scores, the same racks; both share the win
+    ui.open(page, live_server(table, PIN).url)
+    table.control("start", {})
+    end_on_passes(table)
+    assert table.snapshot()["result"] == {"winners": [0, 1], "reason": "shared"}
     expect()(page.locator("#player-1 .meta")).to_contain_text("shares the win", timeout=WITHIN)
     expect()(page.locator("#player-0 .meta")).to_contain_text("shares the win")
-    table.result = {"winners": [1], "reason": "tie_break"}  # the same tie, decided on the score before the racks
-    table.publish()
+
+    table = make_sim_table()  # a tie after the racks (-7 each), decided on the score before them: Ben's 4
+    ui.open(page, live_server(table, PIN).url)
+    table.control("start", {})
+    table.control("pass", {})
+    table.play("8H AT")
+    table.advance(15)
+    end_on_passes(table, (RACK, "DGBAEIO"))
+    assert table.snapshot()["result"] == {"winners": [1], "reason": "tie_break"}
     expect()(page.locator("#player-1 .meta")).to_contain_text("wins on the score before the racks", timeout=WITHIN)
     expect()(page.locator("#player-1")).to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-0 .meta")).not_to_contain_text("win")
-    table.lost_on_time = 0  # Anna ran past the overtime limit (clocks set to "lose"): Ben wins on the same score
-    table.result = {"winners": [1], "reason": "lost_on_time"}
-    table.publish()
+
+    # Anna runs past the overtime limit (clocks set to "lose", 3 s each way): Ben wins without a move
+    table = make_sim_table(minutes_per_player=0.05, overtime_limit_minutes=0.05, on_max_overtime="lose")
+    ui.open(page, live_server(table, PIN).url)
+    table.control("start", {})
+    table.advance(10)
+    assert table.snapshot()["result"] == {"winners": [1], "reason": "lost_on_time"}
     expect()(page.locator("#player-0 .meta")).to_contain_text("lost on time", timeout=WITHIN)
     expect()(page.locator("#player-0")).not_to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-1")).to_have_class(re.compile(r"\bwinner\b"))
     expect()(page.locator("#player-1 .meta")).to_contain_text("wins")
 
 
-def test_a_table_that_refuses_a_new_game_is_heard(page: Any, fake_table: Any, live_server: Any, ui: Any) -> None:
-    table = fake_table  # a situation scripted in one call (tests/referee/web/conftest.py)
+def test_a_table_that_refuses_a_new_game_is_heard(page: Any, table: Any, live_server: Any, ui: Any,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def card_fails(params: Any) -> Any:
+        # The SD card stops answering as the next game is opened: the table refuses, its game unchanged.
+        raise ControlError("journal_failed", error="the SD card does not answer")
+
+    monkeypatch.setattr(table, "_new_game", card_fails)
     server = live_server(table, PIN)
     ui.open(page, server.url)
     page.locator("#control summary").click()
@@ -294,15 +338,16 @@ def test_a_table_that_refuses_a_new_game_is_heard(page: Any, fake_table: Any, li
     new_game = page.locator('button[data-action="new_game"]')
     expect()(new_game).to_be_hidden()
     table.control("start", {})
-    table.play("H8=Q H9=I", "H8 QI", ["QI"], 22)
+    table.play("8H QI")
+    table.advance(15)
     expect()(new_game).to_be_hidden()
-    table.state = "ended"
-    table.publish()
+    end_on_passes(table)
     expect()(new_game).to_be_visible(timeout=WITHIN)
     new_game.click()
     new_game.click()
-    expect()(page.locator("#control-status")).to_have_text("The table refused: the fake table does not do new_game",
-                                                         timeout=WITHIN)
+    expect()(page.locator("#control-status")).to_have_text(
+        "The table refused: the table cannot write its journal, so nothing was changed: the SD card does not answer",
+        timeout=WITHIN)
     assert table.controls[-1] == ("new_game", {})
     expect()(page.locator("#state")).to_have_text("game over")  # the finished game stays on the page
-    expect()(page.locator("#moves tbody tr")).to_have_count(1)
+    expect()(page.locator("#moves tbody tr")).to_have_count(len(table.snapshot()["moves"]))  # QI, the passes, racks

@@ -23,18 +23,18 @@ def expect() -> Any:
     return pytest.importorskip("playwright.sync_api").expect
 
 
-def test_the_score_sheet_fits_its_box_at_every_width(browser: Any, make_table: Any, live_server: Any,
+def test_the_score_sheet_fits_its_box_at_every_width(browser: Any, make_sim_table: Any, live_server: Any,
                                                       ui: Any) -> None:
-    table = make_table(players=("Maximiliane Schwarzenberger", "Bartholomew Fitzwilliam"))
+    table = make_sim_table(players=("Maximiliane Schwarzenberger", "Bartholomew Fitzwilliam"))
     server = live_server(table, PIN)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = context.new_page()
         ui.open(page, server.url)
         table.control("start", {})
-        table.play("H8=Q H9=U H10=I H11=Z", "H8 QUIZ", ["QUIZ"], 44)
-        table.play("G10=J I10=N", "10G JIN", ["JIN", "IN"], 20)
-        table.play("A1=O", "1A OXYPHENBUTAZONE", ["OXYPHENBUTAZONE", "PREJUDICIALLY", "ZA"], 1778)
+        for move in ("8H BUTAZON", "8H .......E", "8A OXYPHEN........"):  # the longest word, scores of 3 digits
+            table.play(move)
+            table.advance(15)
         expect()(page.locator("#moves tbody tr")).to_have_count(3, timeout=WITHIN)
         for width, height in WIDTHS:
             page.set_viewport_size({"width": width, "height": height})
@@ -98,9 +98,9 @@ def test_the_standard_board_has_fifteen_coordinates_and_its_star_on_h8(page: Any
     expect()(page.locator('#board [data-square="A1"]')).to_have_attribute("data-label", "TW")
 
 
-def test_a_german_page_names_premiums_and_blanks_in_german(browser: Any, make_table: Any, live_server: Any,
+def test_a_german_page_names_premiums_and_blanks_in_german(browser: Any, make_sim_table: Any, live_server: Any,
                                                           ui: Any) -> None:
-    table = make_table(players=("Jürgen", "Ömer"), language="de")
+    table = make_sim_table(players=("Jürgen", "Ömer"), language="de", edition="german")
     server = live_server(table, PIN)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE")
     try:
@@ -113,9 +113,11 @@ def test_a_german_page_names_premiums_and_blanks_in_german(browser: Any, make_ta
             shown = cell.evaluate("(c) => getComputedStyle(c, '::after').content")
             assert shown == f'"{label}"'
         table.control("start", {})
-        table.play("G10=J I10=n", "10G JIn", ["JIN"], 18, blanks=("I10",))
-        expect()(page.locator("#pending")).to_have_text("Blanko auf I10: für welchen Buchstaben steht er?",
-                                                        timeout=WITHIN)
+        table.place_word("8G JaN")  # a blank for the A, laid face down
+        table.press()
+        question = next(a["text"] for a in table.snapshot()["alerts"] if a["code"] == "blank_letter")
+        assert "H8" in question and "Blanko" in question  # the table asks, in German, in its alert
+        expect()(page.locator("#alerts")).to_contain_text(question, timeout=WITHIN)
         expect()(page.locator("#state")).to_have_text("Blanko-Buchstabe?")
         expect()(page.locator("#form-blank h3")).to_have_text("Buchstabe eines Blankos")
         assert "Joker" not in page.locator("body").inner_text()
