@@ -129,13 +129,14 @@ def play(record_path: str | None, camera: bool) -> tuple[list[float], list[float
     cam = None
     if camera:
         from referee.sensors import CameraPort
-        from vision import BoardReader, TileClassifier, calibrate
+        from vision import BoardReader, calibrate
+        from vision.shipped import shipped_classifier
 
         cam = PreparedCamera(ref, 1000)
         from vision.synth import render_scene
 
         empty = render_scene(["." * 15] * 15, tiles="english", seed=7, size=(1000, 1000)).frame
-        parts.camera = CameraPort(cam, BoardReader(calibrate(empty), TileClassifier.shipped("english")))
+        parts.camera = CameraPort(cam, BoardReader(calibrate(empty), shipped_classifier("english")))
         parts.camera_interval_s = 3600.0  # only the commits read frames
     service = TableService(parts)
     holder.service = service

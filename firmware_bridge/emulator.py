@@ -4,14 +4,13 @@
 - `EmulatedBoard`: the firmware on that matrix in simulated time (`advance(ms)` runs one scan per
   millisecond), with the scripting API (place/lift/press/roll/unplug/...). No wall clock, no threads.
 - `InProcessLink`: an EmulatedBoard and a `LinkCore` joined without any port, for simulated tables and tests.
-- `pty_emulator.PtyEmulator` (also importable from here): an EmulatedBoard paced by the real clock on a
+- `pty_emulator.PtyEmulator`: an EmulatedBoard paced by the real clock on a
   thread, behind a pseudo-terminal, exactly as the host would reach `/dev/ttyACM0`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from firmware_bridge.codes import TileCodes, default_tile_codes, reverse_bits
 from firmware_bridge.core import LinkCore
@@ -313,11 +312,3 @@ class InProcessLink:
                 return events
             self.board.advance(min(self.chunk_ms, end - self.board.now_ms))
 
-
-def __getattr__(name: str) -> Any:
-    """`PtyEmulator` lives in `pty_emulator` (it needs this module first); importable from here too."""
-    if name == "PtyEmulator":
-        from firmware_bridge.pty_emulator import PtyEmulator
-
-        return PtyEmulator
-    raise AttributeError(f"module 'firmware_bridge.emulator' has no attribute {name!r}")

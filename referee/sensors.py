@@ -134,13 +134,14 @@ class CameraOpener:
     def __init__(self, url: str, calibration: str | None, edition: str,
                  dice_tray: tuple[int, int, int, int] | None = None,
                  rack_area: tuple[int, int, int, int] | None = None) -> None:
-        from vision import Calibration, TileClassifier
+        from vision import Calibration
+        from vision.shipped import shipped_classifier
         from vision.sources import check_source
 
         check_source(url)
         self.url = url
         self.calibration = Calibration.load(calibration) if calibration else None
-        self.classifier = TileClassifier.shipped(edition)
+        self.classifier = shipped_classifier(edition)
         self.dice_tray = dice_tray
         self.rack_area = rack_area
 
@@ -202,9 +203,10 @@ class MirrorCamera:
 def open_mirror_camera(tiles: Callable[[], dict[str, str]], edition: str = "english",
                        size: int = 1000) -> CameraPort:
     """The simulated table's camera: a `MirrorCamera`, calibrated on its first (empty) frame."""
-    from vision import BoardReader, TileClassifier, calibrate
+    from vision import BoardReader, calibrate
+    from vision.shipped import shipped_classifier
 
     cam = MirrorCamera(lambda: {}, edition, size)
     calib = calibrate(cam.read())
     cam.tiles = tiles
-    return CameraPort(cam, BoardReader(calib, TileClassifier.shipped(edition)))
+    return CameraPort(cam, BoardReader(calib, shipped_classifier(edition)))

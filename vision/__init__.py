@@ -10,7 +10,7 @@ Public API (what the table service uses in-process)::
     source = open_source("picamera2:")          # or "v4l2:0", "files:/path/to/folder", "synthetic:seed=1"
     calib = calibrate(source.read())            # find the board (ArUco markers if present, else its grid)
     calib.save("calib.json")                    # Calibration.load("calib.json") later
-    model = TileClassifier.load(MODEL)          # from `referee vision teach`; or TileClassifier.shipped("german")
+    model = TileClassifier.load(MODEL)          # from `referee vision teach`; or shipped_classifier("german")
     reader = BoardReader(calib, model)
     reading = reader.read(frame)                # frame: HxWx3 uint8 BGR array
     reading.board          # 15 strings, `.` empty, a letter, `?` a blank tile (labels.json characters)
@@ -20,7 +20,7 @@ Public API (what the table service uses in-process)::
     reading.notes          # why, in words
     combine_readings([r1, r2, r3])  # vote several frames of a still board into one, keeping doubt honest
 
-    dice = DiceReader(TileClassifier.shipped("english"), tray=(x, y, w, h)).read(frame)
+    dice = DiceReader(shipped_classifier("english"), tray=(x, y, w, h)).read(frame)
     # -> [DieReading(letter, confidence, centre, uncertain)], "?" for a blank face
 
 Errors are `vision.errors.VisionError` subclasses (each also a `ValueError` and a `RefereeError`).

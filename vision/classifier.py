@@ -196,13 +196,6 @@ class TileClassifier:
             raise ModelError(f"{p}: the classifier inside is corrupt (feature sizes disagree)")
         return cls(svm, header["classes"], protos, plabels, header["typical_distance"], header.get("meta", {}))
 
-    @classmethod
-    def shipped(cls, tiles: str = "german") -> TileClassifier:
-        """The classifier taught only from rendered glyphs (see `vision.shipped`), cached per user."""
-        from vision.shipped import shipped_classifier
-
-        return shipped_classifier(tiles)
-
 
 def _typical_distance(protos: np.ndarray, labels: np.ndarray) -> float:
     """Median distance from an example to its nearest other example of the same letter."""

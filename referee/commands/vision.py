@@ -63,10 +63,11 @@ def handle_read(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.images import read_image
     from vision.reader import BoardReader
+    from vision.shipped import shipped_classifier
 
     try:
         calib = Calibration.load(args.calibration)
-        model = TileClassifier.load(args.model) if args.model else TileClassifier.shipped(args.tiles)
+        model = TileClassifier.load(args.model) if args.model else shipped_classifier(args.tiles)
     except VisionError as exc:
         return _fail(str(exc))
     reader = BoardReader(calib, model)
@@ -146,9 +147,10 @@ def handle_dice(args: argparse.Namespace) -> int:
     from vision.dice import DiceReader
     from vision.errors import VisionError
     from vision.images import read_image
+    from vision.shipped import shipped_classifier
 
     try:
-        model = TileClassifier.load(args.model) if args.model else TileClassifier.shipped(args.tiles)
+        model = TileClassifier.load(args.model) if args.model else shipped_classifier(args.tiles)
     except VisionError as exc:
         return _fail(str(exc))
     tray = None

@@ -47,12 +47,12 @@ def test_no_board_in_any_of_the_first_frames_is_an_error() -> None:
 
 
 def test_a_camera_whose_board_is_not_found_is_closed_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision
+    import vision.shipped
 
     source = Frames(["dark"] * CALIBRATION_FRAMES)
     monkeypatch.setattr(vision, "open_source", lambda url: source)
     monkeypatch.setattr(vision, "calibrate", find_board)
-    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(lambda edition: "classifier"))
+    monkeypatch.setattr(vision.shipped, "shipped_classifier", lambda edition: "classifier")
     with pytest.raises(BoardNotFoundError):
         open_camera("picamera2:", None, "english")
     assert source.closed  # released: the next start can open the camera again
@@ -60,13 +60,13 @@ def test_a_camera_whose_board_is_not_found_is_closed_again(monkeypatch: pytest.M
 
 def test_what_waiting_cannot_mend_is_refused_before_the_camera_is_opened(monkeypatch: pytest.MonkeyPatch,
                                                                          tmp_path: Path) -> None:
-    import vision
+    import vision.shipped
 
     def no_camera(url: str) -> Any:
         raise AssertionError("not reached: the configuration is wrong")
 
     monkeypatch.setattr(vision, "open_source", no_camera)
-    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(lambda edition: "classifier"))
+    monkeypatch.setattr(vision.shipped, "shipped_classifier", lambda edition: "classifier")
     with pytest.raises(FrameSourceError, match="'abc' is not a camera number"):
         CameraOpener("picamera2:abc", None, "english")
     with pytest.raises(CalibrationError, match="calibration file not found"):
@@ -74,7 +74,7 @@ def test_what_waiting_cannot_mend_is_refused_before_the_camera_is_opened(monkeyp
 
 
 def test_the_opener_can_be_called_again_after_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision
+    import vision.shipped
 
     sources = [FrameSourceError("picamera2:0: no such camera, or it is busy"), Frames(["board"])]
 
@@ -87,7 +87,7 @@ def test_the_opener_can_be_called_again_after_a_failure(monkeypatch: pytest.Monk
     monkeypatch.setattr(vision, "open_source", open_source)
     monkeypatch.setattr(vision, "calibrate", find_board)
     monkeypatch.setattr(vision, "BoardReader", lambda calib, classifier: ("reader", calib, classifier))
-    monkeypatch.setattr(vision.TileClassifier, "shipped", staticmethod(lambda edition: "classifier"))
+    monkeypatch.setattr(vision.shipped, "shipped_classifier", lambda edition: "classifier")
     opener = CameraOpener("picamera2:", None, "english")
     with pytest.raises(FrameSourceError, match="no such camera"):
         opener()
