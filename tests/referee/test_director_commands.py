@@ -229,3 +229,25 @@ def test_a_german_table_shows_the_directors_notices_in_german(tmp_path: Path) ->
     for code in messages.DIRECTOR_NOTICES:
         assert shown[code] != messages._TEXT[code]["en"].format(squares="E8, F8, G8, H8", player="Ben",
                                                                    points="-5", total=-5, reason="Handy")
+
+
+def test_an_adjustment_after_the_end_changes_the_result_and_replays_from_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    t = SimulatedTable(default_setup(), words=WORDS, journal=Journal(path))
+    t.control("start", {})
+    t.play("8E QUIZ")
+    t.advance(15)
+    for _ in range(6):  # six scoreless turns in a row end a two-player game
+        t.press()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})  # 7
+    snap = t.control("racks", {"player": 1, "tiles": "BCDFGHL"})  # 3+3+2+4+2+4+1 = 19
+    assert snap["state"] == "ended" and snap["result"] == {"winners": [0], "reason": "score"}
+    snap = t.director("correct_score", {"player": 1, "points": 70, "reason": "the paper sheet missed a bingo"},
+                      by="director", command_id="late")
+    assert [p["score"] for p in snap["players"]] == [44 - 7, -19 + 70]
+    assert snap["result"] == {"winners": [1], "reason": "score"} and snap["state"] == "ended"
+    from referee.table.records import replay_game
+
+    assert t.game_id is not None
+    again = replay_game(Journal(path), t.game_id).snapshot()  # an ended game is rebuilt from its journal
+    assert again["result"] == snap["result"] and again["moves"] == snap["moves"]
