@@ -234,8 +234,9 @@ class LiveTable:
         return self.snapshot()
 
     def director(self, cmd: str, args: Mapping[str, Any], *, by: str, command_id: str) -> Snapshot:
-        """A tournament director's command (pause, resume, start, message, adjust_time, hold, undo): journaled
-        as a "director" event with who sent it, applied like a control action (refused: ControlError)."""
+        """A tournament director's command (pause, resume, start, message, adjust_time, correct_score, hold,
+        undo): journaled as a "director" event with who sent it, applied like a control action (refused:
+        ControlError)."""
         return self._submit("director", {"cmd": cmd, "args": dict(args), "by": by, "id": command_id}, trial=True)
 
     def next_game(self, players: list[str], first: int, *, by: str, command_id: str) -> Snapshot:
