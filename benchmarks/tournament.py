@@ -6,7 +6,8 @@ The real code path on both ends. Each table is a real journal (`referee.journal.
 synchronous=FULL) with the real publisher (`tournament.outbox.TablePublisher` over
 `referee.tournament_link.JournalOutbox`: cursor in the journal, PUBACK-driven); several tables share one
 worker process (one driver thread journals every table's events at their due times; each table has its own
-MQTT connection, paho network thread and publisher thread, as on its own Pi). The director is a separate
+MQTT connection, credentials and publisher, all driven by the process's one `PublisherLoop` thread, the
+same loop a Pi runs for its one table). The director is a separate
 process running `tournament.director_link.DirectorLink` (dedupe, gap replay). The broker is a real
 Mosquitto started for the run (`tournament.testing.broker`, ACL and passwords as shipped).
 
@@ -226,15 +227,17 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
     from referee.journal import Event, Journal
     from referee.tournament_link import JournalOutbox
     from tournament.outbox import TablePublisher
+    from tournament.publisher_loop import PublisherLoop
 
     rnd = random.Random(seed)
     state: dict[int, dict[str, Any]] = {}
+    loop = PublisherLoop(name="bench-publishers", seed=seed)
     for n in tables:
         journal = Journal(Path(folder) / f"table{n}.sqlite3")
         user = table_user(n)
         settings = TableLinkSettings(BrokerSettings("127.0.0.1", port, username=user, password=f"pw-{user}"), EVENT, n)
         pub = TablePublisher(settings, JournalOutbox(journal, n), name=f"Table {n}")
-        pub.start()
+        pub.start(loop)
         state[n] = {"journal": journal, "pub": pub, "games": []}
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not all(s["pub"].connected for s in state.values()):
@@ -242,12 +245,16 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
     conn.send(("ready", sum(1 for s in state.values() if s["pub"].connected)))
 
     def new_game(n: int, start_wall: float, skip_to: float = 0.0) -> tuple[float, int, int, Recorded, float]:
+        """A game from its start, or joined at the moment `skip_to` (a fraction of its length) of its table
+        time: the first event comes when its own time is due, so a hall joined mid-game is not in step."""
         rec = games[rnd.randrange(len(games))]
         j = state[n]["journal"]
         gid = j.new_game(f"Table {n}", "standard", ["A", "B"], {})
         state[n]["games"].append(gid)
-        i = int(skip_to * len(rec))
-        base_ms = rec[i][0] if rec else 0
+        if not rec:
+            return start_wall, gid, 0, rec, 0.0
+        base_ms = rec[0][0] + skip_to * (rec[-1][0] - rec[0][0])
+        i = next(k for k, r in enumerate(rec) if r[0] >= base_ms)
         return start_wall, gid, i, rec, base_ms
 
     heap: list[tuple[float, int]] = []
@@ -295,6 +302,8 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
     for s in state.values():
         s["pub"].stop(timeout=2)
         s["journal"].close()
+    loop.stop()
+    loop.stop()
 
 
 # --- one run --------------------------------------------------------------------------------------------
