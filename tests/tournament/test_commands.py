@@ -68,6 +68,7 @@ def test_a_refused_command_is_acknowledged_with_the_reason(director: Any, live_t
     director.wait(lambda: cid in director.acks, "the ack")
     ack = director.acks[cid]
     assert not ack.ok and "no challenge to hold" in (ack.error or "")
+    assert ack.code == "no_challenge_to_hold", "the table's own refusal code, for the director's page to word"
 
 
 def test_the_same_command_id_twice_is_applied_once(director: Any, live_tables: Any) -> None:
