@@ -23,6 +23,7 @@ import collections
 import contextlib
 import logging
 import queue
+import select
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -39,6 +40,7 @@ from tournament.settings import TableLinkSettings
 
 log = logging.getLogger(__name__)
 
+CLOSE_FLUSH_S = 1.0  # how long a stop waits for the socket to take the last "offline" and the DISCONNECT
 REPLAY_AGAIN_S = 2.0  # the same range asked again within this is not sent twice (several receivers may ask)
 
 
@@ -212,12 +214,26 @@ class TablePublisher:
             self.client.publish(self._topic_status, StatusMessage(
                 self.settings.table, "offline", _now_iso(), self.name).to_bytes(), qos=1, retain=True)
             self.client.disconnect()
-            with contextlib.suppress(OSError):
-                while self.client.socket() is not None and self.client.want_write():
-                    if self.client.loop_write() != paho.MQTT_ERR_SUCCESS:
-                        break
+            self._flush_before_closing(CLOSE_FLUSH_S)
         self._connected.clear()
         self._loop.remove(self)
+        sock = self.client.socket()
+        if sock is not None:  # a broker that took nothing for a whole second: close it anyway
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def _flush_before_closing(self, within_s: float) -> None:
+        """Write out the "offline" and the DISCONNECT (paho closes the socket after the DISCONNECT), waiting
+        for the socket to take them at most `within_s`: a stop never hangs on a broker that stopped reading."""
+        deadline = self.monotonic() + within_s
+        with contextlib.suppress(OSError, ValueError):
+            while self.client.want_write():
+                sock = self.client.socket()
+                left = deadline - self.monotonic()
+                if sock is None or left <= 0 or self.client.loop_write() != paho.MQTT_ERR_SUCCESS:
+                    return
+                if self.client.want_write():
+                    select.select([], [sock], [], min(left, 0.05))
 
     @property
     def connected(self) -> bool:

@@ -91,3 +91,18 @@ def test_reconnect_back_off_is_short_and_spread() -> None:
     assert min(waits[0]) >= 0.75 * mqtt.MIN_RECONNECT_S and max(waits[0]) <= 1.25 * mqtt.MIN_RECONNECT_S
     assert max(max(w) for w in waits) <= 1.25 * mqtt.MAX_RECONNECT_S, "never longer than the cap"
     assert max(waits[5]) - min(waits[5]) > 0.3 * mqtt.MAX_RECONNECT_S, "jitter spreads a hall's tables out"
+
+
+def test_a_stop_does_not_hang_on_a_broker_that_takes_nothing(director: Director,
+                                                           make_table: Callable[..., FakeTable]) -> None:
+    """A broker that stopped reading: the last "offline" and the DISCONNECT cannot be written. The stop gives
+    up after `CLOSE_FLUSH_S`, closes the socket, and the publisher's loop thread ends."""
+    table = make_table(1)
+    table.play(2)
+    director.wait(lambda: director.keys(1) == expected(table), "the events")
+    client = table.publisher.client
+    client.loop_write = lambda: 0  # "written", yet nothing leaves: the socket takes no more
+    loop = table.publisher._loop
+    table.stop()
+    assert loop is not None and loop._thread is not None and not loop._thread.is_alive()
+    assert client.socket() is None or client.socket().fileno() == -1, "the socket is closed anyway"
