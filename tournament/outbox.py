@@ -281,6 +281,10 @@ class TablePublisher:
 
     # --- the publisher thread ------------------------------------------------------------------------
 
+    def step(self) -> None:
+        """One turn of the publisher, on its loop's thread (`PublisherLoop`)."""
+        self._step(stopping=False)
+
     def _step(self, stopping: bool) -> None:
         self._take_acks()
         now = self.monotonic()
@@ -337,7 +341,7 @@ class TablePublisher:
                     self.settings.table, "online", _now_iso(), self.name, tail[0], tail[1]).to_bytes(),
                     qos=1, retain=True)
 
-    def _next_due(self, now: float) -> float:
+    def next_due(self, now: float) -> float:
         """When the loop must step this publisher again if nothing wakes it: a cursor not yet saved, and while
         connected a snapshot held back by the interval and the journal's 5 s look. (A connect, an ack, a
         command or a notify() wakes it anyway.)"""
@@ -385,7 +389,7 @@ class TablePublisher:
 
     def _send_snapshot(self, now: float) -> None:
         if now - self._last_snapshot_at < self.snapshot_every_s:
-            return  # `_next_due` brings the loop back when the interval is over
+            return  # `next_due` brings the loop back when the interval is over
         with self._snapshot_lock:
             snap, self._snapshot = self._snapshot, None
         if snap is None:

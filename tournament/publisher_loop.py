@@ -30,17 +30,33 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+import paho.mqtt.client as paho
 
 from tournament import mqtt
-
-if TYPE_CHECKING:
-    from tournament.outbox import TablePublisher
+from tournament.settings import TableLinkSettings
 
 log = logging.getLogger(__name__)
 
 MISC_EVERY_S = 1.0  # keepalive pings and their time-outs (paho's loop_misc), checked this often
 MAX_WAIT_S = 1.0
+
+
+class LoopedPublisher(Protocol):
+    """What the loop drives (`tournament.outbox.TablePublisher`): its client's socket is the loop's."""
+
+    client: paho.Client
+    settings: TableLinkSettings
+
+    @property
+    def connected(self) -> bool: ...
+
+    def step(self) -> None:
+        """Take acks and commands, publish what the journal holds, send the snapshot: never blocks."""
+
+    def next_due(self, now: float) -> float:
+        """When to be stepped again if nothing wakes it."""
 
 
 class PublisherLoop:
@@ -57,14 +73,14 @@ class PublisherLoop:
         self._wake_w.setblocking(False)
         self._sel.register(self._wake_r, selectors.EVENT_READ, None)
         self._lock = threading.Lock()
-        self._dirty: set[TablePublisher] = set()
+        self._dirty: set[LoopedPublisher] = set()
         self._signalled = False
         self._calls: collections.deque[Callable[[], None]] = collections.deque()
-        self._publishers: list[TablePublisher] = []
-        self._timers: list[tuple[float, int, TablePublisher]] = []
-        self._due: dict[TablePublisher, float] = {}
-        self._reconnect_at: dict[TablePublisher, float] = {}
-        self._tries: dict[TablePublisher, int] = {}
+        self._publishers: list[LoopedPublisher] = []
+        self._timers: list[tuple[float, int, LoopedPublisher]] = []
+        self._due: dict[LoopedPublisher, float] = {}
+        self._reconnect_at: dict[LoopedPublisher, float] = {}
+        self._tries: dict[LoopedPublisher, int] = {}
         self._order = itertools.count()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -79,7 +95,7 @@ class PublisherLoop:
         self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
         self._thread.start()
 
-    def add(self, publisher: TablePublisher) -> None:
+    def add(self, publisher: LoopedPublisher) -> None:
         """Take a publisher on: it connects from this loop's thread (at once if the loop runs)."""
         self.call(lambda: self._add(publisher))
 
@@ -105,7 +121,7 @@ class PublisherLoop:
         self.call(run)
         return done.wait(timeout)
 
-    def wake(self, publisher: TablePublisher | None = None) -> None:
+    def wake(self, publisher: LoopedPublisher | None = None) -> None:
         """Step `publisher` soon. Cheap: one byte on the wake-up socket, only when the loop was not yet woken."""
         with self._lock:
             if publisher is not None:
@@ -121,7 +137,7 @@ class PublisherLoop:
         return self._ident is not None and threading.get_ident() == self._ident
 
     def stop(self, timeout: float = 3.0) -> None:
-        """End the thread (publishers should be closed first: `TablePublisher.stop`) and free the sockets."""
+        """End the thread (publishers should be closed first: `LoopedPublisher.stop`) and free the sockets."""
         self._stopping.set()
         self.wake()
         if self._thread is not None and not self.in_loop():
@@ -140,11 +156,11 @@ class PublisherLoop:
 
     # --- on the loop's thread ----------------------------------------------------------------------------
 
-    def remove(self, publisher: TablePublisher) -> None:
+    def remove(self, publisher: LoopedPublisher) -> None:
         """Forget a publisher (its connection is closed if still open). Loop thread only."""
         self._drop(publisher)
 
-    def _add(self, pub: TablePublisher) -> None:
+    def _add(self, pub: LoopedPublisher) -> None:
         if pub in self._publishers:
             return
         self._publishers.append(pub)
@@ -156,7 +172,7 @@ class PublisherLoop:
         self._reconnect_at[pub] = self.monotonic()
         self._dirty.add(pub)
 
-    def _drop(self, pub: TablePublisher) -> None:
+    def _drop(self, pub: LoopedPublisher) -> None:
         if pub in self._publishers:
             self._publishers.remove(pub)
         self._reconnect_at.pop(pub, None)
@@ -170,7 +186,7 @@ class PublisherLoop:
         client.on_socket_open = client.on_socket_close = None
         client.on_socket_register_write = client.on_socket_unregister_write = None
 
-    def _sock_open(self, pub: TablePublisher, sock: Any) -> None:
+    def _sock_open(self, pub: LoopedPublisher, sock: Any) -> None:
         with contextlib.suppress(KeyError, ValueError):
             self._sel.unregister(sock)
         self._sel.register(sock, selectors.EVENT_READ, pub)
@@ -247,24 +263,24 @@ class PublisherLoop:
                     pub.client.loop_misc()
                 self._watch(pub)
 
-    def _step(self, pub: TablePublisher, now: float) -> None:
+    def _step(self, pub: LoopedPublisher, now: float) -> None:
         try:
-            pub._step(stopping=False)
+            pub.step()
         except Exception:  # that table's journal or a bug: the others publish on, this one retries on its timer
             log.exception("table %s: publisher step failed", pub.settings.table)
         self._flush(pub)
         self._watch(pub)
-        due = pub._next_due(now)
+        due = pub.next_due(now)
         if self._due.get(pub) != due:
             self._due[pub] = due
             heapq.heappush(self._timers, (due, next(self._order), pub))
 
-    def _flush(self, pub: TablePublisher) -> None:
+    def _flush(self, pub: LoopedPublisher) -> None:
         client = pub.client
         if client.socket() is not None and client.want_write():
             client.loop_write()
 
-    def _watch(self, pub: TablePublisher) -> None:
+    def _watch(self, pub: LoopedPublisher) -> None:
         """A publisher whose connection is gone gets a reconnect scheduled (once); the back-off starts over
         only once the broker accepted a connection (a refused login keeps backing off)."""
         if pub.connected:
@@ -280,7 +296,7 @@ class PublisherLoop:
         base: float = min(mqtt.MAX_RECONNECT_S, mqtt.MIN_RECONNECT_S * 2.0 ** min(tries, 8))
         return base * self._random.uniform(0.75, 1.25)
 
-    def _connect(self, pub: TablePublisher) -> None:
+    def _connect(self, pub: LoopedPublisher) -> None:
         del self._reconnect_at[pub]
         try:
             pub.client.reconnect()
