@@ -24,7 +24,7 @@ import numpy as np
 from vision import cells, light, orientation
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
-from vision.geometry import ALL_SQUARES, SIZE, premium_layout
+from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, premium_layout
 from vision.tilesets import BLANK, EMPTY
 
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
@@ -56,6 +56,9 @@ class BoardReading:
     occluded: bool  # something covers part of the board, or the frame is blurred: wait for a clear frame
     ms: float = 0.0
     notes: list[str] = field(default_factory=list)  # why, in words
+    # Squares outside the frame (a camera that cuts the grid's edge): nothing is known of them, not even
+    # whether they are empty. They are also `uncertain`; their letter in `board` is "." only for the format.
+    unseen: list[str] = field(default_factory=list)
 
     @property
     def board(self) -> list[str]:
@@ -67,14 +70,17 @@ class BoardReading:
         return [name for name in ALL_SQUARES if self.squares[name].uncertain]
 
     def to_json(self, image: str = "") -> dict[str, object]:
-        """The stable JSON line of `referee vision read --json`."""
-        return {
+        """The stable JSON line of `referee vision read --json` (`unseen` only when the frame cuts the grid)."""
+        out: dict[str, object] = {
             "image": image,
             "board": self.board,
             "occluded": self.occluded,
             "uncertain": self.uncertain,
             "ms": round(self.ms, 2),
         }
+        if self.unseen:
+            out["unseen"] = list(self.unseen)
+        return out
 
 
 class BoardReader:
@@ -89,6 +95,9 @@ class BoardReader:
         self.calibration = calibration
         self.settled = orientation.is_settled(calibration)
         self._matrix = calibration.matrix
+        # Squares the frame cuts: reported unseen, never read (their pixels are not in the frame).
+        self._seen = calibration.visible()
+        self._unseen = [ALL_SQUARES[i] for i in np.flatnonzero(~self._seen)]
         extra = calibration.extra
         refs = extra.get("empty_colours")
         refs = refs if isinstance(refs, list) and len(refs) == SIZE * SIZE else [None] * (SIZE * SIZE)
@@ -118,7 +127,7 @@ class BoardReader:
         """
         rect = light.apply(cells.rectify(frame, self._matrix), self._light)
         stats = cells.colour_stats(rect, cells.planes(rect, self._board_value))
-        tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE]
+        tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE and self._seen[i]]
         if not tiles:
             return ""
         verdict = orientation.vote(rect, tiles, self.classifier, self._board_value)
@@ -144,10 +153,7 @@ class BoardReader:
         notes = []
         if foreign:
             self._spread_doubt(foreign, results)
-            shown = [ALL_SQUARES[i] for i in sorted(foreign)]
-            names = ", ".join(shown[:NOTE_SQUARES]) + (
-                f" and {len(shown) - NOTE_SQUARES} more" if len(shown) > NOTE_SQUARES else ""
-            )
+            names = _names([ALL_SQUARES[i] for i in sorted(foreign)])
             notes.append(f"something covers or changed {len(foreign)} square(s): {names}")
             if len(foreign) >= MOVED_HINT:
                 notes.append(
@@ -165,8 +171,16 @@ class BoardReader:
             results = {
                 n: SquareReading(n, r.occupied, r.letter, 0.0, True) if r.occupied else r for n, r in results.items()
             }
+        if self._unseen:
+            edges = self.calibration.cut_edges()
+            notes.append(
+                f"{len(self._unseen)} square(s) outside the frame are unseen (not known to be empty): "
+                f"{_names(self._unseen)}; {move_camera_hint(edges)}"
+            )
         ms = (time.perf_counter() - start) * 1000.0
-        return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
+        return BoardReading(
+            results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen)
+        )
 
     def _occupancy(self, rect: np.ndarray, stats: np.ndarray, results: dict[str, SquareReading]) -> set[int]:
         """Settle the empty and the doubtful squares in `results`; return the foreign ones. Tiles are left."""
@@ -176,6 +190,9 @@ class BoardReader:
         shift = np.linalg.norm(lab - self._refs, axis=1)
         foreign: set[int] = set()
         for i, name in enumerate(ALL_SQUARES):
+            if not self._seen[i]:
+                results[name] = SquareReading(name, False, EMPTY, 0.0, True)
+                continue
             face, sat = float(stats[i, 0]), float(stats[i, 2])
             if face <= EMPTY_FACE:
                 strange = shift[i] > MAX_COLOUR_SHIFT if self._has_ref[i] else sat < 0.2
@@ -260,6 +277,12 @@ class BoardReader:
             results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
 
 
+def _names(shown: list[str]) -> str:
+    """`H8, H9, ... and 3 more`: the first squares of a list, for a note."""
+    more = f" and {len(shown) - NOTE_SQUARES} more" if len(shown) > NOTE_SQUARES else ""
+    return ", ".join(shown[:NOTE_SQUARES]) + more
+
+
 def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:
     """`lab` (225 x 3) with the change of light since calibration taken out.
 
@@ -308,4 +331,7 @@ def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:
             every = Counter(r.squares[name].letter for r in readings)
             letter = (votes or every).most_common(1)[0][0]
             out[name] = SquareReading(name, letter != EMPTY, letter, 0.0, True)
-    return BoardReading(out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings))
+    unseen = sorted({n for r in readings for n in r.unseen}, key=ALL_SQUARES.index)
+    return BoardReading(
+        out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings), unseen=unseen
+    )
