@@ -72,7 +72,8 @@ def test_a_synthetic_grid_cut_by_the_frame_is_calibrated_and_read(edge: str, ger
 @pytest.mark.parametrize("edge", EDGES)
 def test_a_grid_cut_too_far_is_refused_naming_the_edge(edge: str) -> None:
     frame = render_scene(["." * 15] * 15, seed=3, tilt=0.02).frame
-    with pytest.raises(BoardNotFoundError, match=f"move the camera so the whole board is in the frame: the {edge} edge"):
+    hint = f"move the camera so the whole board is in the frame: the {edge} edge is cut"
+    with pytest.raises(BoardNotFoundError, match=hint):
         calibrate(perturb.cut(frame, edge, 0.3), where="far.png")
 
 
