@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision import cells, light, orientation
+from vision import cells, light, orientation, recalibration
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, premium_layout
@@ -84,10 +84,19 @@ class BoardReading:
 
 
 class BoardReader:
-    """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier."""
+    """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier.
 
-    def __init__(self, calibration: Calibration, classifier: TileClassifier) -> None:
+    With `recalibrate` (the default), a camera bumped mid-game is found again on the frame itself: see
+    `vision.recalibration`. `recalibrations` counts the grids it switched to.
+    """
+
+    def __init__(self, calibration: Calibration, classifier: TileClassifier, *, recalibrate: bool = True) -> None:
         self.classifier = classifier
+        self.recalibrate = recalibrate
+        self.recalibrations = 0
+        self.tiles: dict[str, str] = {}  # the tiles read clearly so far: square -> letter ("?" a blank)
+        self._wait = 0  # frames to read before looking for the grid again
+        self._foreign = 0  # squares that looked foreign in the last frame read
         self._use(calibration)
 
     def _use(self, calibration: Calibration) -> None:
@@ -140,6 +149,87 @@ class BoardReader:
         )
 
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
+        """Read one frame; when it shows the camera moved, find the grid again (see `vision.recalibration`)."""
+        start = time.perf_counter()
+        reading = self._read(frame, where)
+        if self.recalibrate:
+            reading = self._watch(frame, where, reading)
+        reading.ms = (time.perf_counter() - start) * 1000.0
+        return reading
+
+    def _watch(self, frame: np.ndarray, where: str, reading: BoardReading) -> BoardReading:
+        """Remember the tiles of clear frames; on a frame that looks moved, look for the grid again."""
+        letters = {n: sq.letter for n, sq in reading.squares.items() if sq.occupied}
+        doubted = set(reading.uncertain)
+        lost = recalibration.lost_tiles(self.tiles, letters, doubted)
+        many_lost = len(self.tiles) >= recalibration.MIN_KNOWN and 2 * len(lost) >= len(self.tiles)
+        if self._foreign < MOVED_HINT and not many_lost:
+            if not reading.occluded:
+                self._remember(reading)
+            return reading
+        if self._wait > 0:
+            self._wait -= 1
+            return _doubted(reading, "the camera may have moved; looking for the board again in a few frames")
+        from vision.errors import BoardNotFoundError
+        from vision.registration import calibrate
+
+        try:
+            found = calibrate(frame, where=where)
+        except BoardNotFoundError as exc:
+            self._wait = recalibration.RETRY_FRAMES
+            return _doubted(reading, f"the camera may have moved, and the board is not found again yet: {exc}")
+        quarters, distance = recalibration.moved_by(self.calibration, found)
+        if distance < recalibration.NOT_MOVED:
+            # The same grid: a hand or a sleeve, or tiles taken back; nothing to mend.
+            self._wait = recalibration.RETRY_FRAMES
+            if not reading.occluded:
+                self._remember(reading)
+            return reading
+        turns = [0] if found.method == "aruco" else [quarters] + [q for q in range(4) if q != quarters]
+        best: tuple[Calibration, BoardReading, recalibration.TileCheck] | None = None
+        for q in turns:
+            candidate = orientation.turn(found, q) if found.method != "aruco" else found
+            trial = BoardReader(candidate, self.classifier, recalibrate=False)
+            seen = trial._read(frame, where)
+            check = recalibration.check_tiles(
+                self.tiles, {n: sq.letter for n, sq in seen.squares.items() if sq.occupied}, set(seen.unseen)
+            )
+            if best is None or len(check.differ) < len(best[2].differ):
+                best = (candidate, seen, check)
+            if check.same:
+                break
+            if not self.tiles and not seen.occluded and not any(sq.occupied for sq in seen.squares.values()):
+                best = (found, seen, check)  # an empty board: no tile to misplace, its turn is settled later
+                break
+        assert best is not None
+        candidate, seen, check = best
+        empty_board = not self.tiles and not any(sq.occupied for sq in seen.squares.values())
+        if not (check.same or empty_board) or seen.occluded:
+            self._wait = recalibration.RETRY_FRAMES
+            why = (
+                f"{len(check.differ)} of the {check.checked} known tile(s) do not read the same there "
+                f"({_names(list(check.differ))})" if check.checked else
+                "no tile read before can be checked there" if not seen.occluded else
+                "the board found again is not clear yet"
+            )
+            return _doubted(reading, f"the camera moved by about {distance:.1f} squares; the grid found again "
+                                     f"is not used: {why}; waiting for a frame that shows the board as it was")
+        self._use(candidate if not empty_board else found)
+        self.recalibrations += 1
+        seen.notes.insert(0, f"the camera moved by about {distance:.1f} squares; calibrated again on this "
+                             f"frame ({check.checked} known tile(s) read where they were)")
+        if not seen.occluded:
+            self._remember(seen)
+        return seen
+
+    def _remember(self, reading: BoardReading) -> None:
+        """The tiles of a clear frame, to check a grid found again against (squares it does not see stay)."""
+        kept = {sq: letter for sq, letter in self.tiles.items() if sq in reading.unseen}
+        sure = {n: sq.letter for n, sq in reading.squares.items() if sq.occupied and not sq.uncertain}
+        self.tiles = {**kept, **sure}
+
+    def _read(self, frame: np.ndarray, where: str) -> BoardReading:
+        """One frame read with the calibration in use (no search for a moved grid)."""
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
         unsettled = "" if self.settled else self._settle(frame)
@@ -150,6 +240,7 @@ class BoardReader:
         foreign = self._occupancy(rect, stats, results)
         tiles = [i for i, name in enumerate(ALL_SQUARES) if name not in results]
         foreign |= self._letters(pl, stats, tiles, results)
+        self._foreign = len(foreign)
         notes = []
         if foreign:
             self._spread_doubt(foreign, results)
@@ -275,6 +366,11 @@ class BoardReader:
         for i in near:
             sq = results[ALL_SQUARES[i]]
             results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
+
+
+def _doubted(reading: BoardReading, why: str) -> BoardReading:
+    """`reading` not to be trusted as a whole (occluded), with the reason."""
+    return BoardReading(reading.squares, True, reading.ms, [*reading.notes, why], reading.unseen)
 
 
 def _names(shown: list[str]) -> str:
