@@ -131,7 +131,7 @@ def bump_matrix(size: tuple[int, int], shift: tuple[float, float] = (0.03, 0.015
     """The 2x3 affine map of `bump` for frames of `size` (width, height): where each pixel goes."""
     w, h = size
     m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, scale)
-    m[:, 2] += (shift[0] * w, shift[1] * h)
+    m[:, 2] += np.array([shift[0] * w, shift[1] * h])
     return np.asarray(m)
 
 
