@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +24,7 @@ import numpy as np
 from vision import cells, light, orientation, recalibration
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
-from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, premium_layout
+from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, parse_square, premium_layout
 from vision.tilesets import BLANK, EMPTY
 
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
@@ -221,6 +221,16 @@ class BoardReader:
         if not seen.occluded:
             self._remember(seen)
         return seen
+
+    def remember(self, tiles: Mapping[str, str]) -> None:
+        """Take `tiles` (square -> letter, "?" a blank) as the tiles known to lie on the board, e.g. the game's
+        committed tiles when a table restarts mid-game: a bump before the first clear frame can then be
+        checked against them instead of waiting for a human."""
+        for name, letter in tiles.items():
+            parse_square(name)  # a wrong name is an error here, not a tile that never matches
+            if len(letter) != 1:
+                raise ValueError(f"{name}: {letter!r} is not one letter")
+        self.tiles = dict(tiles)
 
     def _remember(self, reading: BoardReading) -> None:
         """The tiles of a clear frame, to check a grid found again against (squares it does not see stay)."""

@@ -108,3 +108,20 @@ def test_a_real_frame_of_another_game_is_not_taken_for_the_bumped_board(
     reading = reader.read(perturb.bump(cv2.imread(str(other.path))))
     assert reading.occluded and reader.recalibrations == 0
     assert any("do not read the same" in note for note in reading.notes)
+
+
+def test_a_reader_started_mid_game_checks_a_bump_against_the_tiles_it_is_given(
+    english_model: TileClassifier,
+) -> None:
+    """A table restarted mid-game has read no clear frame yet: the game's committed tiles stand in."""
+    board = random_board(np.random.default_rng(9), "english", count=30)
+    calib = calibrate(render_scene(board, seed=9, tiles="english").frame)
+    moved = render_scene(board, seed=10, tiles="english").frame
+    waiting = BoardReader(calib, english_model)
+    assert waiting.read(moved).occluded and waiting.recalibrations == 0  # nothing to check the grid against
+    told = BoardReader(calib, english_model)
+    told.remember({f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}": ch for r, row in enumerate(board)
+                   for c, ch in enumerate(row) if ch != "."})
+    assert told.read(moved).board == board and told.recalibrations == 1
+    with pytest.raises(ValueError, match="P1"):
+        told.remember({"P1": "A"})
