@@ -2,7 +2,8 @@
 
 `referee vision read IMAGE... --calibration CALIB.json [--model MODEL] [--tiles english|german] --json` is a
 stable interface (checks outside the project call it): one JSON object per line,
-{"image", "board": [15 strings], "occluded", "uncertain": [squares], "ms"}. OpenCV is imported in handlers.
+{"image", "board": [15 strings], "occluded", "uncertain": [squares], "ms"}, and "unseen": [squares] when the
+frame cuts the grid (absent otherwise). OpenCV is imported in handlers.
 """
 
 from __future__ import annotations
