@@ -59,6 +59,7 @@ def _fail(message: str) -> int:
 
 
 def handle_read(args: argparse.Namespace) -> int:
+    from game.squares import Square
     from vision.calibration import Calibration
     from vision.classifier import TileClassifier
     from vision.errors import VisionError
@@ -90,8 +91,7 @@ def handle_read(args: argparse.Namespace) -> int:
             print(f"{path}: {'OCCLUDED ' if reading.occluded else ''}{reading.ms:.1f} ms")
             unseen = set(reading.unseen)
             for r, row in enumerate(reading.board):  # a square outside the frame shows as `#`, not as empty
-                print("  " + "".join("#" if f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}" in unseen else ch
-                                     for c, ch in enumerate(row)))
+                print("  " + "".join("#" if str(Square(r, c)) in unseen else ch for c, ch in enumerate(row)))
             if unseen:
                 print("  unseen (outside the frame): " + " ".join(reading.unseen))
             doubted = [name for name in reading.uncertain if name not in unseen]
