@@ -21,12 +21,16 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project's referee, not benchmarks/referee.py
 
 from game.clock import ClockConfig, GameClock
 from hardware.config import parse_hardware_config
 from hardware.controller import ClockController
 from hardware.factory import build_devices
+from referee.sim.clock import ManualClock
 
 CONFIG: dict[str, Any] = {
     "ring": {"leds": 24},
@@ -38,18 +42,10 @@ CONFIG: dict[str, Any] = {
 CLOCK_PINS = (17, 27)
 
 
-class FakeClock:
-    def __init__(self, start: float) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def fake_clock_game() -> tuple[float, int, int]:
     """Returns (max error in ms over both clocks, turns played, refreshes)."""
     rng = random.Random(6)
-    clock = FakeClock(start=11 * 86_400.0 + 0.123456)
+    clock = ManualClock(start=11 * 86_400.0 + 0.123456)
     devices = build_devices(parse_hardware_config(CONFIG), "mock", clock)
     assert devices.sim is not None
     game = GameClock(ClockConfig(), clock)

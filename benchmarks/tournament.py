@@ -6,7 +6,8 @@ The real code path on both ends. Each table is a real journal (`referee.journal.
 synchronous=FULL) with the real publisher (`tournament.outbox.TablePublisher` over
 `referee.tournament_link.JournalOutbox`: cursor in the journal, PUBACK-driven); several tables share one
 worker process (one driver thread journals every table's events at their due times; each table has its own
-MQTT connection, paho network thread and publisher thread, as on its own Pi). The director is a separate
+MQTT connection, credentials and publisher, all driven by the process's one `PublisherLoop` thread, the
+same loop a Pi runs for its one table). The director is a separate
 process running `tournament.director_link.DirectorLink` (dedupe, gap replay). The broker is a real
 Mosquitto started for the run (`tournament.testing.broker`, ACL and passwords as shipped).
 
@@ -34,6 +35,7 @@ the figures are noisy; the run prints the load average before it starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import heapq
 import json
 import multiprocessing as mp
@@ -226,15 +228,17 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
     from referee.journal import Event, Journal
     from referee.tournament_link import JournalOutbox
     from tournament.outbox import TablePublisher
+    from tournament.publisher_loop import PublisherLoop
 
     rnd = random.Random(seed)
     state: dict[int, dict[str, Any]] = {}
+    loop = PublisherLoop(name="bench-publishers", seed=seed)
     for n in tables:
         journal = Journal(Path(folder) / f"table{n}.sqlite3")
         user = table_user(n)
         settings = TableLinkSettings(BrokerSettings("127.0.0.1", port, username=user, password=f"pw-{user}"), EVENT, n)
         pub = TablePublisher(settings, JournalOutbox(journal, n), name=f"Table {n}")
-        pub.start()
+        pub.start(loop)
         state[n] = {"journal": journal, "pub": pub, "games": []}
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not all(s["pub"].connected for s in state.values()):
@@ -242,12 +246,16 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
     conn.send(("ready", sum(1 for s in state.values() if s["pub"].connected)))
 
     def new_game(n: int, start_wall: float, skip_to: float = 0.0) -> tuple[float, int, int, Recorded, float]:
+        """A game from its start, or joined at the moment `skip_to` (a fraction of its length) of its table
+        time: the first event comes when its own time is due, so a hall joined mid-game is not in step."""
         rec = games[rnd.randrange(len(games))]
         j = state[n]["journal"]
         gid = j.new_game(f"Table {n}", "standard", ["A", "B"], {})
         state[n]["games"].append(gid)
-        i = int(skip_to * len(rec))
-        base_ms = rec[i][0] if rec else 0
+        if not rec:
+            return start_wall, gid, 0, rec, 0.0
+        base_ms = rec[0][0] + skip_to * (rec[-1][0] - rec[0][0])
+        i = next(k for k, r in enumerate(rec) if r[0] >= base_ms)
         return start_wall, gid, i, rec, base_ms
 
     heap: list[tuple[float, int]] = []
@@ -295,6 +303,8 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
     for s in state.values():
         s["pub"].stop(timeout=2)
         s["journal"].close()
+    loop.stop()
+    loop.stop()
 
 
 # --- one run --------------------------------------------------------------------------------------------
@@ -378,16 +388,33 @@ def run(n_tables: int, workers: int, duration: float, accel: float, games: list[
             "caught_all": caught_all, "rate": result["expected"] / duration}
 
 
+def favour_this_run() -> str:
+    """A session (so an autogroup) of our own, at autogroup nice -15; every process started later inherits it.
+    Says what it managed, so the printed figures say under which conditions they were taken."""
+    with contextlib.suppress(OSError):  # already a session leader: its autogroup is ours anyway
+        os.setsid()
+    try:
+        Path("/proc/self/autogroup").write_text("-15")
+        os.nice(-10)
+    except OSError as exc:
+        return f"no ({exc.strerror})"
+    return "autogroup nice -15"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--workers", type=int, default=4, help="table processes (tables share them)")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play (wall clock)")
     parser.add_argument("--accel", type=float, default=10.0, help="table time runs this many times faster")
-    parser.add_argument("--sweep", default="100,200,300",
+    parser.add_argument("--sweep", default="750,1000",
                         help="other table counts for the 200 ms crossing (short runs, no restart); '' for none")
     parser.add_argument("--sweep-duration", type=float, default=30.0)
+    parser.add_argument("--favour", action="store_true",
+                        help="on a shared machine: run in a scheduling group of its own at nice -15 (root; Linux "
+                             "shares the CPU between sessions' autogroups, so plain nice does not help)")
     args = parser.parse_args()
+    favoured = favour_this_run() if args.favour else "no"
     if mosquitto_path() is None:
         print("skipped: mosquitto is not installed (make system-deps)")
         return 0
@@ -400,7 +427,8 @@ def main() -> int:
     per_game = statistics.mean(len(g) for g in games)
     print(f"# {source}: {per_game:.0f} journal events per game; pace x{args.accel:g} "
           f"(a {GAME_MINUTES:g}-minute game in {GAME_MINUTES * 60 / args.accel:.0f} s); {args.workers} table "
-          f"processes; load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores")
+          f"processes; load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} cores; "
+          f"favoured: {favoured}")
     main_run = run(args.tables, args.workers, args.duration, args.accel, games, restart=True)
     r = main_run
     print(f"# {r['tables']} tables ({r['connected']} connected, {r['online']} online at the director), "

@@ -25,6 +25,7 @@ Public API (import from the modules named):
 - `game.scoring`: `score(checked, rules) -> ScoredPlay` (per-word scores, bingo bonus, total).
 - `game.game`: `first_player(draws)`; `Game(rules, players, lexicon=None, seed=None)`: `play(placements | "8D WORD")`,
   `exchange`, `pass_turn`, `challenge(challenger, valid=None)`, `apply_time_penalty(player, seconds)`,
+  `adjust_score(player, points, reason)` (a director's ruling in points, not a turn),
   `set_rack`, `finish_with_racks`, `force_play`, `winners`, `events` (score sheet), `evaluate`,
   `to_dict`/`Game.replay(rules, data)`/`Game.from_dict(data)`.
   Hooks for variants: `draw_count`, `after_turn`, `is_first_play`, `record_rack`.

@@ -316,6 +316,16 @@ class GameOverError(IllegalTurnError):
     }
 
 
+class AdjustmentError(IllegalTurnError):
+    """A director's points-only score adjustment the engine refuses (no points, too many, no reason)."""
+
+    code = "adjustment"
+    forms: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "points": ("points", "most"),
+        "reason": ("most",),
+    }
+
+
 class PlayerError(IllegalTurnError):
     """A wrong number of players or an unknown player."""
 

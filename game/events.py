@@ -2,8 +2,8 @@
 
 `Game` appends an `Event` for everything that changes a score or the turn: a play, an
 exchange, a pass, a phony withdrawn, a challenge (with its bonus), a lost turn, a time
-penalty, the end-of-game rack adjustments. Each event round-trips through a plain dict
-(`to_dict`/`from_dict`) so the service can journal it as JSON.
+penalty, the end-of-game rack adjustments, a director's adjustment of points. Each event
+round-trips through a plain dict (`to_dict`/`from_dict`) so the service can journal it as JSON.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class EventKind(enum.Enum):
     LOST_TURN = "lost-turn"  # a wrong challenger's lost turn (double challenge)
     TIME_PENALTY = "time-penalty"
     END_RACK = "end-rack"  # unplayed tiles at the end, gained (going out) or lost
+    ADJUSTMENT = "adjustment"  # a director's ruling in points only (a penalty, a mis-scored play): not a turn
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Event:
     placements: tuple[Placement, ...] = ()
     rack: str = ""  # the rack before the turn when known (GCG's second field)
     words: tuple[str, ...] = field(default=())  # words formed, for plays
+    note: str = ""  # why: the reason a director gave for an adjustment
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class Event:
             "placements": " ".join(str(p) for p in self.placements),
             "rack": self.rack,
             "words": list(self.words),
+            "note": self.note,
         }
 
     @classmethod
@@ -62,4 +65,5 @@ class Event:
             placements_from_str(str(raw.get("placements", ""))),
             str(raw.get("rack", "")),
             tuple(raw.get("words", ())),
+            str(raw.get("note", "")),
         )

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 from game.board import Board
 from game.errors import (
+    AdjustmentError,
     ChallengeError,
     DataError,
     ExchangeNotAllowedError,
@@ -505,6 +506,33 @@ class Game:
             self._lost_on_time(player, f"more than {limit:g} minutes over")
         return points
 
+    # A director's adjustment: at most this many points either way, and a reason of at most this many characters.
+    ADJUSTMENT_MAX_POINTS = 1000
+    ADJUSTMENT_MAX_REASON = 200
+
+    def adjust_score(self, player: int, points: int, reason: str) -> None:
+        """Add `points` (negative: take them) to `player`'s score by a director's ruling, for `reason`.
+
+        For what the rules engine cannot score itself: a penalty the director gives, a play of a game scored
+        on paper that was entered with the wrong score. It is not a turn: whose turn it is, a play open to
+        challenge and the end of the game stay as they were, so it may come at any time, after the end too
+        (the result follows the new scores). A misread letter is corrected by replaying the play with the
+        right letter instead, so that the play's own score is right."""
+        if not 0 <= player < len(self.players):
+            raise PlayerError(f"there is no player {player}", form="no_player", player=player)
+        most = self.ADJUSTMENT_MAX_POINTS
+        if isinstance(points, bool) or not isinstance(points, int) or points == 0 or abs(points) > most:
+            raise AdjustmentError(f"an adjustment is a whole number of points from -{most} to {most}, not 0: "
+                                  f"{points!r}", form="points", points=points, most=most)
+        reason = " ".join(str(reason).split())
+        if not reason or len(reason) > self.ADJUSTMENT_MAX_REASON:
+            raise AdjustmentError(f"an adjustment needs its reason, at most {self.ADJUSTMENT_MAX_REASON} characters",
+                                  form="reason", most=self.ADJUSTMENT_MAX_REASON)
+        self.actions.append({"action": "adjust", "player": player, "points": points, "reason": reason})
+        self.scores[player] += points
+        self.events.append(Event(EventKind.ADJUSTMENT, player, points, self.scores[player], "(adjustment)",
+                                 note=reason))
+
     def lose_on_time(self, player: int) -> None:
         """The clocks say `player` lost on time (a game clock set to end the game at its maximum overtime,
         `game.clock.ClockConfig.on_max_overtime = "lose"`, which stops the clock exactly at the limit):
@@ -661,13 +689,14 @@ class Game:
 
     def _restore(self, snap: dict[str, Any]) -> None:
         """Undo a play (a phony withdrawn). The score sheet keeps the play line (GCG writes it, then `--`)
-        and any time penalty handed in meanwhile; end-of-game adjustments the play caused are dropped."""
+        and any time penalty or director's adjustment made meanwhile; end-of-game adjustments the play caused
+        are dropped."""
         later = self.events[len(snap["events"]):]
         for name, value in snap.items():
             setattr(self, name, value)
         kept = [e for e in later if e.kind is not EventKind.END_RACK]
         for e in kept:
-            if e.kind is EventKind.TIME_PENALTY:
+            if e.kind in (EventKind.TIME_PENALTY, EventKind.ADJUSTMENT):
                 self.scores[e.player] += e.delta
         self.events = list(snap["events"]) + kept
 
@@ -717,6 +746,8 @@ class Game:
             self.lose_on_time(int(action["player"]))
         elif kind == "time_penalty":
             self.apply_time_penalty(int(action["player"]), float(action["seconds_over"]))
+        elif kind == "adjust":
+            self.adjust_score(int(action["player"]), int(action["points"]), str(action["reason"]))
         elif kind == "set_rack":
             self.set_rack(int(action["player"]), action["rack"])
         elif kind == "finish_with_racks":

@@ -28,6 +28,10 @@ from game.squares import Position
 
 _NUM = re.compile(r"^[+-]?\d+$")
 
+# The note that marks a `(time)` or `(challenge)` line as a director's adjustment of points (`write_gcg`):
+# `#note adjustment: REASON` on the line after it.
+ADJUSTMENT_NOTE = "adjustment:"
+
 
 class MoveKind(enum.Enum):
     PLAY = "play"
@@ -53,6 +57,17 @@ class GCGMove:
     total: int
     extra: str = ""
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def adjustment(self) -> str | None:
+        """The reason, when this line is a director's adjustment of points written as `(time)` or
+        `(challenge)` with an `#note adjustment: REASON` after it; None for any other line."""
+        if self.kind not in (MoveKind.TIME_PENALTY, MoveKind.CHALLENGE_BONUS):
+            return None
+        for note in self.notes:
+            if note.lower().startswith(ADJUSTMENT_NOTE):
+                return note[len(ADJUSTMENT_NOTE):].strip()
+        return None
 
     @property
     def tiles(self) -> str:
@@ -265,9 +280,17 @@ def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str
     rack entered at the table, Scramble's rolled dice), else at least the tiles played (a play, and a
     phony withdrawn or a challenge bonus after it) or exchanged. A loss of tiles at the end is written
     `RACK (RACK) -N`, a gain `(RACK) +N`, as the spec and Macondo have them.
+
+    A director's adjustment has no line of its own in GCG: it is written in the two forms readers take for
+    points outside a play, `(time) -N` for points taken and `(challenge) +N` for points given, with an empty
+    rack field; `write_gcg` follows it with `#note adjustment: REASON`, which this project's reader and
+    checker read back as the adjustment (docs/gcg.md says why).
     """
     if event.kind is EventKind.LOST_TURN:
         return None
+    if event.kind is EventKind.ADJUSTMENT:
+        move = "(time)" if event.delta < 0 else "(challenge)"
+        return f">{nick}:  {move} {event.delta:+d} {event.total}"
     rack = event.rack
     if event.kind is EventKind.PLAY:
         move = event.move
@@ -319,4 +342,6 @@ def write_gcg(
         line = _event_line(nicks[event.player], event, events, index)
         if line is not None:
             lines.append(line)
+        if event.kind is EventKind.ADJUSTMENT:
+            lines.append(f"#note {ADJUSTMENT_NOTE} {one_line(event.note)}".rstrip())
     return "\n".join(lines) + "\n"

@@ -17,6 +17,8 @@ records do not state is read from their structure, never fitted to their scores:
   them all (Polish) is used, and a note says so; when none has them, the record is skipped.
 Racks that do not hold the tiles played are notes, not mismatches: test records carry
 made-up racks, and the score is what the referee must get right.
+A `(time)` or `(challenge)` line followed by `#note adjustment: REASON` is a director's adjustment of
+points (what `game.gcg.write_gcg` writes for one): applied as written, with no rule to check it against.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ def rules_for_record(record: GCGRecord, default: RuleSet) -> tuple[RuleSet | Non
                 break
         else:
             return None, [f"letters {strange} are in no shipped tile set"]
-    bonuses = [mv.score for mv in record.moves if mv.kind is MoveKind.CHALLENGE_BONUS]
+    bonuses = [mv.score for mv in record.moves if mv.kind is MoveKind.CHALLENGE_BONUS and mv.adjustment is None]
     if bonuses:
         # the value most bonuses have (the first on a tie) says which rule the game was played under
         common = max(bonuses, key=lambda b: (bonuses.count(b), -bonuses.index(b)))
@@ -236,7 +238,11 @@ class _Replay:
         kind = mv.kind
         if mv.rack and kind in (MoveKind.PLAY, MoveKind.PASS):
             game.record_rack(who, mv.rack)  # a hook: a variant that verifies racks (Scramble) overrides it
-        if kind is MoveKind.PLAY:
+        reason = mv.adjustment
+        if reason is not None:
+            # a director's adjustment written as (time) or (challenge), marked by its note: no rule to check
+            game.adjust_score(who, mv.score, reason or "no reason given")
+        elif kind is MoveKind.PLAY:
             self.play(mv, who)
         elif kind is MoveKind.PASS:
             game.pass_turn(who)

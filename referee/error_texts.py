@@ -423,6 +423,14 @@ TEXTS: dict[str, Template] = {
         "en": "the game is over ({why})",
         "de": "die Partie ist zu Ende ({why})",
     },
+    "adjustment.points": {
+        "en": "an adjustment is a whole number of points from -{most} to {most}, not 0: {points!r}",
+        "de": "eine Korrektur ist eine ganze Punktzahl von -{most} bis {most}, nicht 0: {points!r}",
+    },
+    "adjustment.reason": {
+        "en": "an adjustment needs its reason, at most {most} characters",
+        "de": "eine Korrektur braucht ihren Grund, höchstens {most} Zeichen",
+    },
     "player.count": {
         "en": "{count} players: the {rules} rules are for {min} to {max}",
         "de": "{count} Spieler: die Regeln »{rules}« sind für {min} bis {max}",

@@ -206,19 +206,27 @@ class Journal:
     # --- games -----------------------------------------------------------------------------------
 
     def new_game(self, table_name: str, kind: str, players: list[str], setup: Mapping[str, Any]) -> int:
-        with self._lock:
-            cur = self._db.execute(
-                "INSERT INTO games (created_utc, table_name, kind, players, setup) VALUES (?, ?, ?, ?, ?)",
-                (_utc_now(), table_name, kind, json.dumps(players, ensure_ascii=False),
-                 json.dumps(setup, sort_keys=True, ensure_ascii=False)),
-            )
+        """A new game's row; a card that cannot be written raises JournalError (nothing was created)."""
+        with self._lock, self._writing():
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO games (created_utc, table_name, kind, players, setup) VALUES (?, ?, ?, ?, ?)",
+                    (_utc_now(), table_name, kind, json.dumps(players, ensure_ascii=False),
+                     json.dumps(setup, sort_keys=True, ensure_ascii=False)),
+                )
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: cannot write to the journal ({exc})") from None
             game_id = int(cur.lastrowid or 0)
             self._seq[game_id] = 0
             return game_id
 
     def end_game(self, game_id: int) -> None:
         with self._lock, self._writing():
-            self._db.execute("UPDATE games SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL", (_utc_now(), game_id))
+            try:
+                self._db.execute("UPDATE games SET ended_utc = ? WHERE id = ? AND ended_utc IS NULL",
+                                 (_utc_now(), game_id))
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: cannot write to the journal ({exc})") from None
 
     def games(self) -> list[GameRow]:
         with self._lock:

@@ -127,7 +127,7 @@ class TournamentLink:
             else:
                 self.table.director(cmd.cmd, dict(cmd.args), by=cmd.by, command_id=cmd.id)
         except ControlError as exc:
-            raise CommandRefused("refused", str(exc)) from None
+            raise CommandRefused(exc.code, str(exc)) from None
         game = self.table.game_id
         return game, (self.journal.last_seq(game) if game is not None else None)
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import paho.mqtt.client as paho
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from tournament import mqtt, topics
 from tournament.payloads import (
@@ -106,7 +107,16 @@ class DirectorLink:
             log.warning("director: broker %s refused the connection: %s", self.broker.url, reason_code)
             return
         mqtt.set_nodelay(client)
-        client.subscribe([(topics.all_tables(self.event, leaf), 1) for leaf in ("events", "snapshot", "status", "ack")])
+        kept = bool(getattr(flags, "session_present", False))
+        log.info("director: connected to %s (session %s)", self.broker.url, "kept" if kept else "new")
+        with self._lock:
+            self.receiver.session_started(kept=kept)
+        # Retained snapshots and statuses only for a subscription the broker did not have: after a reconnect
+        # to a broker that kept the session they are known already, and 500 tables' worth at once only
+        # delays the events queued behind them.
+        opts = SubscribeOptions(qos=1, retainHandling=SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
+        client.subscribe([(topics.all_tables(self.event, leaf), opts)
+                          for leaf in ("events", "snapshot", "status", "ack")])
         self.connected.set()
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:

@@ -7,10 +7,11 @@ may come again, and the receiver drops it by (table, game, seq). The cursor is s
 `save_every_s` (and at a clean stop), so saving it never competes with the table's own writes: a cursor
 that lags only means a few duplicates after a crash.
 
-Publishing never blocks the table: the table only calls `notify()` (sets an event) and
-`publish_snapshot()` (keeps the latest); everything else runs on the publisher's own thread and paho's
-network thread. With the broker gone for an hour the table journals on; the publisher catches up in order,
-at most `window` messages in flight at a time.
+Publishing never blocks the table: the table only calls `notify()` (marks the publisher) and
+`publish_snapshot()` (keeps the latest); reading the journal, publishing and taking acknowledgements run on
+a `PublisherLoop`'s thread (tournament/publisher_loop.py: one thread for any number of tables, owning their
+sockets). With the broker gone for an hour the table journals on; the publisher catches up in order, at
+most `window` messages in flight at a time.
 
 `OutboxSource` is what the publisher needs from a journal; `referee.tournament_link.JournalOutbox`
 implements it over `referee.journal.Journal` (this package never imports the referee).
@@ -22,6 +23,7 @@ import collections
 import contextlib
 import logging
 import queue
+import select
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -33,10 +35,12 @@ import paho.mqtt.client as paho
 
 from tournament import mqtt, topics
 from tournament.payloads import AckMessage, CommandMessage, EventMessage, PayloadError, SnapshotMessage, StatusMessage
+from tournament.publisher_loop import PublisherLoop
 from tournament.settings import TableLinkSettings
 
 log = logging.getLogger(__name__)
 
+CLOSE_FLUSH_S = 1.0  # how long a stop waits for the socket to take the last "offline" and the DISCONNECT
 REPLAY_AGAIN_S = 2.0  # the same range asked again within this is not sent twice (several receivers may ask)
 
 
@@ -132,8 +136,9 @@ class TablePublisher:
         self.client.on_subscribe = self._on_subscribe
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
-        self._wake = threading.Event()
-        self._stopping = threading.Event()
+        self._loop: PublisherLoop | None = None
+        self._own_loop = False
+        self._closed = False
         self._connected = threading.Event()
         self._reset = True
         self._acks: collections.deque[tuple[int, bool]] = collections.deque()
@@ -143,7 +148,6 @@ class TablePublisher:
         self._snapshot: tuple[int | None, int, Mapping[str, Any]] | None = None
         self._snapshot_lock = threading.Lock()
         self._last_snapshot_at = float("-inf")
-        self._wait_s = 0.5
         self._last_read = monotonic()
         self._announce = False  # say where the journal ends once caught up after a (re)connect
         self._gen = 0  # counts notify() calls: "caught up" only holds if none came while we looked
@@ -155,7 +159,6 @@ class TablePublisher:
         self._saved = self.cursor
         self._sent = self.cursor  # handed to paho
         self._last_save = monotonic()
-        self._thread: threading.Thread | None = None
         self.caught_up = threading.Event()  # set whenever nothing is pending and nothing is in flight
 
     # --- what the table calls (cheap, never blocking) --------------------------------------------
@@ -166,34 +169,71 @@ class TablePublisher:
             self._gen += 1
             self.caught_up.clear()
         self._more = True
-        self._wake.set()
+        self._wake()
 
     def publish_snapshot(self, game: int | None, seq: int, snapshot: Mapping[str, Any]) -> None:
         """Keep the latest snapshot; the publisher thread sends it (only the latest matters)."""
         with self._snapshot_lock:
             self._snapshot = (game, seq, snapshot)
-        self._wake.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._loop is not None:
+            self._loop.wake(self)
 
     # --- life cycle --------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        mqtt.connect_async(self.client, self.settings.broker, clean_start=False)
-        self._thread = threading.Thread(target=self._run, name=f"outbox-{self.settings.table}", daemon=True)
-        self._thread.start()
+    def start(self, loop: PublisherLoop | None = None) -> None:
+        """Connect and publish from `loop`'s thread; without one, from a loop of its own (one table per Pi)."""
+        if self._loop is not None:
+            return
+        mqtt.configure_connect(self.client, self.settings.broker, clean_start=False)
+        if loop is None:
+            loop = PublisherLoop(name=f"outbox-{self.settings.table}")
+            self._own_loop = True
+        self._loop = loop
+        loop.add(self)
+        loop.start()
 
     def stop(self, timeout: float = 3.0) -> None:
-        """Save the cursor, say "offline", disconnect. Bounded by `timeout`."""
-        self._stopping.set()
-        self._wake.set()
-        if self._thread:
-            self._thread.join(timeout)
+        """Save the cursor, say "offline", disconnect. Bounded by `timeout`; calling it twice is harmless."""
+        loop = self._loop
+        if loop is None or self._closed:
+            return
+        self._closed = True
+        loop.call_and_wait(self._close, timeout)
+        if self._own_loop:
+            loop.stop(timeout)
+
+    def _close(self) -> None:
+        """On the loop's thread: the last cursor save, the retained "offline" (sent before the DISCONNECT, so
+        the broker takes it first), then the socket is closed and the loop forgets this publisher."""
+        assert self._loop is not None
+        self._step(stopping=True)
         if self._connected.is_set():
-            info = self.client.publish(self._topic_status, StatusMessage(
+            self.client.publish(self._topic_status, StatusMessage(
                 self.settings.table, "offline", _now_iso(), self.name).to_bytes(), qos=1, retain=True)
-            with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout)
-        self.client.disconnect()
-        self.client.loop_stop()
+            self.client.disconnect()
+            self._flush_before_closing(CLOSE_FLUSH_S)
+        self._connected.clear()
+        self._loop.remove(self)
+        sock = self.client.socket()
+        if sock is not None:  # a broker that took nothing for a whole second: close it anyway
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def _flush_before_closing(self, within_s: float) -> None:
+        """Write out the "offline" and the DISCONNECT (paho closes the socket after the DISCONNECT), waiting
+        for the socket to take them at most `within_s`: a stop never hangs on a broker that stopped reading."""
+        deadline = self.monotonic() + within_s
+        with contextlib.suppress(OSError, ValueError):
+            while self.client.want_write():
+                sock = self.client.socket()
+                left = deadline - self.monotonic()
+                if sock is None or left <= 0 or self.client.loop_write() != paho.MQTT_ERR_SUCCESS:
+                    return
+                if self.client.want_write():
+                    select.select([], [sock], [], min(left, 0.05))
 
     @property
     def connected(self) -> bool:
@@ -211,7 +251,7 @@ class TablePublisher:
         client.subscribe([(t, 1) for t in self._command_topics])  # "online" follows in _on_subscribe
         self._reset = True
         self._connected.set()
-        self._wake.set()
+        self._wake()
 
     def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, reason_codes: Any,
                       properties: Any) -> None:
@@ -225,11 +265,11 @@ class TablePublisher:
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
         self._connected.clear()
-        self._wake.set()
+        self._wake()
 
     def _on_publish(self, client: paho.Client, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
         self._acks.append((mid, not reason_code.is_failure))
-        self._wake.set()
+        self._wake()
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         try:
@@ -237,22 +277,9 @@ class TablePublisher:
         except PayloadError as exc:
             log.warning("table %s: dropped a command on %s: %s", self.settings.table, message.topic, exc)
             return
-        self._wake.set()
+        self._wake()
 
     # --- the publisher thread ------------------------------------------------------------------------
-
-    def _run(self) -> None:
-        while True:
-            self._wake.wait(timeout=max(0.01, self._wait_s))
-            self._wake.clear()
-            self._wait_s = 0.5
-            stopping = self._stopping.is_set()
-            try:
-                self._step(stopping)
-            except Exception:  # the table plays on whatever happens here; the next step retries
-                log.exception("table %s: publisher step failed", self.settings.table)
-            if stopping:
-                return
 
     def _step(self, stopping: bool) -> None:
         self._take_acks()
@@ -278,6 +305,7 @@ class TablePublisher:
         gen = self._gen
         if room > 0 and (self._more or self._timed_out()):
             self._more = False  # cleared before reading: a notify() meanwhile sets it again
+            self._last_read = now
             batch = self.source.pending(self._sent, room)
             if len(batch) == room:
                 self._more = True
@@ -308,6 +336,20 @@ class TablePublisher:
                 self.client.publish(self._topic_status, StatusMessage(
                     self.settings.table, "online", _now_iso(), self.name, tail[0], tail[1]).to_bytes(),
                     qos=1, retain=True)
+
+    def _next_due(self, now: float) -> float:
+        """When the loop must step this publisher again if nothing wakes it: a cursor not yet saved, and while
+        connected a snapshot held back by the interval and the journal's 5 s look. (A connect, an ack, a
+        command or a notify() wakes it anyway.)"""
+        due = now + 60.0
+        if self.cursor != self._saved:
+            due = min(due, self._last_save + self.save_every_s)
+        if self._connected.is_set():
+            if len(self._inflight) < self.window:
+                due = min(due, self._last_read + 5.0)
+            if self._snapshot is not None:
+                due = min(due, self._last_snapshot_at + self.snapshot_every_s)
+        return max(due, now + 0.005)
 
     def _timed_out(self) -> bool:
         """Read the journal at least every 5 s even without a notify(): a writer that forgot to call it (or
@@ -343,9 +385,7 @@ class TablePublisher:
 
     def _send_snapshot(self, now: float) -> None:
         if now - self._last_snapshot_at < self.snapshot_every_s:
-            if self._snapshot is not None:  # come back when the interval is over, even if nothing else happens
-                self._wait_s = min(self._wait_s, self._last_snapshot_at + self.snapshot_every_s - now)
-            return
+            return  # `_next_due` brings the loop back when the interval is over
         with self._snapshot_lock:
             snap, self._snapshot = self._snapshot, None
         if snap is None:

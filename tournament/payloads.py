@@ -206,10 +206,10 @@ def _check_args(cmd: str, args: Mapping[str, Any]) -> None:
         if "square" in args:  # a misread letter of the last play: the table re-scores it
             _str(k, args, "square", max_len=3)
             _str(k, args, "letter", max_len=1)
-        else:  # a point adjustment (the table refuses it: a game record has no line for it)
+        else:  # a points-only adjustment (a ruling, a penalty, a paper score entered wrong): it needs its reason
             _int(k, args, "player", low=0)
             _int(k, args, "points")
-            _str(k, args, "reason", optional=True, max_len=200)
+            _str(k, args, "reason", max_len=200)
     elif cmd == "hold":
         if not isinstance(args.get("hold", True), bool):
             raise PayloadError(f"{k} payload: 'args.hold' must be true (hold) or false (release)")

@@ -70,6 +70,13 @@ class Receiver:
         self.monotonic = monotonic
         self.stats = ReceiverStats()
         self._streams: dict[tuple[int, int], _Stream] = {}
+        self._retained_grace = RETAINED_GRACE_S
+
+    def session_started(self, *, kept: bool) -> None:
+        """The link (re)connected. With a session the broker kept, events queued for us follow the retained
+        snapshots, so a gap those show waits `RETAINED_GRACE_S` for them; with a new session nothing was kept
+        for us (a first start, or a broker that crashed before saving it): the gap is real, ask after `grace_s`."""
+        self._retained_grace = RETAINED_GRACE_S if kept else self.grace_s
 
     def restore(self, table: int, game: int, next_seq: int) -> None:
         """Resume a game at `next_seq` (what the caller already applied, e.g. from its database)."""
@@ -119,15 +126,15 @@ class Receiver:
     def note_snapshot(self, table: int, game: int | None, seq: int, *, retained: bool = False) -> None:
         """A snapshot says the table's game reached `seq`. The events may simply be on their way (snapshots
         and events travel on different topics), so a gap seen only here is asked for by `check_gaps` once it
-        has stayed open for `grace_s`; for a retained snapshot (delivered on subscribing, typically while
-        every table is still re-sending after a restart) for 10 s."""
+        has stayed open for `grace_s`; for a retained snapshot delivered on re-joining a kept session (the
+        queued events follow it) for 10 s (see `session_started`)."""
         if game is None:
             return
         stream = self._streams.setdefault((table, game), _Stream())
         if seq > stream.known_last:
             stream.known_last = seq
         if stream.known_last >= stream.next_seq:
-            grace = RETAINED_GRACE_S if retained else self.grace_s
+            grace = self._retained_grace if retained else self.grace_s
             if stream.gap_since is None:
                 stream.gap_since, stream.grace = self.monotonic(), grace
             else:  # a live position shortens the wait a retained one set

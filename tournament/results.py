@@ -23,6 +23,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.gcg import ADJUSTMENT_NOTE, one_line
+
 # MoveView kinds of the table snapshot -> how GCG writes them (None: GCG writes no line for it)
 _FIXED = {"pass": "-", "withdrawn": "--", "challenge": "(challenge)", "penalty": "(time)"}
 
@@ -90,7 +92,15 @@ def game_gcg(record: GameRecord) -> str:
         if not notation:
             continue
         player = int(move.get("player", 0))
-        lines.append(f">{nicks[player]}: {notation} {int(move.get('score', 0)):+d} {int(move.get('total', 0))}")
+        score = int(move.get("score", 0))
+        if kind == "adjustment":
+            # a director's adjustment, as the table's own record writes it (game.gcg.write_gcg): the two forms
+            # GCG readers take for points outside a play, the rack field empty, and the note that says what it is
+            notation = "(time)" if score < 0 else "(challenge)"
+            lines.append(f">{nicks[player]}:  {notation} {score:+d} {int(move.get('total', 0))}")
+            lines.append(f"#note {ADJUSTMENT_NOTE} {one_line(str(move.get('note', '')))}".rstrip())
+            continue
+        lines.append(f">{nicks[player]}: {notation} {score:+d} {int(move.get('total', 0))}")
     return "\n".join(lines) + "\n"
 
 

@@ -168,8 +168,13 @@ class SimTable:
         elif command.cmd == "message":
             self.alerts.append({"level": "info", "code": "director_message", "text": args["text"], "squares": []})
         elif command.cmd == "correct_score" and "square" not in args:
-            # as the real table: a free point adjustment has no line in a GCG record
-            return False, "a score is corrected by its misread letter (square and letter)", "bad_args"
+            # as the real table: a points-only adjustment is its own row of the score sheet, in the total
+            player, points = int(args["player"]), int(args["points"])
+            if player >= len(self.players):
+                return False, f"there is no player {player}", "unknown_player"
+            self.players[player]["score"] += points
+            self.moves.append({"player": player, "kind": "adjustment", "notation": "(adjustment)", "words": [],
+                               "score": points, "total": self.players[player]["score"], "note": args["reason"]})
         elif command.cmd == "correct_score":
             if not self.moves:
                 return False, "there is no play to correct", "wrong_state"

@@ -34,6 +34,10 @@ _TEXT: dict[str, dict[str, str]] = {
               "de": "{word} ist gültig. {name} bekommt {score} Punkte."},
     "penalty": {"en": "{name} loses {score} points on time.",
                 "de": "{name} verliert {score} Punkte wegen Zeitüberschreitung."},
+    "adjusted_up": {"en": "The director gives {name} {score} points. {name}, {total}.",
+                    "de": "Die Turnierleitung gibt {name} {score} Punkte. {name}, {total}."},
+    "adjusted_down": {"en": "The director takes {score} points from {name}. {name}, {total}.",
+                      "de": "Die Turnierleitung zieht {name} {score} Punkte ab. {name}, {total}."},
     "challenge_open": {"en": "{name} challenges.", "de": "{name} zweifelt an."},
     "phony_off": {"en": "Take the tiles off the board.", "de": "Bitte die Steine vom Brett nehmen."},
     "minutes_left": {"en": "{name}, {minutes} minutes left.", "de": "{name}, noch {minutes} Minuten."},
@@ -109,6 +113,10 @@ def _move_lines(move: Mapping[str, Any], snap: Mapping[str, Any], previous_play:
         return [say("bonus", lang, word=word, name=name, score=number_words(score, lang))]
     if kind == "penalty":
         return [say("penalty", lang, name=name, score=number_words(abs(score), lang))]
+    if kind == "adjustment":
+        total = int(move.get("total", 0))
+        return [say("adjusted_up" if score > 0 else "adjusted_down", lang, name=name,
+                    score=number_words(abs(score), lang), total=number_words(total, lang))]
     return []
 
 

@@ -13,7 +13,7 @@ tile standing for that letter, `?` a tile whose letter is not known yet.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 from game.errors import RefereeError
 from referee.table.messages import refusal_text
@@ -54,11 +54,12 @@ class PlayerView(TypedDict):
 
 class MoveView(TypedDict):
     player: int  # index into players
-    kind: Literal["play", "exchange", "pass", "withdrawn", "challenge", "penalty", "end", "lost_turn"]
-    notation: str  # score-sheet notation, e.g. "8D QUIZ", "-ABC", "-", "(time)"
+    kind: Literal["play", "exchange", "pass", "withdrawn", "challenge", "penalty", "end", "lost_turn", "adjustment"]
+    notation: str  # score-sheet notation, e.g. "8D QUIZ", "-ABC", "-", "(time)", "(adjustment)"
     words: list[str]
     score: int
     total: int
+    note: NotRequired[str]  # only on a director's adjustment: the reason given
 
 
 class AlertView(TypedDict):

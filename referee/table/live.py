@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from referee.journal import Event, Journal, JournalError
 from referee.table.api import ControlError, Listener, Snapshot
@@ -34,6 +34,7 @@ from referee.table.setup import TableSetup
 from referee.table.state import TableState
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 Monotonic = Callable[[], float]
 HEARTBEAT_MS = 2000
@@ -222,8 +223,8 @@ class LiveTable:
             machine = TableMachine(old.setup, old.rules)
             machine.time.ms = old.time.ms
             if self.journal is not None:
-                self.game_id = self.journal.new_game(old.setup.table, old.setup.kind, list(old.setup.players),
-                                                     old.setup.to_dict())
+                self.game_id = self._journal_call(lambda j: j.new_game(
+                    old.setup.table, old.setup.kind, list(old.setup.players), old.setup.to_dict()))
             self.machine = machine
             self._last_board = None
             self._links = {}
@@ -233,9 +234,24 @@ class LiveTable:
             self.link(source, up)
         return self.snapshot()
 
+    def _journal_call(self, write: Callable[[Journal], _T]) -> _T:
+        """A journal write outside an event (a new game's row): a card that fails refuses the action, says so
+        on the page (`journal_failed`), and leaves the table as it was. Called with the lock held."""
+        assert self.journal is not None
+        try:
+            result = write(self.journal)
+        except JournalError as exc:
+            log.error("%s; the new game was not opened", exc)
+            self.journal_error = str(exc)
+            self._publish()
+            raise ControlError("journal_failed", error=exc) from None
+        self.journal_error = ""
+        return result
+
     def director(self, cmd: str, args: Mapping[str, Any], *, by: str, command_id: str) -> Snapshot:
-        """A tournament director's command (pause, resume, start, message, adjust_time, hold, undo): journaled
-        as a "director" event with who sent it, applied like a control action (refused: ControlError)."""
+        """A tournament director's command (pause, resume, start, message, adjust_time, correct_score, hold,
+        undo): journaled as a "director" event with who sent it, applied like a control action (refused:
+        ControlError)."""
         return self._submit("director", {"cmd": cmd, "args": dict(args), "by": by, "id": command_id}, trial=True)
 
     def next_game(self, players: list[str], first: int, *, by: str, command_id: str) -> Snapshot:
@@ -255,8 +271,10 @@ class LiveTable:
             machine.time.ms = old.time.ms
             if self.journal is not None:
                 if self.game_id is not None:
-                    self.journal.end_game(self.game_id)
-                self.game_id = self.journal.new_game(setup.table, setup.kind, list(setup.players), setup.to_dict())
+                    game_id = self.game_id
+                    self._journal_call(lambda j: j.end_game(game_id))
+                self.game_id = self._journal_call(lambda j: j.new_game(
+                    setup.table, setup.kind, list(setup.players), setup.to_dict()))
             self.machine = machine
             self._last_board = None
             self._links = {}

@@ -355,11 +355,27 @@ class TableMachine:
         self.clock.adjust(player, float(seconds))
 
     def _dir_correct_score(self, args: dict[str, Any]) -> None:
-        """A score is corrected where it came from: a letter of the last play (or of the play being read) that
-        the table read wrong; the engine scores the play again, so page, result and GCG agree."""
-        if "square" not in args:
-            raise ControlError("score_by_letter")
-        self._as_control("correct", {"square": args.get("square"), "letter": args.get("letter")})
+        """A score corrected by a letter (`square`, `letter`): a letter of the last play (or of the play being
+        read) that the table read wrong; the engine scores the play again, so page, result and GCG agree.
+
+        Or by points (`player`, `points`, `reason`): a director's ruling the engine cannot score itself (a
+        penalty, a play of a paper-scored game entered with the wrong score). It is its own line of the score
+        sheet, in the totals and the result, and in the GCG record; the turn and the clocks go on untouched."""
+        if "square" in args:
+            self._as_control("correct", {"square": args.get("square"), "letter": args.get("letter")})
+            return
+        if "points" not in args:
+            raise ControlError("score_args", given=", ".join(sorted(args)) or "-")
+        if self.state is TableState.WAITING:
+            raise ControlError("adjust_not_now")
+        player = self._player_arg(args)
+        reason = args.get("reason")
+        if not isinstance(reason, str):
+            raise ControlError("adjust_reason")
+        self.game.adjust_score(player, args["points"], reason)  # the engine's refusal names what is wrong
+        self._notice("info", "score_adjusted", text(
+            "score_adjusted", self.lang, player=self.setup.players[player], points=f"{args['points']:+d}",
+            total=self.game.scores[player], reason=self.game.events[-1].note))
 
     def _dir_hold(self, args: dict[str, Any]) -> None:
         if args.get("hold", True):
@@ -367,7 +383,7 @@ class TableMachine:
                 raise ControlError("no_challenge_to_hold", state=self.state)
             self._as_control("pause")
             self.held = True
-            self._notice("warning", "challenge_held", "The director holds the challenge: the clocks are stopped.")
+            self._notice("warning", "challenge_held", text("challenge_held", self.lang))
             return
         if not (self.state is TableState.PAUSED and self.held):
             raise ControlError("no_challenge_held")
@@ -381,7 +397,7 @@ class TableMachine:
         later = actions[plays[-1] + 1:] if plays else []
         if (last is None or not plays or self.setup.scramble
                 or self.state not in (TableState.CHALLENGE, TableState.TURN)
-                or any(a["action"] != "time_penalty" for a in later)):
+                or any(a["action"] not in ("time_penalty", "adjust") for a in later)):
             raise ControlError("undo_not_now", state=self.state)
         data = self.game.to_dict()
         del data["actions"][plays[-1]]
@@ -394,7 +410,7 @@ class TableMachine:
         self.mover = last.player
         if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
             self.clock.switch_to(self.mover)
-        self._notice("info", "play_undone", f"The director undid the last play ({squares_text(set(last.placed))}).",
+        self._notice("info", "play_undone", text("play_undone", self.lang, squares=squares_text(set(last.placed))),
                      sorted(last.placed))
         self._start_takeback(set(last.placed), same_mover=True)
 

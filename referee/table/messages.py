@@ -111,11 +111,30 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Der Schiedsrichter kann die Partie nicht speichern (ist die SD-Karte voll?): bis dahin ändert "
               "sich nichts. Bitte die Turnierleitung rufen.",
     },
+    # what the table shows for a tournament director's commands (referee/table/machine.py `_dir_*`)
+    "challenge_held": {
+        "en": "The director holds the challenge: the clocks are stopped.",
+        "de": "Die Turnierleitung hält die Anzweiflung an: die Uhren stehen.",
+    },
+    "play_undone": {
+        "en": "The director undid the last play ({squares}).",
+        "de": "Die Turnierleitung hat den letzten Zug zurückgenommen ({squares}).",
+    },
+    "score_adjusted": {
+        "en": "The director adjusted the score of {player} by {points} points (now {total}): {reason}",
+        "de": "Die Turnierleitung hat den Punktestand von {player} um {points} Punkte korrigiert (jetzt {total}): "
+              "{reason}",
+    },
     "racks_needed": {
         "en": "Game over: enter the tiles left on the racks of {players}.",
         "de": "Spielende: bitte die Reststeine von {players} eingeben.",
     },
 }
+
+
+# The notices a tournament director's commands put up at the table (referee/table/machine.py `_dir_*`); a
+# director's own message (`director_message`) is shown in the words the director wrote.
+DIRECTOR_NOTICES = ("challenge_held", "play_undone", "score_adjusted")
 
 
 def engine_error_text(err: BaseException, language: str = "en") -> str:
@@ -232,11 +251,14 @@ REFUSALS: dict[str, dict[str, str]] = {
                            "(der Tisch ist {state})"},
     "undo_failed": {"en": "the game does not replay without its last play: {error}",
                     "de": "das Spiel lässt sich ohne seinen letzten Zug nicht nachspielen: {error}"},
-    "score_by_letter": {"en": "a score is corrected by correcting a letter of the last play (square and letter); "
-                              "a free point adjustment has no line in the game record: enter it with the results",
-                        "de": "ein Punktestand wird korrigiert, indem ein Buchstabe des letzten Zugs korrigiert wird "
-                              "(Feld und Buchstabe); eine freie Punktkorrektur hat keine Zeile im Spielprotokoll: "
-                              "bitte bei den Ergebnissen eintragen"},
+    "score_args": {"en": "correct_score takes a misread letter (square and letter) or points (player, points and "
+                         "reason), not {given}",
+                   "de": "correct_score nimmt einen falsch gelesenen Buchstaben (square und letter) oder Punkte "
+                         "(player, points und reason), nicht {given}"},
+    "adjust_not_now": {"en": "points are adjusted once the game has started",
+                       "de": "Punkte werden korrigiert, wenn das Spiel begonnen hat"},
+    "adjust_reason": {"en": "a points adjustment needs its reason (reason: a text)",
+                      "de": "eine Punktkorrektur braucht ihren Grund (reason: ein Text)"},
     "next_game_not_now": {"en": "new players are seated before a game starts or after it ends (the table is {state})",
                           "de": "neue Spieler werden vor einem Spiel oder nach seinem Ende gesetzt "
                                 "(der Tisch ist {state})"},

@@ -63,9 +63,11 @@ _MOVE_KINDS = {
     EventKind.LOST_TURN: "lost_turn",
     EventKind.TIME_PENALTY: "penalty",
     EventKind.END_RACK: "end",
+    EventKind.ADJUSTMENT: "adjustment",
 }
 _NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE_BONUS: "(challenge)",
-             EventKind.LOST_TURN: "(lost turn)", EventKind.TIME_PENALTY: "(time)"}
+             EventKind.LOST_TURN: "(lost turn)", EventKind.TIME_PENALTY: "(time)",
+             EventKind.ADJUSTMENT: "(adjustment)"}
 
 
 def alerts(m: TableFacts) -> list[Alert]:
@@ -140,8 +142,11 @@ def score_sheet(m: TableFacts) -> list[dict[str, Any]]:
     out = []
     for ev in m.game.events:
         notation = _NOTATION.get(ev.kind, ev.move)
-        out.append({"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
-                    "words": list(ev.words), "score": ev.delta, "total": ev.total})
+        row = {"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
+               "words": list(ev.words), "score": ev.delta, "total": ev.total}
+        if ev.note:
+            row["note"] = ev.note  # a director's adjustment: the reason given
+        out.append(row)
     return out
 
 def result(m: TableFacts) -> dict[str, Any] | None:

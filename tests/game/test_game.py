@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from game.errors import (
+    AdjustmentError,
     ChallengeError,
     ExchangeNotAllowedError,
     GameOverError,
@@ -161,6 +162,50 @@ def test_time_penalty_per_started_minute(seconds: float, points: int) -> None:
     game = Game(EN, ["ann", "bob"])
     assert game.apply_time_penalty(1, seconds) == points
     assert game.scores[1] == -points
+
+
+def test_a_directors_adjustment_changes_the_score_not_the_turn_and_replays() -> None:
+    game = Game(EN, ["ann", "bob"])
+    game.play("8G CAT")
+    game.adjust_score(1, -10, "  phone rang\n during play ")
+    game.adjust_score(0, 4, "the paper sheet added 4 too few")
+    assert game.scores == [10 + 4, -10] and game.to_move == 1
+    assert [(e.kind, e.player, e.delta, e.total, e.note) for e in game.events[1:]] == [
+        (EventKind.ADJUSTMENT, 1, -10, -10, "phone rang during play"),
+        (EventKind.ADJUSTMENT, 0, 4, 14, "the paper sheet added 4 too few")]
+    game.challenge(1, valid=True)  # the play is still open to challenge: an adjustment is no turn
+    again = Game.replay(EN, json.loads(json.dumps(game.to_dict())))
+    assert again.scores == game.scores and again.events == game.events
+    assert Event.from_dict(game.events[1].to_dict()) == game.events[1]
+
+
+def test_an_adjustment_stays_when_the_play_before_it_is_withdrawn_and_counts_after_the_end() -> None:
+    game = Game(tiny(), ["ann", "bob"])
+    game.play("8G BAA")
+    game.adjust_score(0, -5, "slow-play warning ignored")
+    game.challenge(1, valid=False)
+    assert game.scores == [-5, 0]
+    assert [e.kind for e in game.events] == [EventKind.PLAY, EventKind.ADJUSTMENT, EventKind.WITHDRAWN]
+    game.play("8G BAA", 1)
+    assert game.over and game.winners() == [1]
+    game.adjust_score(1, -200, "a ruling after the game")
+    assert game.winners() == [0]
+
+
+@pytest.mark.parametrize(("player", "points", "reason", "error", "match"), [
+    (2, 5, "why", PlayerError, "there is no player 2"),
+    (0, 0, "why", AdjustmentError, "from -1000 to 1000, not 0: 0"),
+    (0, 1001, "why", AdjustmentError, "not 0: 1001"),
+    (0, True, "why", AdjustmentError, "not 0: True"),
+    (0, 5, "  ", AdjustmentError, "needs its reason"),
+    (0, 5, "x" * 201, AdjustmentError, "at most 200 characters"),
+])
+def test_a_bad_adjustment_is_refused_and_changes_nothing(player: int, points: int, reason: str,
+                                                        error: type[Exception], match: str) -> None:
+    game = Game(EN, ["ann", "bob"])
+    with pytest.raises(error, match=match):
+        game.adjust_score(player, points, reason)
+    assert game.scores == [0, 0] and game.events == [] and game.actions == []
 
 
 def test_going_out_each_way_and_double() -> None:

@@ -91,6 +91,22 @@ def test_write_then_read_round_trip() -> None:
     assert record.moves[0].move == "8G CAT" and record.moves[0].score == 10
 
 
+def test_an_adjustment_is_written_as_a_time_or_challenge_line_with_its_note_and_read_back() -> None:
+    game = Game(classic_english(), ["Ann", "Bob"])
+    game.play("8G CAT")
+    game.adjust_score(0, -12, "ruling:\nphone in the hall")
+    game.adjust_score(1, 7, "paper sheet")
+    text = write_gcg(game.players, game.events)
+    assert text.splitlines()[3:] == [">Ann: ACT 8G CAT +10 10", ">Ann:  (time) -12 -2",
+                                     "#note adjustment: ruling: phone in the hall",
+                                     ">Bob:  (challenge) +7 7", "#note adjustment: paper sheet"]
+    record = parse_gcg(text)
+    assert [(m.kind, m.adjustment) for m in record.moves] == [
+        (MoveKind.PLAY, None), (MoveKind.TIME_PENALTY, "ruling: phone in the hall"),
+        (MoveKind.CHALLENGE_BONUS, "paper sheet")]
+    assert parse_gcg(">Ann: ABC (time) -10 300\n#note slow\n").moves[0].adjustment is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab:>+-()?.  8Hh15zZ0\t#ÄÖ")), max_size=40))
 def test_move_line_parser_raises_only_gcg_errors(line: str) -> None:

@@ -39,6 +39,20 @@ def test_illegal_play_is_reported_and_the_replay_follows_the_record() -> None:
     assert len(result.mismatches) == 1
 
 
+def test_an_adjustment_line_is_applied_as_written_and_no_rule_is_read_from_it() -> None:
+    result = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>a:  (time) -7 3\n"
+                   "#note adjustment: a ruling\n>b:  (challenge) +15 15\n#note adjustment: paper sheet\n"
+                   ">b: AEH H7 A.E +3 18\n")
+    assert result.mismatches == [] and result.plays == 4
+    # unmarked, the same lines are a time penalty of 7 (not a multiple of 10) and a bonus with no challenge
+    bare = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n>a:  (time) -7 3\n"
+                 ">b:  (challenge) +15 15\n>b: AEH H7 A.E +3 18\n")
+    assert [m.line for m in bare.mismatches] == [4, 5]
+    rules, _ = rules_for_record(parse_gcg(">a: A 8G AT +4 4\n>b:  (challenge) +7 7\n#note adjustment: x\n"),
+                                naspa())
+    assert rules is not None and rules.challenge is ChallengeRule.DOUBLE  # no challenge bonus in the record
+
+
 def test_rules_read_from_the_record_structure() -> None:
     five = parse_gcg(">a: A 8G AT +4 4\n>a: X (challenge) +5 9\n>b: (Q) +20 20\n")
     rules, notes = rules_for_record(five, naspa())

@@ -149,5 +149,105 @@ def test_correct_score_corrects_a_misread_letter_and_the_engine_scores_again(tmp
     t.director("correct_score", {"square": "E8", "letter": "A"}, by="director", command_id="s1")  # AUIZ
     after = t.snapshot()["players"][0]["score"]
     assert after == before - 18, "Q (10 points) read where an A (1) lay, on a double word square"
-    with pytest.raises(ControlError, match="correcting a letter of the last play"):
-        t.director("correct_score", {"player": 0, "points": 5}, by="director", command_id="s2")
+
+
+def test_correct_score_by_points_is_its_own_row_in_the_totals_the_result_and_the_gcg(tmp_path: Path) -> None:
+    from game.gcg import parse_gcg
+    from referee.table.records import export_gcg
+
+    path = tmp_path / "games.sqlite3"
+    t = SimulatedTable(default_setup(), journal=Journal(path))
+    t.control("start", {})
+    t.play("8E QUIZ")  # Anna 44, Ben to play (the challenge window runs)
+    t.director("correct_score", {"player": 1, "points": -10, "reason": "phone rang"}, by="td-ann", command_id="a1")
+    t.director("correct_score", {"player": 0, "points": 6, "reason": "ruling"}, by="td-ann", command_id="a2")
+    snap = t.snapshot()
+    assert [p["score"] for p in snap["players"]] == [50, -10]
+    assert snap["state"] == "challenge" and snap["players"][1]["on_turn"], "the turn goes on as it was"
+    assert snap["moves"][1:] == [
+        {"player": 1, "kind": "adjustment", "notation": "(adjustment)", "words": [], "score": -10, "total": -10,
+         "note": "phone rang"},
+        {"player": 0, "kind": "adjustment", "notation": "(adjustment)", "words": [], "score": 6, "total": 50,
+         "note": "ruling"}]
+    notice = next(a for a in snap["alerts"] if a["code"] == "score_adjusted")
+    assert notice["text"] == "The director adjusted the score of Anna by +6 points (now 50): ruling"
+    assert [(r["cmd"], r["by"], r["id"]) for r in director_rows(t)][-2:] == [("correct_score", "td-ann", "a1"),
+                                                                              ("correct_score", "td-ann", "a2")]
+    # the journal replays it, and the record carries it in a form GCG readers take
+    assert t.game_id is not None
+    record = parse_gcg(export_gcg(Journal(path), t.game_id))
+    assert [(m.move, m.score, m.total, m.adjustment) for m in record.moves[1:]] == [
+        ("(time)", -10, -10, "phone rang"), ("(challenge)", 6, 50, "ruling")]
+
+
+def test_an_adjustment_does_not_stand_in_the_way_of_an_undo_and_stays(tmp_path: Path) -> None:
+    t = SimulatedTable(default_setup(), journal=Journal(tmp_path / "games.sqlite3"))
+    t.control("start", {})
+    t.play("8E QUIZ")
+    t.director("correct_score", {"player": 1, "points": 3, "reason": "x"}, by="director", command_id="a0")
+    t.director("undo", {}, by="director", command_id="u1")
+    snap = t.snapshot()
+    assert [p["score"] for p in snap["players"]] == [0, 3]
+    assert [m["kind"] for m in snap["moves"]] == ["adjustment"]
+
+
+@pytest.mark.parametrize(("args", "match"), [
+    ({"player": 0, "points": 5}, "needs its reason"),
+    ({"player": 0, "points": 0, "reason": "x"}, "not 0: 0"),
+    ({"player": 0, "points": "5", "reason": "x"}, "not 0: '5'"),
+    ({"player": 2, "points": 5, "reason": "x"}, "player must be a seat from 0 to 1"),
+    ({"player": 0}, "correct_score takes a misread letter"),
+])
+def test_a_bad_points_adjustment_is_refused_with_the_reason(tmp_path: Path, args: dict[str, object],
+                                                            match: str) -> None:
+    t = make(tmp_path)
+    with pytest.raises(ControlError, match="once the game has started"):
+        t.director("correct_score", {"player": 0, "points": 5, "reason": "x"}, by="director", command_id="w")
+    t.control("start", {})
+    with pytest.raises(ControlError, match=match):
+        t.director("correct_score", args, by="director", command_id="bad")
+    assert [p["score"] for p in t.snapshot()["players"]] == [0, 0]
+    assert [r["cmd"] for r in director_rows(t)] == []
+
+
+def test_a_german_table_shows_the_directors_notices_in_german(tmp_path: Path) -> None:
+    from referee.table import messages
+
+    t = SimulatedTable(default_setup(language="de"), words=WORDS, journal=Journal(tmp_path / "games.sqlite3"))
+    t.control("start", {})
+    t.play("8E QUIZ")
+    t.director("hold", {"hold": True}, by="director", command_id="h1")
+    t.director("correct_score", {"player": 1, "points": -5, "reason": "Handy"}, by="director", command_id="a1")
+    shown = {a["code"]: a["text"] for a in t.snapshot()["alerts"]}
+    t.director("hold", {"hold": False}, by="director", command_id="h2")
+    t.director("undo", {}, by="director", command_id="u1")
+    shown.update({a["code"]: a["text"] for a in t.snapshot()["alerts"]})
+    assert shown["challenge_held"] == messages.text("challenge_held", "de")
+    assert shown["play_undone"] == messages.text("play_undone", "de", squares="E8, F8, G8, H8")
+    assert shown["score_adjusted"] == "Die Turnierleitung hat den Punktestand von Ben um -5 Punkte korrigiert " \
+                                      "(jetzt -5): Handy"
+    for code in messages.DIRECTOR_NOTICES:
+        assert shown[code] != messages._TEXT[code]["en"].format(squares="E8, F8, G8, H8", player="Ben",
+                                                                   points="-5", total=-5, reason="Handy")
+
+
+def test_an_adjustment_after_the_end_changes_the_result_and_replays_from_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    t = SimulatedTable(default_setup(), words=WORDS, journal=Journal(path))
+    t.control("start", {})
+    t.play("8E QUIZ")
+    t.advance(15)
+    for _ in range(6):  # six scoreless turns in a row end a two-player game
+        t.press()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})  # 7
+    snap = t.control("racks", {"player": 1, "tiles": "BCDFGHL"})  # 3+3+2+4+2+4+1 = 19
+    assert snap["state"] == "ended" and snap["result"] == {"winners": [0], "reason": "score"}
+    snap = t.director("correct_score", {"player": 1, "points": 70, "reason": "the paper sheet missed a bingo"},
+                      by="director", command_id="late")
+    assert [p["score"] for p in snap["players"]] == [44 - 7, -19 + 70]
+    assert snap["result"] == {"winners": [1], "reason": "score"} and snap["state"] == "ended"
+    from referee.table.records import replay_game
+
+    assert t.game_id is not None
+    again = replay_game(Journal(path), t.game_id).snapshot()  # an ended game is rebuilt from its journal
+    assert again["result"] == snap["result"] and again["moves"] == snap["moves"]

@@ -73,6 +73,25 @@ def test_a_journaled_table_game_exports_lines_other_tools_read(
     _assert_strict_and_clean(text, tmp_path, capsys)
 
 
+def test_a_journaled_game_with_a_directors_adjustments_checks_strictly_and_clean(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = Journal(tmp_path / "games.sqlite3")
+    table = SimulatedTable(default_setup(), words=["QUIZ", "ZA", "ZAP"], journal=journal)
+    table.control("start", {})
+    table.play("8E QUIZ")
+    table.director("correct_score", {"player": 1, "points": -15, "reason": "ruling\n#note fake"}, by="td",
+                   command_id="a1")
+    table.control("accept", {})
+    table.play("H8 .AP")
+    table.director("correct_score", {"player": 0, "points": 7, "reason": "paper sheet"}, by="td", command_id="a2")
+    assert table.game_id is not None
+    text = export_gcg(journal, table.game_id)
+    journal.close()
+    assert ">Ben:  (time) -15 -15\n#note adjustment: ruling #note fake\n" in text
+    assert ">Anna:  (challenge) +7 51\n#note adjustment: paper sheet\n" in text
+    _assert_strict_and_clean(text, tmp_path, capsys)
+
+
 def test_the_demo_record_as_the_engine_writes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _assert_strict_and_clean(_rewritten(builtin_record()), tmp_path, capsys)
 

@@ -123,6 +123,29 @@ def test_a_new_game_after_the_end_gets_its_own_journal_entry(tmp_path: Path) -> 
     assert resumed is not None and resumed.game_id == t.game_id and resumed.snapshot()["state"] == "turn"
 
 
+def test_a_new_game_on_a_card_that_cannot_be_written_is_refused_and_the_old_game_stays(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "g.sqlite3")
+    t = SimulatedTable(default_setup(), words=WORDS, journal=j)
+    t.control("start", {})
+    for _ in range(6):
+        t.press()
+    t.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    t.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    ended, game = t.snapshot(), t.game_id
+    j._db.execute("PRAGMA query_only=ON")  # a full or read-only SD card
+    with pytest.raises(ControlError, match="cannot write its journal") as refused:
+        t.control("new_game", {})
+    assert refused.value.code == "journal_failed"
+    snap = t.snapshot()
+    assert t.game_id == game and snap["state"] == "ended" and snap["moves"] == ended["moves"]
+    assert snap["alerts"][0]["code"] == "journal_failed"
+    with pytest.raises(ControlError, match="cannot write its journal"):  # the director's seating: the same
+        t.next_game(["Cy", "Di"], 0, by="director", command_id="c-1")
+    j._db.execute("PRAGMA query_only=OFF")
+    assert t.control("new_game", {})["state"] == "waiting" and t.game_id != game
+    assert not any(a["code"] == "journal_failed" for a in t.snapshot()["alerts"])
+
+
 def test_a_journal_that_cannot_be_written_changes_nothing_and_says_so(tmp_path: Path) -> None:
     j = Journal(tmp_path / "g.sqlite3")
     t = SimulatedTable(default_setup(), words=WORDS, journal=j)

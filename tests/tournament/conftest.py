@@ -15,6 +15,7 @@ from tournament.acl import acl_text, table_user
 from tournament.director_link import DirectorLink
 from tournament.outbox import TablePublisher
 from tournament.payloads import AckMessage, EventMessage, StatusMessage
+from tournament.publisher_loop import PublisherLoop
 from tournament.settings import BrokerSettings, TableLinkSettings
 from tournament.testing.broker import Broker, mosquitto_path
 
@@ -116,8 +117,8 @@ class FakeTable:
     def events(self) -> int:
         return self.journal.last_seq(self.game)
 
-    def start(self) -> FakeTable:
-        self.publisher.start()
+    def start(self, loop: PublisherLoop | None = None) -> FakeTable:
+        self.publisher.start(loop)
         return self
 
     def stop(self) -> None:
@@ -151,10 +152,11 @@ def director(make_director: Callable[..., Director]) -> Director:
 def make_table(broker: Broker, tmp_path: Path) -> Iterator[Callable[..., FakeTable]]:
     made: list[FakeTable] = []
 
-    def make(table: int = 1, user: str | None = None, start: bool = True) -> FakeTable:
+    def make(table: int = 1, user: str | None = None, start: bool = True,
+             loop: PublisherLoop | None = None) -> FakeTable:
         t = FakeTable(broker, tmp_path / f"table{table}.sqlite3", table, user)
         made.append(t)
-        return t.start() if start else t
+        return t.start(loop) if start else t
 
     yield make
     for t in made:

@@ -68,6 +68,7 @@ def test_a_refused_command_is_acknowledged_with_the_reason(director: Any, live_t
     director.wait(lambda: cid in director.acks, "the ack")
     ack = director.acks[cid]
     assert not ack.ok and "no challenge to hold" in (ack.error or "")
+    assert ack.code == "no_challenge_to_hold", "the table's own refusal code, for the director's page to word"
 
 
 def test_the_same_command_id_twice_is_applied_once(director: Any, live_tables: Any) -> None:
@@ -107,3 +108,32 @@ def test_a_command_sent_again_after_the_table_restarted_is_not_applied_twice(tmp
     cmd = CommandMessage("c-7", "director", "adjust_time", {"player": 0, "seconds": 60})
     assert link._command(cmd) == link._command(cmd)
     assert table.snapshot()["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 + 60_000
+
+
+def test_a_points_adjustment_through_the_broker_is_journaled_with_who_sent_it_and_checks_as_gcg(
+        director: Any, live_tables: Any, tmp_path: Path) -> None:
+    """correct_score by points: the table applies it through its journal, acknowledges it with the journal row,
+    and its record replays through `referee gcg check` with the adjustment in it."""
+    from game.gcg import parse_gcg
+    from game.gcg_check import check_record
+    from game.rules import naspa
+
+    table, _ = live_tables(1)
+    online(director, 1)
+    table.control("start", {})
+    table.play("8E QUIZ")
+    cid = director.link.send(1, "correct_score", {"player": 1, "points": -10, "reason": "ruling: phone rang"})
+    director.wait(lambda: cid in director.acks, "the ack")
+    ack = director.acks[cid]
+    assert ack.ok and ack.game == table.game_id and ack.seq is not None
+    assert [p["score"] for p in table.snapshot()["players"]] == [44, -10]
+    director.wait(lambda: any(e.kind == "director" and e.data["id"] == cid for e in director.events),
+                  "the journaled command on the event stream")
+    ev = next(e for e in director.events if e.kind == "director" and e.data["id"] == cid)
+    assert (ev.seq, ev.data["by"], ev.data["cmd"]) == (ack.seq, "director", "correct_score")
+    assert ev.data["args"] == {"player": 1, "points": -10, "reason": "ruling: phone rang"}
+    refused = director.link.send(1, "correct_score", {"player": 0, "points": 0, "reason": "nothing"})
+    director.wait(lambda: refused in director.acks, "the refusal")
+    assert not director.acks[refused].ok and "not 0" in (director.acks[refused].error or "")
+    result = check_record(parse_gcg(table.gcg()), naspa())
+    assert result.mismatches == [] and result.plays == 2

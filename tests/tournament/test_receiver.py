@@ -110,6 +110,24 @@ def test_a_retained_snapshot_waits_longer_and_a_long_gap_is_asked_in_chunks() ->
     assert asked == [(1, 1, 1, 500)]
 
 
+def test_after_a_new_session_a_retained_gap_is_asked_after_the_short_grace() -> None:
+    """A broker that lost the director's session (crashed before saving it) queued nothing for it: the gap a
+    retained snapshot shows will not fill by itself, so it is asked for after `grace_s`, not 10 s."""
+    r, _, asked, clock = make()
+    r.feed(ev(0))
+    r.session_started(kept=False)
+    r.note_snapshot(1, 1, 3, retained=True)
+    clock.now = 0.6
+    r.check_gaps()
+    assert asked == [(1, 1, 1, 3)]
+    r.session_started(kept=True)  # a kept session: the queued events follow, the long grace again
+    r.feed(ev(0, table=2))
+    r.note_snapshot(2, 1, 5, retained=True)
+    clock.now = 5.0
+    r.check_gaps()
+    assert [a for a in asked if a[0] == 2] == []
+
+
 def test_restore_resumes_where_the_store_stopped() -> None:
     r, applied, asked, _ = make()
     r.restore(1, 1, 10)

@@ -52,7 +52,7 @@
         racks: "racks at the end", removal: "remove dice", roll: "roll the dice",
       },
       kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
-               penalty: "penalty", end: "end", lost_turn: "lost turn" },
+               penalty: "penalty", end: "end", lost_turn: "lost turn", adjustment: "director's adjustment" },
       withdrawn_play: "withdrawn: the play came off the board",
       // The premium squares as English boards print them: Triple Word, Double Word, Triple/Double Letter.
       premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
@@ -107,7 +107,7 @@
         racks: "Reststeine", removal: "Würfel entfernen", roll: "würfeln",
       },
       kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
-               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren" },
+               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren", adjustment: "Korrektur der Turnierleitung" },
       withdrawn_play: "zurückgenommen: der Zug kam vom Brett",
       // German boards print "3-facher Wortwert", "2-facher Wortwert", "3-facher Buchstabenwert",
       // "2-facher Buchstabenwert": their short forms are 3W, 2W, 3B, 2B (W for Wort, B for Buchstabe).
@@ -296,7 +296,8 @@
       const move = m.kind === "play" ? m.notation
         : /^\(.*\)$/.test(m.notation || "") ? `(${label})`
         : `${m.notation} (${label})`;
-      const texts = [String(i + 1), name, move, (m.words || []).join(", "), String(m.score),
+      // a director's adjustment has no words: its reason stands in their column
+      const texts = [String(i + 1), name, move, (m.words || []).join(", ") || m.note || "", String(m.score),
                      String(m.total)];
       texts.forEach((text, k) => {
         const td = document.createElement("td");

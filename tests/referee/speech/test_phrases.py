@@ -54,6 +54,21 @@ def test_a_german_table_speaks_german() -> None:
                             "QUIZ ist gültig. Ben setzt einen Zug aus.", "Anna passt."]
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ["The director takes ten points from Ben. Ben, minus ten.",
+            "The director gives Anna five points. Anna, forty-nine."]),
+    ("de", ["Die Turnierleitung zieht Ben zehn Punkte ab. Ben, minus zehn.",
+            "Die Turnierleitung gibt Anna fünf Punkte. Anna, neunundvierzig."]),
+])
+def test_a_directors_adjustment_is_announced_in_the_tables_language(language: str, said: list[str]) -> None:
+    t, heard = _table(language)
+    t.play("8E QUIZ")
+    heard.take()
+    t.director("correct_score", {"player": 1, "points": -10, "reason": "phone"}, by="td", command_id="a1")
+    t.director("correct_score", {"player": 0, "points": 5, "reason": "ruling"}, by="td", command_id="a2")
+    assert heard.take() == said
+
+
 def test_challenges_and_their_outcome_are_announced() -> None:
     t, heard = _table()
     t.play("8E QUIZ")

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from referee.sim.table import ManualClock, SimulatedTable, default_setup
 from referee.table.api import Snapshot
 
-from .test_properties import WORDS, _play, step
+from .table_steps import WORDS, step
+from .test_properties import _play
 
 QUIZ = ["QUIZ", "ZAP", "ZA", "QI", "AS", "ZAS"]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from referee.sim.table import ManualClock, SimulatedTable, default_setup
 from referee.table.api import ControlError, Snapshot
 
-from .test_properties import WORDS, step
+from .table_steps import WORDS, apply_step, step
 
 # English words that never belong in a German sentence of the table (state names and common words).
 ENGLISH = re.compile(r"\b(the|is|are|table|waiting|turn|takeback|removal|paused|ended|challenge|blank|racks|"
@@ -32,24 +32,8 @@ def test_every_alert_and_refusal_of_a_german_table_is_german(steps: list[tuple[A
     t.subscribe(published.append)
     refusals: list[str] = []
     for s in steps:
-        kind = s[0]
         try:
-            if kind == "place":
-                t.place(s[1], s[2])
-            elif kind == "word":
-                t.place_word(s[1])
-            elif kind == "lift":
-                t.lift(s[1])
-            elif kind == "press":
-                t.press(s[1])
-            elif kind == "wait":
-                t.advance(s[1])
-            elif kind == "unplug":
-                t.unplug()
-            elif kind == "replug":
-                t.replug()
-            else:
-                t.control(*s[1])
+            apply_step(t, s)
         except ControlError as exc:
             refusals.append(exc.text("de"))
     for snap in [*published, t.snapshot()]:

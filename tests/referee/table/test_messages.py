@@ -122,6 +122,35 @@ def _codes_raised() -> list[tuple[str, str]]:
     return found
 
 
+def _notices_put_up() -> list[tuple[str, str, bool]]:
+    """(code, where, worded by `text(...)`) of every `self._notice(level, "code", message, ...)` in referee/."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    found = []
+    for path in sorted((root / "referee").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_notice"
+                    and len(node.args) >= 3 and isinstance(node.args[1], ast.Constant)):  # not a pass-through
+                code = node.args[1].value
+                said = node.args[2]
+                worded = isinstance(said, ast.Call) and isinstance(said.func, ast.Name) and said.func.id == "text"
+                found.append((str(code), f"{path.relative_to(root)}:{node.lineno}", worded))
+    return found
+
+
+def test_every_notice_the_table_puts_up_is_worded_by_code_in_both_languages() -> None:
+    """A notice written as an English literal stays English at a German table: each is said through `text`."""
+    found = _notices_put_up()
+    assert len(found) > 10, "the walk must see the table's notices"
+    assert {c for c, _, _ in found} >= set(messages.DIRECTOR_NOTICES)
+    # the director's own message is shown in the director's words, as sent
+    wrong = [f"{where}: {code}" for code, where, worded in found
+             if code != "director_message" and (not worded or code not in messages._TEXT)]
+    assert wrong == [], "notices not said through messages.text(code, ...):\n" + "\n".join(wrong)
+
+
 def test_every_refusal_is_raised_by_a_code_the_messages_know() -> None:
     raised = _codes_raised()
     assert len(raised) > 30, "the walk must see the table's refusals"

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
+from referee.journal import Journal
 from referee.sim import ManualClock, SimulatedTable, default_setup
 from referee.table.api import Snapshot
 from referee.table.setup import TableSetup
@@ -80,8 +81,8 @@ class RecordedTable(SimulatedTable):
     """The simulated table, keeping every control that reached it: the page's tests check that a refused
     request never gets to the table, and that what does is cleaned first."""
 
-    def __init__(self, clock: ManualClock, setup: TableSetup | None = None) -> None:
-        super().__init__(setup, clock=clock)
+    def __init__(self, clock: ManualClock, setup: TableSetup | None = None, journal: Journal | None = None) -> None:
+        super().__init__(setup, clock=clock, journal=journal)
         self.controls: list[tuple[str, dict[str, Any]]] = []
 
     def control(self, action: str, params: Mapping[str, Any]) -> Snapshot:
@@ -97,8 +98,9 @@ def table(clock: ManualClock) -> RecordedTable:
 
 @pytest.fixture
 def make_recorded_table(clock: ManualClock) -> Callable[..., RecordedTable]:
-    """More recorded tables on `clock`, with other settings of `default_setup` (`kind="scramble"`, ...)."""
-    return lambda **changes: RecordedTable(clock, default_setup(**changes))
+    """More recorded tables on `clock`, with other settings of `default_setup` (`kind="scramble"`, ...) and
+    optionally a `journal`."""
+    return lambda journal=None, **changes: RecordedTable(clock, default_setup(**changes), journal)
 
 
 @pytest.fixture

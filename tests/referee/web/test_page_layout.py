@@ -163,3 +163,19 @@ def test_scrambles_turn_timer_goes_with_the_game(page: Any, live_server: Any, ui
     expect()(page.locator("#state")).to_have_text("game over", timeout=WITHIN)
     expect()(timer).to_be_hidden()
     expect()(page.locator("#board")).not_to_contain_text(re.compile("1:00"))
+
+
+def test_a_directors_adjustment_is_its_own_row_with_its_reason(page: Any, live_server: Any, ui: Any) -> None:
+    table = sim.SimulatedTable(sim.default_setup(), words=["QUIZ"], clock=sim.ManualClock())
+    server = live_server(table, PIN)
+    ui.open(page, server.url)
+    table.control("start", {})
+    table.play("8E QUIZ")
+    table.director("correct_score", {"player": 1, "points": -10, "reason": "phone rang"}, by="td", command_id="a1")
+    rows = page.locator("#moves tbody tr")
+    expect()(rows).to_have_count(2, timeout=WITHIN)
+    cells = rows.first.locator("td")
+    expect()(rows.first).to_have_attribute("data-kind", "adjustment")
+    expect()(cells.nth(2)).to_have_text("(director's adjustment)")
+    expect()(cells.nth(3)).to_have_text("phone rang")
+    expect()(cells.nth(4)).to_have_text("-10")

@@ -126,6 +126,13 @@ def test_tv_view_and_one_table(director_server: Any, sim_tables: Any, page: Any)
     page.locator("#correct-score").click()
     expect(page.locator("#director-result")).to_have_text("correct_score: 1 of 1 tables acknowledged", timeout=5000)
     assert dict(tables[1].applied[-1].args) == {"square": "D8", "letter": "Q"}
+    page.locator("#points").fill("-10")
+    page.locator("#reason").fill("phone rang")
+    page.locator("#adjust-score").click()  # player 1, still chosen above
+    expect(page.locator("#director-result")).to_have_text("correct_score: 1 of 1 tables acknowledged", timeout=5000)
+    assert dict(tables[1].applied[-1].args) == {"player": 1, "points": -10, "reason": "phone rang"}
+    expect(page.locator("#moves tbody tr").last).to_contain_text("(adjustment) phone rang", timeout=2000)
+    expect(page.locator('#players .player[data-index="1"] .score')).to_have_text("-10", timeout=2000)
     page.locator("#message").fill("Please come to the director's table")
     page.locator("#send-message").click()
     expect(page.locator("#director-result")).to_have_text("message: 1 of 1 tables acknowledged", timeout=5000)

@@ -35,7 +35,9 @@
     Director.drawBoard($("board"), tile.board, tile.premiums, tile.last_play);
     $("moves").tBodies[0].replaceChildren(...(tile.moves || []).map((m, i) => {
       const row = document.createElement("tr");
-      for (const text of [i + 1, tile.players[m.player] ? tile.players[m.player].name : m.player, m.notation,
+      // a director's adjustment carries its reason: shown beside it, as the score sheet has no word for it
+      const move = m.note ? `${m.notation} ${m.note}` : m.notation;
+      for (const text of [i + 1, tile.players[m.player] ? tile.players[m.player].name : m.player, move,
         m.score, m.total]) row.append(Director.el("td", "", String(text)));
       return row;
     }));
@@ -66,6 +68,9 @@
     $("correct-score").addEventListener("click", () =>
       send("correct_score", { square: $("square").value.trim().toUpperCase(),
                               letter: $("letter").value.trim().toUpperCase() }));
+    $("adjust-score").addEventListener("click", () =>
+      send("correct_score", { player: Number($("player").value), points: Number($("points").value),
+                              reason: $("reason").value.trim() }));
     $("send-message").addEventListener("click", () => send("message", { text: $("message").value }));
     $("set-players").addEventListener("click", () =>
       send("set_players", { players: [$("p1").value.trim(), $("p2").value.trim()], first: 0 }));
