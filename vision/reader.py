@@ -233,8 +233,14 @@ class BoardReader:
         self.tiles = dict(tiles)
 
     def _remember(self, reading: BoardReading) -> None:
-        """The tiles of a clear frame, to check a grid found again against (squares it does not see stay)."""
-        kept = {sq: letter for sq, letter in self.tiles.items() if sq in reading.unseen}
+        """The tiles of a clear frame, to check a grid found again against. A remembered tile on a square this
+        frame does not show, or shows occupied but doubted, stays remembered."""
+        unseen = set(reading.unseen)
+        kept = {
+            sq: letter
+            for sq, letter in self.tiles.items()
+            if sq in unseen or (reading.squares[sq].occupied and reading.squares[sq].uncertain)
+        }
         sure = {n: sq.letter for n, sq in reading.squares.items() if sq.occupied and not sq.uncertain}
         self.tiles = {**kept, **sure}
 

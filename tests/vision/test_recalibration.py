@@ -125,3 +125,18 @@ def test_a_reader_started_mid_game_checks_a_bump_against_the_tiles_it_is_given(
     assert told.read(moved).board == board and told.recalibrations == 1
     with pytest.raises(ValueError, match="P1"):
         told.remember({"P1": "A"})
+
+
+def test_a_remembered_tile_read_in_doubt_stays_remembered(english_model: TileClassifier) -> None:
+    """One frame's doubt about a tile (a glare, a finger's shadow) must not make the reader forget it."""
+    from vision.geometry import ALL_SQUARES
+    from vision.reader import BoardReading, SquareReading
+
+    reader = BoardReader(calibrate(render_scene(["." * 15] * 15, seed=2).frame), english_model)
+    reader.remember({"H8": "Q", "H9": "I"})
+    squares = {n: SquareReading(n, False, ".", 1.0, False) for n in ALL_SQUARES}
+    squares["H8"] = SquareReading("H8", True, "O", 0.2, True)  # doubted this time
+    squares["H9"] = SquareReading("H9", True, "I", 1.0, False)
+    squares["H10"] = SquareReading("H10", True, "S", 1.0, False)  # a new tile
+    reader._remember(BoardReading(squares, occluded=False))
+    assert reader.tiles == {"H8": "Q", "H9": "I", "H10": "S"}
