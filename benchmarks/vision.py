@@ -1,9 +1,11 @@
 """Camera benchmark on ../shared/photos: unseen games through perturbed cameras, and the stress of hands.
 
 For each game: teach on the other three games' clean photos, then for each perturbation kind
-(`vision/perturb.py`: turned, tilted, warm, dim, gamma, gradient, vignette, cut, noise, rescaled) apply it
-to every photo of the game, calibrate from the game's first frame (the next one if it is refused, counted
-as a calibration failure), and read every frame from there with the real `BoardReader` on one core.
+(`vision/perturb.py`: turned, tilted, warm, dim, gamma, gradient, vignette, cut, noise, rescaled, bumped)
+apply it to every photo of the game, calibrate from the game's first frame (the next one if it is refused,
+counted as a calibration failure), and read every frame from there with the real `BoardReader` on one core.
+`bumped` knocks the camera before the second half of each game's frames; the reader must find the board
+again by itself (`re-calibrations`), and every frame after the bump is read (only every Nth counted).
 Prints one `figure: value unit` line per figure and kind. Exits 0 with a 'skipped' line without photos.
 
     .venv/bin/python benchmarks/vision.py                     # every kind, every photo
@@ -120,11 +122,20 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
             mine = [p for p in photos if p.game == game]
             rng = np.random.default_rng(sum(map(ord, game + kind.name)))
             frames = [kind.apply(images[p.path], rng) for p in mine]
+            if getattr(kind, "later", None) is not None:  # the camera bumped mid-game
+                frames = [f if k < len(frames) // 2 else kind.later(images[p.path], rng)
+                          for k, (p, f) in enumerate(zip(mine, frames, strict=True))]
             visible = None
             if kind.cut:
                 clean = calibrate(images[mine[0].path])
                 h, w = frames[0].shape[:2]
                 visible = perturb.visible_squares(clean.corners(), (w, h))
+            after_bump = None
+            if getattr(kind, "later", None) is not None:  # the bump may push a row of the grid out of the frame
+                clean = calibrate(images[mine[0].path])
+                h, w = frames[0].shape[:2]
+                corners = cv2.transform(clean.corners()[None].astype(np.float64), perturb.bump_matrix((w, h)))[0]
+                after_bump = perturb.visible_squares(corners, (w, h))
             start, calib = 0, None
             while start < len(frames) and calib is None:
                 try:
@@ -141,15 +152,24 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
             reader = BoardReader(calib, models[game])
             for k in range(0, start, args.every):
                 tally.unread(mine[k].board, visible)
+            if getattr(kind, "later", None) is not None:
+                # After a bump every frame is read (a bump is found on the first frame after it), but only
+                # every Nth is counted, as elsewhere.
+                readable = list(range(start, len(frames)))
+            counted = set(range(start, len(frames))[:: args.every])
             for k in readable:
                 t0 = time.thread_time()
                 reading = reader.read(frames[k], where=f"{game}/{mine[k].file}")
+                if k not in counted:
+                    continue
                 tally.ms.append((time.thread_time() - t0) * 1000.0)
-                tally.add(mine[k].board, reading, f"{game}/{mine[k].file}", visible)
+                bumped = after_bump is not None and k >= len(frames) // 2
+                tally.add(mine[k].board, reading, f"{game}/{mine[k].file}", after_bump if bumped else visible)
                 if kind.name == "clean":
                     handed = frames[k].copy()
                     draw_hand(handed, calib.matrix, np.random.default_rng(k))
                     hands.add(mine[k].board, reader.read(handed), f"{game}/{mine[k].file}+hand", None)
+            tally.recalibrations += getattr(reader, "recalibrations", 0)
         tally.report(f"{label}{kind.name}")
     if hands.boards:
         print(f"{label}drawn hands caught (frame flagged): {100 * hands.flagged / hands.boards:.1f} %")
@@ -166,6 +186,7 @@ class Tally:
         self.flagged = 0
         self.confident_wrong = 0
         self.calibration_failures = 0
+        self.recalibrations = 0
         self.ms: list[float] = []
         self.errors: list[str] = []
 
@@ -207,6 +228,7 @@ class Tally:
         print(f"{kind} letters right: {letters:.2f} %")
         print(f"{kind} boards exact: {self.exact_boards} of {self.boards} boards")
         print(f"{kind} calibration failures: {self.calibration_failures} frames")
+        print(f"{kind} re-calibrations during the game: {self.recalibrations} times")
         print(f"{kind} confident wrong letters: {self.confident_wrong} squares")
         print(f"{kind} clean frames flagged: {100 * self.flagged / max(self.boards, 1):.1f} %")
         print(f"{kind} median read time on one core, CPU: {statistics.median(ms):.1f} ms")

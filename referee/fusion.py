@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from game.squares import Square
 from referee.table.picture import Cell
 
 
@@ -24,6 +25,7 @@ class CameraSquare:
     letter: str | None
     confidence: float
     uncertain: bool = False
+    unseen: bool = False  # outside the camera's frame: not known to be empty, nor to hold a tile
 
 
 def fuse(
@@ -37,12 +39,17 @@ def fuse(
         return {}
     if sensors is None:
         assert camera is not None
-        return {sq: _camera_cell(sq, r, min_confidence) for sq, r in camera.items() if r.occupied}
+        seen = {sq: _camera_cell(sq, r, min_confidence) for sq, r in camera.items() if r.occupied and not r.unseen}
+        return _doubt_at_the_frame_edge(seen, camera)
     out: dict[str, Cell] = {}
     for sq, coded in sensors.items():
         reading = camera.get(sq) if camera is not None else None
         if camera is None:
             out[sq] = Cell(coded) if coded != "?" else Cell(None, blank=True)
+            continue
+        if reading is not None and reading.unseen:
+            out[sq] = (Cell(coded) if coded != "?" else Cell(None, blank=True)) if coded else Cell(
+                None, doubt=f"{sq}: the board feels a tile outside the camera's view")
             continue
         if reading is None or not reading.occupied:
             if coded:
@@ -61,6 +68,27 @@ def fuse(
         else:
             out[sq] = cam
     return out
+
+
+def _doubt_at_the_frame_edge(picture: dict[str, Cell], camera: Mapping[str, CameraSquare]) -> dict[str, Cell]:
+    """With the camera alone, a frame that cuts the board hides whether a word goes on past its edge: a tile
+    next to an unseen square is not trusted, so the table asks before it scores a play there."""
+    unseen = {sq for sq, r in camera.items() if r.unseen}
+    if not unseen:
+        return picture
+    out = dict(picture)
+    for sq, cell in picture.items():
+        if cell.doubt or not _neighbours(sq) & unseen:
+            continue
+        seen = f" ({cell.letter})" if cell.letter else ""
+        out[sq] = Cell(None, doubt=f"{sq}{seen}: the camera cannot see past this tile (the frame cuts the board)")
+    return out
+
+
+def _neighbours(sq: str) -> set[str]:
+    s = Square.from_str(sq)
+    return {str(Square(r, c)) for r, c in ((s.row - 1, s.col), (s.row + 1, s.col), (s.row, s.col - 1),
+                                           (s.row, s.col + 1)) if 0 <= r < 15 and 0 <= c < 15}
 
 
 def _camera_cell(sq: str, r: CameraSquare, min_confidence: float) -> Cell:

@@ -22,14 +22,15 @@ log = logging.getLogger(__name__)
 
 def camera_squares(reading: BoardSeen) -> dict[str, CameraSquare] | None:
     """A `vision` BoardReading as camera squares; None for an occluded frame (a hand over the board),
-    which must not change what the table believes."""
+    which must not change what the table believes. Squares outside the frame are marked `unseen`."""
     if reading.occluded:
         return None
     uncertain = set(reading.uncertain)
+    unseen = set(getattr(reading, "unseen", ()))  # squares a frame that cuts the board does not show
     out: dict[str, CameraSquare] = {}
     for name, sq in reading.squares.items():
         out[name] = CameraSquare(bool(sq.occupied), sq.letter, float(sq.confidence),
-                                 bool(sq.uncertain) or name in uncertain)
+                                 bool(sq.uncertain) or name in uncertain, name in unseen)
     return out
 
 

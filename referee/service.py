@@ -125,6 +125,7 @@ class TableService:
         self.camera = parts.camera
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
+            self._tell_camera_the_tiles(self.camera)
         self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
         self.announcer: Announcer | None = None
         if parts.voice is not None:
@@ -360,10 +361,23 @@ class TableService:
             self.table.link("camera", False)
             return False
         port.clock = self.mono
+        self._tell_camera_the_tiles(port)
         self.camera = port
         self.table.link("camera", True)
         log.info("the camera is back")
         return True
+
+    def _tell_camera_the_tiles(self, port: CameraPort) -> None:
+        """A camera opened mid-game (a restart, a camera back after a loss) learns the game's committed tiles,
+        so that a bump before its first clear frame is mended against them (`vision` BoardReader.remember)."""
+        remember = getattr(port.reader, "remember", None)
+        if remember is None:
+            return
+        rows = self.table.snapshot().get("board") or []
+        tiles = {str(Square(r, c)): "?" if ch.islower() else ch
+                 for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in ".-"}
+        if tiles:
+            remember(tiles)
 
     def _camera_loop(self) -> None:
         """Read a frame every `camera_interval_s`, and soon after the board feels a tile move."""

@@ -32,7 +32,8 @@ Modules:
 - `cells`: rectified squares, tile-face statistics, glyph-centred letter patches, HOG, sharpness.
 - `classifier`: the letter classifier (HOG + cv2.ml SVM, doubt from the nearest examples); `shipped`: the one
   built from rendered glyphs; `teach`: learning a user's own tiles from labelled photos.
-- `reader`: occupancy, letters, doubt (occlusion, blur, uncertain squares), multi-frame combination.
+- `reader`: occupancy, letters, doubt (occlusion, blur, uncertain squares, squares outside the frame),
+  multi-frame combination; `recalibration`: finding the grid again after a bump, checked against the tiles.
 - `synth`, `glyphs`: a synthetic renderer of boards, tiles, hands, motion blur and dice; `dice`: the tray reader.
 
 Square names are column letter + row number, `A1` top left as the camera sees the board, `H8` the centre.

@@ -17,6 +17,8 @@ import numpy as np
 from vision.errors import CalibrationError
 
 FORMAT_VERSION = 1
+SIDE = 15  # squares along a side of the grid
+SQUARES = SIDE * SIDE
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,44 @@ class Calibration:
     def corners(self) -> np.ndarray:
         """The grid's four corners in image pixels: top-left, top-right, bottom-right, bottom-left."""
         return self.board_to_image(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], dtype=np.float64))
+
+    def visible(self, margin: float = 0.5) -> np.ndarray:
+        """Which of the 225 squares (row-major, board units) lie wholly inside the frame: 225 booleans.
+
+        A frame may cut a few rows or columns of the grid (a camera that cannot go higher); the squares it
+        cuts are reported unseen, never guessed. `margin` pixels of slack at the frame's border.
+        """
+        w, h = self.image_size
+        rows, cols = np.divmod(np.arange(SQUARES), SIDE)
+        inside = np.ones(SQUARES, bool)
+        for dr, dc in ((0, 0), (0, 1), (1, 1), (1, 0)):
+            pts = self.board_to_image(np.column_stack([cols + dc, rows + dr]).astype(np.float64))
+            inside &= (
+                (pts[:, 0] >= -margin)
+                & (pts[:, 0] <= w - 1 + margin)
+                & (pts[:, 1] >= -margin)
+                & (pts[:, 1] <= h - 1 + margin)
+            )
+        return inside
+
+    def cut_edges(self) -> list[str]:
+        """The frame's edges ("top", "right", "bottom", "left", as the camera sees them) that cut the grid."""
+        w, h = self.image_size
+        edge = np.linspace(0, SIDE, 4 * SIDE + 1)
+        zeros, sides = np.zeros_like(edge), np.full_like(edge, SIDE)
+        outline = np.vstack([
+            np.column_stack([edge, zeros]), np.column_stack([sides, edge]),
+            np.column_stack([edge, sides]), np.column_stack([zeros, edge]),
+        ])
+        pts = self.board_to_image(outline)
+        out = []
+        for name, beyond in (
+            ("top", pts[:, 1] < -0.5), ("right", pts[:, 0] > w - 0.5),
+            ("bottom", pts[:, 1] > h - 0.5), ("left", pts[:, 0] < -0.5),
+        ):
+            if beyond.any():
+                out.append(name)
+        return out
 
     def check_frame(self, frame: np.ndarray, where: str = "frame") -> None:
         """Refuse a frame of another size: the homography would silently point at the wrong pixels."""

@@ -43,3 +43,16 @@ def premium_layout() -> tuple[str, ...]:
     """The standard premium squares (the engine's `standard` layout): T triple word, D double word (the
     start square too: it looks like one), t triple letter, d double letter, `.` plain; 15 strings."""
     return tuple(row.replace("*", "D") for row in load_layout("standard").rows)
+
+
+def move_camera_hint(edges: list[str]) -> str:
+    """What the players do about a grid the frame cuts: "move the camera ...: the left edge is cut".
+
+    `edges` are the frame's edges as the camera sees them ("top", "right", "bottom", "left"): the person
+    moving the camera looks at its picture, not at the board's A-O and 1-15.
+    """
+    if not edges:
+        return "move the camera so the whole board is in the frame"
+    named = edges[0] if len(edges) == 1 else ", ".join(edges[:-1]) + " and " + edges[-1]
+    which = "edge is" if len(edges) == 1 else "edges are"
+    return f"move the camera so the whole board is in the frame: the {named} {which} cut"

@@ -34,6 +34,8 @@ class Kind:
     what: str
     apply: Callable[[np.ndarray, np.random.Generator], np.ndarray]
     cut: str = ""  # the frame edge this kind cuts ("right", ...), empty if the whole board stays in view
+    # Applied on top of `apply` to the second half of a game's frames: the camera bumped mid-game.
+    later: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None
 
 
 def reencode(frame: np.ndarray, quality: int = 90) -> np.ndarray:
@@ -115,6 +117,24 @@ def cut(frame: np.ndarray, edge: str, share: float = 0.03) -> np.ndarray:
     }[edge].copy()
 
 
+def bump(frame: np.ndarray, shift: tuple[float, float] = (0.03, 0.015), degrees: float = 2.0,
+         scale: float = 1.03) -> np.ndarray:
+    """The camera knocked: the picture shifted by `shift` (shares of its width and height), turned by
+    `degrees` and scaled by `scale` about its centre, at the same frame size (the camera is the same)."""
+    h, w = frame.shape[:2]
+    m = bump_matrix((w, h), shift, degrees, scale)
+    return np.asarray(cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=TABLE_BGR))
+
+
+def bump_matrix(size: tuple[int, int], shift: tuple[float, float] = (0.03, 0.015), degrees: float = 2.0,
+                scale: float = 1.03) -> np.ndarray:
+    """The 2x3 affine map of `bump` for frames of `size` (width, height): where each pixel goes."""
+    w, h = size
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, scale)
+    m[:, 2] += np.array([shift[0] * w, shift[1] * h])
+    return np.asarray(m)
+
+
 def noise(frame: np.ndarray, rng: np.random.Generator, sigma: float = 8.0) -> np.ndarray:
     """Sensor noise: Gaussian, `sigma` grey levels per channel."""
     return np.clip(frame.astype(np.float32) + rng.normal(0, sigma, frame.shape), 0, 255).astype(np.uint8)
@@ -150,6 +170,12 @@ KINDS: tuple[Kind, ...] = (
     Kind("cut-right", "frame cut 3% at the right (the board's margin)", lambda f, r: cut(f, "right"), cut="right"),
     Kind("cut-grid", "frame cut 8% at the right (into the grid)", lambda f, r: cut(f, "right", 0.08), cut="right"),
     Kind("noise", "sensor noise (sigma 8)", lambda f, r: noise(f, r)),
+    Kind(
+        "bumped",
+        "camera knocked mid-game (shifted 3% and 1.5%, turned 2 degrees, 3% nearer)",
+        lambda f, r: reencode(f),
+        later=lambda f, r: reencode(bump(f)),
+    ),
     Kind("small", "640 pixels wide", lambda f, r: resize_to(f, 640)),
     Kind("large", "4032 pixels wide", lambda f, r: resize_to(f, 4032)),
 )

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision import cells, light, orientation
+from vision import cells, light, orientation, recalibration
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
-from vision.geometry import ALL_SQUARES, SIZE, premium_layout
+from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, parse_square, premium_layout
 from vision.tilesets import BLANK, EMPTY
 
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
@@ -56,6 +56,9 @@ class BoardReading:
     occluded: bool  # something covers part of the board, or the frame is blurred: wait for a clear frame
     ms: float = 0.0
     notes: list[str] = field(default_factory=list)  # why, in words
+    # Squares outside the frame (a camera that cuts the grid's edge): nothing is known of them, not even
+    # whether they are empty. They are also `uncertain`; their letter in `board` is "." only for the format.
+    unseen: list[str] = field(default_factory=list)
 
     @property
     def board(self) -> list[str]:
@@ -67,21 +70,33 @@ class BoardReading:
         return [name for name in ALL_SQUARES if self.squares[name].uncertain]
 
     def to_json(self, image: str = "") -> dict[str, object]:
-        """The stable JSON line of `referee vision read --json`."""
-        return {
+        """The stable JSON line of `referee vision read --json` (`unseen` only when the frame cuts the grid)."""
+        out: dict[str, object] = {
             "image": image,
             "board": self.board,
             "occluded": self.occluded,
             "uncertain": self.uncertain,
             "ms": round(self.ms, 2),
         }
+        if self.unseen:
+            out["unseen"] = list(self.unseen)
+        return out
 
 
 class BoardReader:
-    """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier."""
+    """Reads frames of one fixed camera. Give it the camera's calibration and a letter classifier.
 
-    def __init__(self, calibration: Calibration, classifier: TileClassifier) -> None:
+    With `recalibrate` (the default), a camera bumped mid-game is found again on the frame itself: see
+    `vision.recalibration`. `recalibrations` counts the grids it switched to.
+    """
+
+    def __init__(self, calibration: Calibration, classifier: TileClassifier, *, recalibrate: bool = True) -> None:
         self.classifier = classifier
+        self.recalibrate = recalibrate
+        self.recalibrations = 0
+        self.tiles: dict[str, str] = {}  # the tiles read clearly so far: square -> letter ("?" a blank)
+        self._wait = 0  # frames to read before looking for the grid again
+        self._foreign = 0  # squares that looked foreign in the last frame read
         self._use(calibration)
 
     def _use(self, calibration: Calibration) -> None:
@@ -89,6 +104,9 @@ class BoardReader:
         self.calibration = calibration
         self.settled = orientation.is_settled(calibration)
         self._matrix = calibration.matrix
+        # Squares the frame cuts: reported unseen, never read (their pixels are not in the frame).
+        self._seen = calibration.visible()
+        self._unseen = [ALL_SQUARES[i] for i in np.flatnonzero(~self._seen)]
         extra = calibration.extra
         refs = extra.get("empty_colours")
         refs = refs if isinstance(refs, list) and len(refs) == SIZE * SIZE else [None] * (SIZE * SIZE)
@@ -118,7 +136,7 @@ class BoardReader:
         """
         rect = light.apply(cells.rectify(frame, self._matrix), self._light)
         stats = cells.colour_stats(rect, cells.planes(rect, self._board_value))
-        tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE]
+        tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE and self._seen[i]]
         if not tiles:
             return ""
         verdict = orientation.vote(rect, tiles, self.classifier, self._board_value)
@@ -131,6 +149,103 @@ class BoardReader:
         )
 
     def read(self, frame: np.ndarray, where: str = "frame") -> BoardReading:
+        """Read one frame; when it shows the camera moved, find the grid again (see `vision.recalibration`)."""
+        start = time.perf_counter()
+        reading = self._read(frame, where)
+        if self.recalibrate:
+            reading = self._watch(frame, where, reading)
+        reading.ms = (time.perf_counter() - start) * 1000.0
+        return reading
+
+    def _watch(self, frame: np.ndarray, where: str, reading: BoardReading) -> BoardReading:
+        """Remember the tiles of clear frames; on a frame that looks moved, look for the grid again."""
+        letters = {n: sq.letter for n, sq in reading.squares.items() if sq.occupied}
+        doubted = set(reading.uncertain)
+        lost = recalibration.lost_tiles(self.tiles, letters, doubted)
+        many_lost = len(self.tiles) >= recalibration.MIN_KNOWN and 2 * len(lost) >= len(self.tiles)
+        if self._foreign < MOVED_HINT and not many_lost:
+            if not reading.occluded:
+                self._remember(reading)
+            return reading
+        if self._wait > 0:
+            self._wait -= 1
+            return _doubted(reading, "the camera may have moved; looking for the board again in a few frames")
+        from vision.errors import BoardNotFoundError
+        from vision.registration import calibrate
+
+        try:
+            found = calibrate(frame, where=where)
+        except BoardNotFoundError as exc:
+            self._wait = recalibration.RETRY_FRAMES
+            return _doubted(reading, f"the camera may have moved, and the board is not found again yet: {exc}")
+        quarters, distance = recalibration.moved_by(self.calibration, found)
+        if distance < recalibration.NOT_MOVED:
+            # The same grid: a hand or a sleeve, or tiles taken back; nothing to mend.
+            self._wait = recalibration.RETRY_FRAMES
+            if not reading.occluded:
+                self._remember(reading)
+            return reading
+        turns = [0] if found.method == "aruco" else [quarters] + [q for q in range(4) if q != quarters]
+        best: tuple[Calibration, BoardReading, recalibration.TileCheck] | None = None
+        for q in turns:
+            candidate = orientation.turn(found, q) if found.method != "aruco" else found
+            trial = BoardReader(candidate, self.classifier, recalibrate=False)
+            seen = trial._read(frame, where)
+            check = recalibration.check_tiles(
+                self.tiles, {n: sq.letter for n, sq in seen.squares.items() if sq.occupied}, set(seen.unseen)
+            )
+            if best is None or len(check.differ) < len(best[2].differ):
+                best = (candidate, seen, check)
+            if check.same:
+                break
+            if not self.tiles and not seen.occluded and not any(sq.occupied for sq in seen.squares.values()):
+                best = (found, seen, check)  # an empty board: no tile to misplace, its turn is settled later
+                break
+        assert best is not None
+        candidate, seen, check = best
+        empty_board = not self.tiles and not any(sq.occupied for sq in seen.squares.values())
+        if not (check.same or empty_board) or seen.occluded:
+            self._wait = recalibration.RETRY_FRAMES
+            why = (
+                f"{len(check.differ)} of the {check.checked} known tile(s) do not read the same there "
+                f"({_names(list(check.differ))})" if check.checked else
+                "no tile read before can be checked there" if not seen.occluded else
+                "the board found again is not clear yet"
+            )
+            return _doubted(reading, f"the camera moved by about {distance:.1f} squares; the grid found again "
+                                     f"is not used: {why}; waiting for a frame that shows the board as it was")
+        self._use(candidate if not empty_board else found)
+        self.recalibrations += 1
+        seen.notes.insert(0, f"the camera moved by about {distance:.1f} squares; calibrated again on this "
+                             f"frame ({check.checked} known tile(s) read where they were)")
+        if not seen.occluded:
+            self._remember(seen)
+        return seen
+
+    def remember(self, tiles: Mapping[str, str]) -> None:
+        """Take `tiles` (square -> letter, "?" a blank) as the tiles known to lie on the board, e.g. the game's
+        committed tiles when a table restarts mid-game: a bump before the first clear frame can then be
+        checked against them instead of waiting for a human."""
+        for name, letter in tiles.items():
+            parse_square(name)  # a wrong name is an error here, not a tile that never matches
+            if len(letter) != 1:
+                raise ValueError(f"{name}: {letter!r} is not one letter")
+        self.tiles = dict(tiles)
+
+    def _remember(self, reading: BoardReading) -> None:
+        """The tiles of a clear frame, to check a grid found again against. A remembered tile on a square this
+        frame does not show, or shows occupied but doubted, stays remembered."""
+        unseen = set(reading.unseen)
+        kept = {
+            sq: letter
+            for sq, letter in self.tiles.items()
+            if sq in unseen or (reading.squares[sq].occupied and reading.squares[sq].uncertain)
+        }
+        sure = {n: sq.letter for n, sq in reading.squares.items() if sq.occupied and not sq.uncertain}
+        self.tiles = {**kept, **sure}
+
+    def _read(self, frame: np.ndarray, where: str) -> BoardReading:
+        """One frame read with the calibration in use (no search for a moved grid)."""
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
         unsettled = "" if self.settled else self._settle(frame)
@@ -141,13 +256,11 @@ class BoardReader:
         foreign = self._occupancy(rect, stats, results)
         tiles = [i for i, name in enumerate(ALL_SQUARES) if name not in results]
         foreign |= self._letters(pl, stats, tiles, results)
+        self._foreign = len(foreign)
         notes = []
         if foreign:
             self._spread_doubt(foreign, results)
-            shown = [ALL_SQUARES[i] for i in sorted(foreign)]
-            names = ", ".join(shown[:NOTE_SQUARES]) + (
-                f" and {len(shown) - NOTE_SQUARES} more" if len(shown) > NOTE_SQUARES else ""
-            )
+            names = _names([ALL_SQUARES[i] for i in sorted(foreign)])
             notes.append(f"something covers or changed {len(foreign)} square(s): {names}")
             if len(foreign) >= MOVED_HINT:
                 notes.append(
@@ -165,8 +278,16 @@ class BoardReader:
             results = {
                 n: SquareReading(n, r.occupied, r.letter, 0.0, True) if r.occupied else r for n, r in results.items()
             }
+        if self._unseen:
+            edges = self.calibration.cut_edges()
+            notes.append(
+                f"{len(self._unseen)} square(s) outside the frame are unseen (not known to be empty): "
+                f"{_names(self._unseen)}; {move_camera_hint(edges)}"
+            )
         ms = (time.perf_counter() - start) * 1000.0
-        return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes)
+        return BoardReading(
+            results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen)
+        )
 
     def _occupancy(self, rect: np.ndarray, stats: np.ndarray, results: dict[str, SquareReading]) -> set[int]:
         """Settle the empty and the doubtful squares in `results`; return the foreign ones. Tiles are left."""
@@ -176,6 +297,9 @@ class BoardReader:
         shift = np.linalg.norm(lab - self._refs, axis=1)
         foreign: set[int] = set()
         for i, name in enumerate(ALL_SQUARES):
+            if not self._seen[i]:
+                results[name] = SquareReading(name, False, EMPTY, 0.0, True)
+                continue
             face, sat = float(stats[i, 0]), float(stats[i, 2])
             if face <= EMPTY_FACE:
                 strange = shift[i] > MAX_COLOUR_SHIFT if self._has_ref[i] else sat < 0.2
@@ -260,6 +384,17 @@ class BoardReader:
             results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
 
 
+def _doubted(reading: BoardReading, why: str) -> BoardReading:
+    """`reading` not to be trusted as a whole (occluded), with the reason."""
+    return BoardReading(reading.squares, True, reading.ms, [*reading.notes, why], reading.unseen)
+
+
+def _names(shown: list[str]) -> str:
+    """`H8, H9, ... and 3 more`: the first squares of a list, for a note."""
+    more = f" and {len(shown) - NOTE_SQUARES} more" if len(shown) > NOTE_SQUARES else ""
+    return ", ".join(shown[:NOTE_SQUARES]) + more
+
+
 def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.ndarray) -> np.ndarray:
     """`lab` (225 x 3) with the change of light since calibration taken out.
 
@@ -308,4 +443,7 @@ def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:
             every = Counter(r.squares[name].letter for r in readings)
             letter = (votes or every).most_common(1)[0][0]
             out[name] = SquareReading(name, letter != EMPTY, letter, 0.0, True)
-    return BoardReading(out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings))
+    unseen = sorted({n for r in readings for n in r.unseen}, key=ALL_SQUARES.index)
+    return BoardReading(
+        out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings), unseen=unseen
+    )

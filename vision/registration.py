@@ -16,7 +16,7 @@ import numpy as np
 from vision import cells, light
 from vision.calibration import Calibration
 from vision.errors import BoardNotFoundError, FrameSourceError
-from vision.geometry import SIZE, premium_layout
+from vision.geometry import SIZE, move_camera_hint, premium_layout
 from vision.images import read_image
 from vision.markers import find_marker_quad
 
@@ -24,6 +24,8 @@ WORK = 720  # the coarse search works on frames scaled to this size (longest sid
 PITCH = 32  # pixels per square in the rectified image used for the fine fit
 PAD = 1  # squares of margin around the grid in that rectified image
 MIN_LAYOUT_AGREEMENT = 0.9  # right grids score 0.99-1.0 on the reference photos, grids one square off 0.34-0.65
+MAX_UNSEEN_SHARE = 0.15  # of the grid's squares the frame may cut (two rows or columns) and still calibrate
+CUT_SLACK = 0.15  # how far off (share of the field) the guess of a cut field's far side may be
 
 
 def calibrate(
@@ -31,7 +33,8 @@ def calibrate(
 ) -> Calibration:
     """Locate the board's grid in `image` (BGR) and return its calibration, or raise BoardNotFoundError.
 
-    The grid must lie wholly in the frame, and (unless `standard_layout` is False, for boards with other
+    The frame may cut up to `MAX_UNSEEN_SHARE` of the grid (the squares it cuts are read as unseen; beyond
+    that the error names the edges that cut it), and (unless `standard_layout` is False, for boards with other
     premium squares) its squares' colours must follow the standard premium layout: a grid fitted one square
     off would otherwise point every square at its neighbour's pixels, quietly.
     """
@@ -56,20 +59,53 @@ def calibrate(
                     "ArUco markers on the grid's corners (`referee vision markers`)"
                 ) from None
     # The quad is the outside of the grid's frame (markers) or the green field; look for the grid inside.
-    matrix, residual = fit_grid(image, quad, where=where, outer=(method == "grid"))
+    # A field cut by the frame's edge is first extended to the square it would be, and the grid fitted past
+    # the edge from the lines that show; if that fails, the field as seen (only its margin may be cut).
+    cut = quad_cut_sides(quad, (w, h))
+    attempts = [(extend_cut_quad(quad, list(cut)), list(cut)), (quad, [])] if cut else [(quad, [])]
+    first_error: BoardNotFoundError | None = None
+    for candidate, sides in attempts:
+        try:
+            return _calibrate_on(image, candidate, sides, where=where, method=method, standard_layout=standard_layout)
+        except BoardNotFoundError as exc:
+            first_error = first_error or exc
+    assert first_error is not None
+    message = str(first_error)
+    if cut and "move the camera" not in message:
+        message += "; " + move_camera_hint(sorted(set(cut.values()), key=list(FRAME_EDGE.values()).index))
+    raise BoardNotFoundError(message) from None
+
+
+def _calibrate_on(
+    image: np.ndarray, quad: np.ndarray, cut: list[int], *, where: str, method: str, standard_layout: bool
+) -> Calibration:
+    """The calibration of the grid found inside `quad` (sides `cut` beyond the frame), checked."""
+    h, w = image.shape[:2]
+    matrix, residual = fit_grid(image, quad, where=where, outer=(method == "grid"), cut=cut)
+    if cut:
+        matrix, residual = _best_shift(image, matrix, residual, cut)
     grid = Calibration.from_matrix(matrix, (w, h))
-    corners = grid.corners()
-    if corners.min() < 1 or (corners[:, 0] > w - 2).any() or (corners[:, 1] > h - 2).any():
-        raise BoardNotFoundError(f"no board found in {where}: the board's grid is not wholly in the frame")
+    visible = grid.visible()
+    unseen_share = 1.0 - float(visible.mean())
+    if unseen_share > MAX_UNSEEN_SHARE:
+        raise BoardNotFoundError(
+            f"no board found in {where}: {100 * unseen_share:.0f}% of the grid is outside the frame "
+            f"(at most {100 * MAX_UNSEEN_SHARE:.0f}% may be); {move_camera_hint(grid.cut_edges())}"
+        )
+
+    def seen_colours(rect: np.ndarray) -> list[list[float] | None]:
+        """The reader tells a hand from the board by these; squares the frame cuts have none (unseen)."""
+        return [c if seen else None for c, seen in zip(cells.empty_colours(rect), visible, strict=True)]
+
     rect = cells.rectify(image, matrix)
-    colours = cells.empty_colours(rect)  # the reader tells a hand from the board by these
+    colours = seen_colours(rect)
     agreement = layout_agreement(colours)
     # The lamp measured from the board's colours is kept only if it makes the board look more like its
     # layout, not less (a board crowded with tiles leaves too few squares of some kinds to measure on).
     lamp = light.measure(rect)
     if lamp is not None:
         lit = light.apply(rect, lamp)
-        lit_colours = cells.empty_colours(lit)
+        lit_colours = seen_colours(lit)
         lit_agreement = layout_agreement(lit_colours)
         if lit_agreement >= agreement:
             rect, colours, agreement = lit, lit_colours, lit_agreement
@@ -80,14 +116,89 @@ def calibrate(
             f"no board found in {where}: the grid found does not line up with the premium squares "
             f"({100 * agreement:.0f}% of squares match the standard layout)"
         )
-    extra = {
+    extra: dict[str, object] = {
         "light": lamp,
         "empty_colours": colours,
         "layout_agreement": agreement,
         "sharpness": cells.sharpness(cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)),
         "board_value": cells.board_value(cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)),
     }
+    if not visible.all():
+        extra["cut"] = grid.cut_edges()  # for the record: the reader works the unseen squares out itself
     return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual, extra=extra)
+
+
+def _best_shift(image: np.ndarray, matrix: np.ndarray, residual: float, cut: list[int]) -> tuple[np.ndarray, float]:
+    """The grid, or the grid moved by a square or two along the cut axis, whichever fits the premium layout.
+
+    Past a cut side nothing bounds the grid's lines, and a board with a wide margin shows a line at its
+    field's edge: the 16 lines fit as well one square off. The premium squares' colours tell which is right.
+    """
+    h, w = image.shape[:2]
+    axes = {0 if side in (1, 3) else 1 for side in cut}
+
+    def agreement(m: np.ndarray) -> float:
+        seen = Calibration.from_matrix(m, (w, h)).visible()
+        colours = cells.empty_colours(cells.rectify(image, m))
+        return layout_agreement([c if v else None for c, v in zip(colours, seen, strict=True)])
+
+    best, best_residual, best_score = matrix, residual, agreement(matrix)
+    for axis in sorted(axes):
+        for step in (-2, -1, 1, 2):
+            move = np.eye(3)
+            move[axis, 2] = step
+            try:
+                moved, moved_residual, found = _refine(image, move @ matrix)
+            except BoardNotFoundError:
+                continue
+            if found < 0.35 * (SIZE + 1) ** 2 or not np.isfinite(moved_residual):
+                continue
+            score = agreement(moved)
+            if score > best_score + 0.05:
+                best, best_residual, best_score = moved, moved_residual, score
+    return best, best_residual
+
+
+FRAME_EDGE = {0: "top", 1: "right", 2: "bottom", 3: "left"}  # the frame's edges, in the quad's side order
+
+
+def quad_cut_sides(quad: np.ndarray, size: tuple[int, int]) -> dict[int, str]:
+    """The sides of `quad` (0 top, 1 right, 2 bottom, 3 left) that lie along the frame's border, each with
+    the frame edge it lies on ("top", "right", "bottom", "left").
+
+    A green field cut by the frame ends in a straight side on the frame's edge: the board goes on beyond it.
+    """
+    w, h = size
+    tol = 0.01 * max(w, h) + 2
+    pts = np.asarray(quad, np.float64).reshape(4, 2)
+    on_edge = np.column_stack([  # per corner: on the frame's top, right, bottom, left edge
+        pts[:, 1] <= tol, pts[:, 0] >= w - 1 - tol, pts[:, 1] >= h - 1 - tol, pts[:, 0] <= tol
+    ])
+    out = {}
+    for side in range(4):
+        both = on_edge[side] & on_edge[(side + 1) % 4]
+        if both.any():
+            out[side] = FRAME_EDGE[int(np.argmax(both))]
+    return out
+
+
+def extend_cut_quad(quad: np.ndarray, sides: list[int]) -> np.ndarray:
+    """`quad` with each cut side pushed out until the field is as long across as it is along the cut side.
+
+    The playing field is square; a camera looking down keeps it nearly so. The fit that follows allows for
+    the guess being a few percent off, and fits lines only where the frame shows them.
+    """
+    out = np.asarray(quad, np.float64).copy()
+    for side in sides:
+        i, j = side, (side + 1) % 4  # the cut side's corners
+        pi, pj = (side - 1) % 4, (side + 2) % 4  # the far corners of the sides that run into it
+        opposite = float(np.linalg.norm(out[pj] - out[pi]))  # the uncut side facing the cut one
+        for corner, far in ((i, pi), (j, pj)):
+            run = out[corner] - out[far]
+            length = float(np.linalg.norm(run))
+            if 0 < length < opposite:
+                out[corner] = out[far] + run * (opposite / length)
+    return out
 
 
 def calibrate_file(path: str | Path, *, use_markers: bool = True, standard_layout: bool = True) -> Calibration:
@@ -212,10 +323,17 @@ def _fit_comb(
 
 
 def fit_grid(
-    image: np.ndarray, quad: np.ndarray, *, where: str = "image", outer: bool = True
+    image: np.ndarray, quad: np.ndarray, *, where: str = "image", outer: bool = True, cut: list[int] | None = None
 ) -> tuple[np.ndarray, float]:
-    """Homography (image px -> board units) of the 15x15 grid inside `quad`, and its RMS residual."""
+    """Homography (image px -> board units) of the 15x15 grid inside `quad`, and its RMS residual.
+
+    `cut`: sides of `quad` (0 top, 1 right, 2 bottom, 3 left) beyond the frame, where `quad` is only a guess
+    (`extend_cut_quad`): lines may lie past them, where the frame shows nothing and the fit counts nothing.
+    """
+    cut = cut or []
     inner, margin = 760, 24  # the quad is mapped to [margin, margin + inner]: lines on its edge stay in view
+    if cut:
+        margin = 24 + round(CUT_SLACK * inner)  # room past a cut side for lines the guess fell short of
     side = inner + 2 * margin
     dst = np.array([[0, 0], [inner, 0], [inner, inner], [0, inner]], dtype=np.float64) + margin
     coarse = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32))
@@ -224,11 +342,23 @@ def fit_grid(
     vertical, horizontal = _line_profiles(rect, approx_pitch * (0.9 if outer else 1.0))
     # The grid fills 78-100% of the green field or outline, or the marker quad almost exactly.
     lo, hi = (0.78, 1.01) if outer else (0.95, 1.03)
-    pitches = (lo * approx_pitch, hi * approx_pitch)
-    offsets = (margin - 0.03 * inner, margin + inner * (1 - lo) / 2 + 8)
-    bounds = (margin - 0.01 * inner, margin + 1.01 * inner)
-    x0, px = _fit_comb(vertical.sum(axis=0), pitches, offsets, bounds)
-    y0, py = _fit_comb(horizontal.sum(axis=1), pitches, offsets, bounds)
+
+    def axis(before: int, after: int) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+        """Pitch range, offset range and bounds along one axis; `before`/`after`: the sides at its ends."""
+        a, b = lo, hi
+        offsets = (margin - 0.03 * inner, margin + inner * (1 - lo) / 2 + 8)
+        bounds = (margin - 0.01 * inner, margin + 1.01 * inner)
+        if before in cut or after in cut:
+            a, b = lo * (1 - CUT_SLACK), hi * (1 + CUT_SLACK)  # the extended side is a guess
+        if before in cut:  # the first line may lie before the guessed side, out of the frame
+            offsets = (margin - CUT_SLACK * inner, offsets[1])
+            bounds = (0.0, bounds[1])
+        if after in cut:
+            bounds = (bounds[0], float(side - 1))
+        return (a * approx_pitch, b * approx_pitch), offsets, bounds
+
+    x0, px = _fit_comb(vertical.sum(axis=0), *axis(3, 1))
+    y0, py = _fit_comb(horizontal.sum(axis=1), *axis(0, 2))
     # First estimate: an axis-aligned grid in the coarse rectified image.
     grid_pts = np.array([[c, r] for r in range(SIZE + 1) for c in range(SIZE + 1)], dtype=np.float64)
     rect_pts = np.column_stack([x0 + grid_pts[:, 0] * px, y0 + grid_pts[:, 1] * py])

@@ -2,7 +2,8 @@
 
 `referee vision read IMAGE... --calibration CALIB.json [--model MODEL] [--tiles english|german] --json` is a
 stable interface (checks outside the project call it): one JSON object per line,
-{"image", "board": [15 strings], "occluded", "uncertain": [squares], "ms"}. OpenCV is imported in handlers.
+{"image", "board": [15 strings], "occluded", "uncertain": [squares], "ms"}, and "unseen": [squares] when the
+frame cuts the grid (absent otherwise). OpenCV is imported in handlers.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def _fail(message: str) -> int:
 
 
 def handle_read(args: argparse.Namespace) -> int:
+    from game.squares import Square
     from vision.calibration import Calibration
     from vision.classifier import TileClassifier
     from vision.errors import VisionError
@@ -87,10 +89,14 @@ def handle_read(args: argparse.Namespace) -> int:
             print(json.dumps(reading.to_json(path), ensure_ascii=False), flush=True)
         else:
             print(f"{path}: {'OCCLUDED ' if reading.occluded else ''}{reading.ms:.1f} ms")
-            for row in reading.board:
-                print("  " + row)
-            if reading.uncertain:
-                print("  uncertain: " + " ".join(reading.uncertain))
+            unseen = set(reading.unseen)
+            for r, row in enumerate(reading.board):  # a square outside the frame shows as `#`, not as empty
+                print("  " + "".join("#" if str(Square(r, c)) in unseen else ch for c, ch in enumerate(row)))
+            if unseen:
+                print("  unseen (outside the frame): " + " ".join(reading.unseen))
+            doubted = [name for name in reading.uncertain if name not in unseen]
+            if doubted:
+                print("  uncertain: " + " ".join(doubted))
             for note in reading.notes:  # why the frame or its squares are doubted, in words
                 print(f"  why: {note}")
     return status
@@ -108,6 +114,13 @@ def handle_calibrate(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(f"{args.output}: cannot write ({exc.strerror})")
     print(f"{args.output}: board found by {calib.method}, grid fit residual {calib.residual:.3f} squares")
+    cut = calib.cut_edges()
+    if cut:
+        from vision.geometry import move_camera_hint
+
+        unseen = int((~calib.visible()).sum())
+        print(f"{args.output}: {unseen} square(s) outside the frame will be read as unseen; "
+              f"{move_camera_hint(cut)}")
     return 0
 
 

@@ -155,3 +155,22 @@ def test_dice_command_reads_a_tray(cache: Path, capsys: pytest.CaptureFixture[st
     assert sorted(d["letter"] for d in out["dice"]) == ["?", "A", "Q", "Z"]
     assert main(["vision", "dice", str(cache / "tray.png"), "--tray", "0,0,480"]) == 2
     assert "four whole numbers" in capsys.readouterr().err
+
+
+def test_a_frame_that_cuts_the_grid_shows_unseen_squares_and_which_edge(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.perturb import cut
+
+    frame = render_scene(["." * 15] * 15, seed=3, tilt=0.02).frame
+    cv2.imwrite(str(cache / "cut.png"), cut(frame, "left", 0.2))  # the margin and a column of the grid
+    cv2.imwrite(str(cache / "far.png"), cut(frame, "left", 0.3))
+    calib = cache / "calib.json"
+    assert main(["vision", "calibrate", str(cache / "far.png"), "-o", str(calib)]) == 2
+    assert "move the camera so the whole board is in the frame: the left edge is cut" in capsys.readouterr().err
+    assert main(["vision", "calibrate", str(cache / "cut.png"), "-o", str(calib)]) == 0
+    assert "the left edge is cut" in capsys.readouterr().out
+    assert main(["vision", "read", str(cache / "cut.png"), "--calibration", str(calib)]) == 0
+    out = capsys.readouterr().out
+    assert "unseen (outside the frame): A1 B1 " in out and "why: 30 square(s) outside the frame" in out
+    assert "  ##............." in out

@@ -48,3 +48,16 @@ def test_camera_only() -> None:
 def test_picture_json_round_trip() -> None:
     pic = {"H8": Cell("Q"), "H9": Cell(None, blank=True), "H10": Cell(None, doubt="why")}
     assert picture_from_json(picture_to_json(pic)) == pic
+
+
+def test_a_square_outside_the_cameras_frame_is_never_taken_for_empty() -> None:
+    outside = CameraSquare(False, ".", 0.0, True, unseen=True)
+    # The sensor board feels a tile there: it stays, asked about, never dropped as the camera's "empty".
+    with_sensors = fuse({"O8": None, "N8": None}, {"O8": outside, "N8": cam("A")})
+    assert with_sensors["O8"].letter is None and "outside the camera's view" in with_sensors["O8"].doubt
+    assert fuse({"O8": "Q"}, {"O8": outside})["O8"] == Cell("Q")
+    # The camera alone: a tile next to an unseen square may be part of a word going on past the frame's
+    # edge, so it is asked about; a tile away from the edge is read as usual.
+    alone = fuse(None, {"O8": outside, "N8": cam("A"), "H8": cam("Q")})
+    assert set(alone) == {"N8", "H8"} and alone["H8"] == Cell("Q")
+    assert alone["N8"].letter is None and "cannot see past" in alone["N8"].doubt

@@ -150,3 +150,47 @@ def test_referee_run_refuses_at_start_with_neither_board_nor_camera(tmp_path: Pa
 def test_referee_run_refuses_a_bad_camera_url_at_start(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"sensors\.camera: picamera2:abc: 'abc' is not a camera number"):
         real_parts(_config(tmp_path, board="/dev/ttyACM0", camera="picamera2:abc", fusion="both"))
+
+
+class Remembering(EmptyBoard):
+    """A board reader that records the tiles the service tells it (vision's BoardReader.remember)."""
+
+    def __init__(self) -> None:
+        self.told: list[dict[str, str]] = []
+
+    def remember(self, tiles: dict[str, str]) -> None:
+        self.told.append(dict(tiles))
+
+
+def test_a_camera_opened_mid_game_is_told_the_committed_tiles(tmp_path: Path, clock: ManualClock) -> None:
+    """So that a bump before the camera's first clear frame can be checked against the game's tiles."""
+    from referee.table.picture import Cell
+
+    opener = FlakyOpener(missing=0)
+    service = _service(tmp_path, clock, opener)  # the camera is opened at the first try, 30 s in
+    try:
+        service.start()
+        table = service.table
+        table.control("start", {})
+        mover = next(i for i, p in enumerate(table.snapshot()["players"]) if p["on_turn"])
+        table.board_seen({"H8": Cell("Q"), "H9": Cell("I")})
+        table.press_clock(mover)
+        clock.now += 20  # the challenge window closes
+        table.poll()
+        board = table.snapshot()["board"]
+        assert board[7][7] + board[8][7] == "QI"  # H8 and H9: down column H
+        readers: list[Remembering] = []
+        plain = opener.__call__
+
+        def opening() -> CameraPort:
+            port = plain()
+            readers.append(Remembering())
+            port.reader = readers[-1]
+            return port
+
+        service.parts.camera_opener = opening
+        clock.now += 30
+        assert service.retry_camera()
+        assert readers[-1].told == [{"H8": "Q", "H9": "I"}]
+    finally:
+        service.close()

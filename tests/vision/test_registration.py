@@ -108,9 +108,9 @@ def test_corners_are_ordered_clockwise_from_the_top_left() -> None:
     assert np.array_equal(order_corners(turned[[3, 1, 0, 2]]), turned)
 
 
-def test_a_board_partly_out_of_the_frame_is_refused() -> None:
-    scene = render_scene(["." * 15] * 15, seed=0, tilt=0.18)  # this camera cuts off a corner of the grid
-    with pytest.raises(BoardNotFoundError, match="not wholly in the frame"):
+def test_a_board_cut_by_the_frame_that_cannot_be_fitted_says_which_edge() -> None:
+    scene = render_scene(["." * 15] * 15, seed=0, tilt=0.18)  # this camera cuts the field's bottom edge
+    with pytest.raises(BoardNotFoundError, match="whole board is in the frame: the bottom"):
         calibrate(scene.frame, where="tilted.png")
 
 
