@@ -29,7 +29,9 @@ def board() -> np.ndarray:
 
 
 @pytest.mark.parametrize(("g", "low", "high"), [(1.5, 1.35, 1.65), (0.6, 0.54, 0.67), (1.8, 1.6, 2.0)])
-def test_a_tone_curve_is_measured_from_the_boards_contrast(board: np.ndarray, g: float, low: float, high: float) -> None:
+def test_a_tone_curve_is_measured_from_the_boards_contrast(
+    board: np.ndarray, g: float, low: float, high: float
+) -> None:
     measured = light.measure(cells.rectify(perturb.gamma(board, g), calibrate(board).matrix))
     assert measured is not None
     assert low <= float(measured["tone"]) <= high  # type: ignore[arg-type]
