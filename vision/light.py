@@ -4,8 +4,8 @@ Why: the reader tells a tile from a square by colour (a tile's face is pale and 
 saturated), and a warm lamp, a dim room or light falling from one side moves every colour. But every frame
 holds a colour chart: the empty squares of each premium kind share one colour, so how a kind's squares
 differ across the board is the light's shape (a gradient, a vignette), and the kinds together average to
-about grey on the boards measured (red, pink, dark blue, light blue and green: each channel within 15% of
-the others), so their mean says the lamp's colour and strength.
+the same colour on the boards measured (red, pink, dark blue, light blue and green: `TARGET`, each channel
+within 2 % of it on every clean frame), so their mean says the lamp's colour and strength.
 
 A camera's tone curve (its gamma) is not a gain: it stretches or squeezes the board's contrast, so a darker
 curve saturates the pale tile faces and a paler one bleaches the light-blue squares towards a tile's face.
@@ -31,8 +31,11 @@ import numpy as np
 from vision import cells
 from vision.geometry import SIZE, premium_layout
 
-TARGET = 95.0  # the mean of the kinds' colours on clean frames of real boards, per channel (B, G, R)
-GAIN_DEAD_BAND = 0.1  # |log gain| below this on every channel: near enough to neutral (a tan board), leave it
+# The mean of the kinds' colours on clean frames of the green boards, per channel (B, G, R). Not grey: the
+# kinds average 7-9 % lower in green than in blue and red on every green board measured (and on the rendered
+# one); with a grey target that board tint sat just inside the dead band and a vignette pushed it out.
+TARGET = np.array([100.0, 89.0, 96.5])
+GAIN_DEAD_BAND = 0.1  # |log| of the tint on every channel, or of the level: below it, near enough (a tan board)
 FIELD_DEAD_BAND = 0.5  # the fitted light varies less than this (log) across the board: leave it
 MAX_GAIN = 3.0
 CHROMA_TOLERANCE = 0.25  # how far a square's chromaticity may lie from its kind's to count as that kind
@@ -124,10 +127,16 @@ def measure(rect: np.ndarray) -> dict[str, object] | None:
     gains = np.clip(TARGET / np.mean(list(medians.values()), axis=0), 1 / MAX_GAIN, MAX_GAIN)
     # A board paler than the green ones (a tan board) is not a bright lamp: the level is raised for a dim
     # room, never lowered; the lamp's colour (the gains relative to each other) is always taken out.
+    # The colour and the level each have their own dead band: a board's own slight tint, left alone on a
+    # clean frame, must not be taken out only because a dim room raised the level (it tints the tiles).
     level = float(np.exp(np.log(gains).mean()))
-    gains = gains / level * max(level, 1.0)
-    if float(np.abs(np.log(gains)).max()) <= GAIN_DEAD_BAND:
-        gains[:] = 1.0
+    tint = gains / level
+    if float(np.abs(np.log(tint)).max()) <= GAIN_DEAD_BAND:
+        tint[:] = 1.0
+    level = max(level, 1.0)
+    if np.log(level) <= GAIN_DEAD_BAND:
+        level = 1.0
+    gains = tint * level
     return {"gains": [float(g) for g in gains], "field": [float(c) for c in coef], "tone": tone}
 
 
