@@ -18,6 +18,7 @@ PITCH = 40  # rectified pixels per square
 PAD = 0.5  # squares of margin around the grid
 PATCH = 32  # side of the normalised grey patch the letter classifier sees
 GLYPH_WINDOW = 1.4  # squares: room for a tile pushed a third of a square off its place
+DARK_BOARD = 90.0  # `board_value` of a calibration frame below which its board counts as dark
 
 
 def rectify(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
@@ -72,7 +73,11 @@ def planes(rect: np.ndarray, reference_value: float = 0.0) -> Planes:
         now = board_value(hsv)
         if now > 0:
             exposure = float(np.clip(now / reference_value, 0.35, 2.0))
-    face = (hsv[..., 1] < 70) & (hsv[..., 2] > min(110.0 * exposure, 200.0))
+    # The pale level follows the exposure; and a calibration frame whose board was dark (a dim room whose
+    # lamp could not be taken out) lowers it in proportion, or every tile would read as an empty square,
+    # surely. Calibrations of lit boards measure 97-125 here, and keep the level as it is.
+    dark = min(1.0, reference_value / DARK_BOARD) if reference_value > 0 else 1.0
+    face = (hsv[..., 1] < 70) & (hsv[..., 2] > min(110.0 * exposure * dark, 200.0))
     k = max(3, int(PITCH * 0.35) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     tile = cv2.morphologyEx(face.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0

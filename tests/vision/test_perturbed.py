@@ -93,3 +93,23 @@ def test_a_lamp_measured_on_an_empty_board_leaves_the_boards_own_tint(
     reading = BoardReader(calib, german_model).read(apply(cv2.imread(str(later.path)), rng))
     assert reading.board == list(later.board), reading.notes
     assert not reading.occluded and reading.uncertain == [], reading.notes
+
+
+def test_a_dark_calibration_whose_lamp_is_not_kept_still_sees_the_tiles(
+    shared_dir: Path, german_model: TileClassifier
+) -> None:
+    """Game12 at 40 % light: the lamp measured on its empty board is refused (it makes the layout match a
+    square worse), so the board stays dark; its tiles must still read as tiles, not surely as empty squares."""
+    labels = shared_dir / "photos" / "labels.json"
+    if not labels.is_file():
+        pytest.skip(f"no labelled photos at {labels}")
+    photos = {p.file: p for p in load_labels(labels) if p.game == "game12"}
+
+    def dark(path: Path) -> np.ndarray:
+        return perturb.scale_light(cv2.imread(str(path)), np.array(0.4, np.float32))
+
+    calib = calibrate(dark(photos["board-00a.png"].path), where="game12 at 40 % light")
+    later = photos["board-03.png"]
+    reading = BoardReader(calib, german_model).read(dark(later.path))
+    assert reading.board == list(later.board), reading.notes
+    assert not reading.occluded, reading.notes
