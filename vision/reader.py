@@ -285,7 +285,17 @@ def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.n
             gains[ch], offsets[ch] = gain, float(ys.mean() - gain * xs.mean())
         residual = np.linalg.norm(y - (x * gains + offsets), axis=1)
         keep = residual <= max(float(np.percentile(residual, 75)), 1.0)
-    return ((lab - offsets) / gains).astype(np.float32)
+    out = (lab - offsets) / gains
+    # What the change does to one kind of square beyond that fit (a camera's white balance moves the red
+    # squares more than the green ones the fit is mostly made of): per premium kind, the median of what is
+    # left over its empty squares. A hand covers a few squares of a kind, never most of them.
+    kinds = np.array(list("".join(premium_layout())))
+    left = out - refs
+    for kind in np.unique(kinds):
+        mine = usable & (kinds == kind)
+        if mine.sum() >= 4:
+            out[kinds == kind] -= np.median(left[mine], axis=0)
+    return out.astype(np.float32)
 
 
 def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:
