@@ -85,13 +85,21 @@ def planes(rect: np.ndarray, reference_value: float = 0.0) -> Planes:
 
 
 def per_square_mean(plane: np.ndarray, inset: float = 0.2) -> np.ndarray:
-    """Mean of `plane` over the middle of each square (225 rows, one per square; channels kept)."""
+    """Mean of `plane` over the middle of each square (225 rows, one per square; channels kept).
+
+    From the plane's integral image: four look-ups per square instead of a mean over a strided view, which
+    costs a few milliseconds a read on the Lab and saturation planes.
+    """
     off = round(PAD * PITCH)
-    grid = plane[off : off + SIZE * PITCH, off : off + SIZE * PITCH].astype(np.float32)
-    grid = grid.reshape(SIZE, PITCH, SIZE, PITCH, *plane.shape[2:])
     i = int(PITCH * inset)
-    middle = grid[:, i : PITCH - i, :, i : PITCH - i]
-    out: np.ndarray = middle.mean(axis=(1, 3)).reshape(SIZE * SIZE, *plane.shape[2:])
+    src = plane.view(np.uint8) if plane.dtype == bool else plane
+    integral = np.asarray(cv2.integral(np.ascontiguousarray(src), sdepth=cv2.CV_64F))
+    integral = integral.reshape(integral.shape[0], integral.shape[1], -1)
+    starts = off + np.arange(SIZE) * PITCH + i
+    ends = starts + PITCH - 2 * i
+    below, above = integral[ends], integral[starts]
+    total = below[:, ends] - above[:, ends] - below[:, starts] + above[:, starts]
+    out: np.ndarray = (total / float((PITCH - 2 * i) ** 2)).astype(np.float32).reshape(SIZE * SIZE, *plane.shape[2:])
     return out
 
 
