@@ -4,11 +4,19 @@ Why: the reader tells a tile from a square by colour (a tile's face is pale and 
 saturated), and a warm lamp, a dim room or light falling from one side moves every colour. But every frame
 holds a colour chart: the empty squares of each premium kind share one colour, so how a kind's squares
 differ across the board is the light's shape (a gradient, a vignette), and the kinds together average to
-about grey on the boards measured (red, pink, dark blue, light blue and green: each channel within 15% of
-the others), so their mean says the lamp's colour and strength.
+the same colour on the boards measured (red, pink, dark blue, light blue and green: `TARGET`, each channel
+within 2 % of it on every clean frame), so their mean says the lamp's colour and strength.
 
-Two steps, measured on the calibration frame and applied to every frame after (each left out when the light
-is within a dead band of even and neutral):
+A camera's tone curve (its gamma) is not a gain: it stretches or squeezes the board's contrast, so a darker
+curve saturates the pale tile faces and a paler one bleaches the light-blue squares towards a tile's face.
+But the spread of the premium kinds' log colours is a property of the board's design (0.50-0.52 on both
+green boards measured, and on the rendered one), and a tone curve `out = in ** g` multiplies it by `g`,
+while a lamp's colour or strength leaves it alone. So the spread measured on the calibration frame gives
+the curve, and it is undone before anything else.
+
+Three steps, measured on the calibration frame and applied to every frame after (each left out when the
+light is within a dead band of even and neutral):
+0. The tone curve: `g` from the spread of the kinds' log colours against `CONTRAST`, undone per pixel.
 1. The shape: log brightness of each square relative to its kind's median, fitted by a quadratic surface
    over the squares that look like their kind (tiles do not), and divided out.
 2. The colour and level: per channel, the mean of the kinds' medians is brought to `TARGET` (raised for a
@@ -23,11 +31,21 @@ import numpy as np
 from vision import cells
 from vision.geometry import SIZE, premium_layout
 
-TARGET = 95.0  # the mean of the kinds' colours on clean frames of real boards, per channel (B, G, R)
-GAIN_DEAD_BAND = 0.1  # |log gain| below this on every channel: near enough to neutral (a tan board), leave it
+# The mean of the kinds' colours on clean frames of the green boards, per channel (B, G, R). Not grey: the
+# kinds average 7-9 % lower in green than in blue and red on every green board measured (and on the rendered
+# one); with a grey target that board tint sat just inside the dead band and a vignette pushed it out.
+TARGET = np.array([100.0, 89.0, 96.5])
+GAIN_DEAD_BAND = 0.1  # |log| of the tint on every channel, or of the level: below it, near enough (a tan board)
 FIELD_DEAD_BAND = 0.5  # the fitted light varies less than this (log) across the board: leave it
 MAX_GAIN = 3.0
 CHROMA_TOLERANCE = 0.25  # how far a square's chromaticity may lie from its kind's to count as that kind
+CONTRAST = 0.51  # RMS spread of the kinds' log colours (per channel, centred) on boards under a plain tone curve
+TONE_DEAD_BAND = 0.2  # |log g| below this: the board's own contrast, not a tone curve (a tan board is 0.16 off)
+MAX_TONE = 2.0
+# The (kind, channel) pairs the spread is measured on: the red of the green and dark-blue squares is near
+# black on the green boards (sensor noise, not colour), so it is left out. Kinds in the order ".TDtd".
+SPREAD_KINDS = ".TDtd"
+SPREAD_MASK = np.array([[1, 1, 0], [1, 1, 1], [1, 1, 1], [1, 1, 0], [1, 1, 1]], bool)
 
 
 def _design(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -41,15 +59,30 @@ def _kinds() -> np.ndarray:
     return np.array(list("".join(premium_layout())))
 
 
-def measure(rect: np.ndarray) -> dict[str, list[float]] | None:
-    """The light on a rectified board (`cells.rectify`): per-channel gains and the shape of its fall-off.
+def tone_of(medians: dict[str, np.ndarray]) -> float:
+    """The tone curve's exponent `g` (out = in ** g, in 0..1) from the kinds' median colours (B, G, R).
 
-    Measured once, on the calibration frame (mostly empty squares, so every kind shows its colour), and
-    kept in the calibration: the lamp stays, and the reader follows slower changes (clouds, a lamp switched
-    on) from the empty squares as before. None when too little board is in view to tell.
+    1.0 when a kind is missing (covered by tiles) or the contrast is within the dead band of the usual.
     """
-    bgr = cells.per_square_mean(rect, inset=0.25).astype(np.float64) + 1.0
-    kinds = _kinds()
+    if any(k not in medians for k in SPREAD_KINDS):
+        return 1.0
+    logs = np.log(np.maximum(np.array([medians[k] for k in SPREAD_KINDS], np.float64), 1.0) / 255.0)
+    devs = [logs[SPREAD_MASK[:, c], c] - logs[SPREAD_MASK[:, c], c].mean() for c in range(3)]
+    spread = float(np.sqrt(np.mean(np.concatenate(devs) ** 2)))
+    g = spread / CONTRAST
+    if not np.isfinite(g) or abs(np.log(max(g, 1e-6))) <= TONE_DEAD_BAND:
+        return 1.0
+    return float(np.clip(g, 1 / MAX_TONE, MAX_TONE))
+
+
+def _untone(values: np.ndarray, g: float) -> np.ndarray:
+    """`values` (0..255) with the tone curve `in ** g` undone."""
+    out: np.ndarray = 255.0 * (np.clip(values, 0.0, 255.0) / 255.0) ** (1.0 / g)
+    return out
+
+
+def _medians(bgr: np.ndarray, kinds: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Per kind, the median colour of the squares whose chromaticity is close to the kind's; and those squares."""
     chroma = bgr / bgr.sum(axis=1, keepdims=True)
     like = np.zeros(SIZE * SIZE, bool)
     medians: dict[str, np.ndarray] = {}
@@ -60,8 +93,25 @@ def measure(rect: np.ndarray) -> dict[str, list[float]] | None:
         if close.sum() >= 2:
             like |= close
             medians[str(kind)] = np.median(bgr[close], axis=0)
+    return medians, like
+
+
+def measure(rect: np.ndarray) -> dict[str, object] | None:
+    """The light on a rectified board (`cells.rectify`): per-channel gains and the shape of its fall-off.
+
+    Measured once, on the calibration frame (mostly empty squares, so every kind shows its colour), and
+    kept in the calibration: the lamp stays, and the reader follows slower changes (clouds, a lamp switched
+    on) from the empty squares as before. None when too little board is in view to tell.
+    """
+    bgr = cells.per_square_mean(rect, inset=0.25).astype(np.float64) + 1.0
+    kinds = _kinds()
+    medians, like = _medians(bgr, kinds)
     if like.sum() < 30 or len(medians) < 3:
         return None
+    tone = tone_of(medians)
+    if tone != 1.0:
+        bgr = _untone(bgr - 1.0, tone) + 1.0
+        medians = {k: np.median(bgr[like & (kinds == k)], axis=0) for k in medians}
     gray = bgr.mean(axis=1)
     reference = np.array([medians[str(k)].mean() if str(k) in medians else np.nan for k in kinds])
     use = like & np.isfinite(reference)
@@ -77,28 +127,41 @@ def measure(rect: np.ndarray) -> dict[str, list[float]] | None:
     gains = np.clip(TARGET / np.mean(list(medians.values()), axis=0), 1 / MAX_GAIN, MAX_GAIN)
     # A board paler than the green ones (a tan board) is not a bright lamp: the level is raised for a dim
     # room, never lowered; the lamp's colour (the gains relative to each other) is always taken out.
+    # The colour and the level each have their own dead band: a board's own slight tint, left alone on a
+    # clean frame, must not be taken out only because a dim room raised the level (it tints the tiles).
     level = float(np.exp(np.log(gains).mean()))
-    gains = gains / level * max(level, 1.0)
-    if float(np.abs(np.log(gains)).max()) <= GAIN_DEAD_BAND:
-        gains[:] = 1.0
-    return {"gains": [float(g) for g in gains], "field": [float(c) for c in coef]}
+    tint = gains / level
+    if float(np.abs(np.log(tint)).max()) <= GAIN_DEAD_BAND:
+        tint[:] = 1.0
+    level = max(level, 1.0)
+    if np.log(level) <= GAIN_DEAD_BAND:
+        level = 1.0
+    gains = tint * level
+    return {"gains": [float(g) for g in gains], "field": [float(c) for c in coef], "tone": tone}
 
 
 def apply(rect: np.ndarray, light: object) -> np.ndarray:
-    """`rect` with the light `measure` found taken out (unchanged when there is none to take out)."""
+    """`rect` with the light `measure` found taken out (unchanged when there is none to take out).
+
+    Per pixel and channel: the tone curve undone, divided by the fall-off, times the channel's gain. Without
+    a fall-off the whole of it is one lookup table per channel, the cheapest way.
+    """
     if not isinstance(light, dict):
         return rect
-    gains = np.asarray(light.get("gains", [1.0, 1.0, 1.0]), np.float32)
+    gains = np.asarray(light.get("gains", [1.0, 1.0, 1.0]), np.float64)
     coef = np.asarray(light.get("field", [0.0] * 6), np.float64)
-    if gains.shape != (3,) or coef.shape != (6,):
+    tone = light.get("tone", 1.0)
+    if gains.shape != (3,) or coef.shape != (6,) or not isinstance(tone, (int, float)) or tone <= 0:
         return rect
     flat = not coef.any()
-    if flat and np.all(gains == 1.0):
+    if flat and np.all(gains == 1.0) and tone == 1.0:
         return rect
-    if flat:  # a gain per channel: a lookup table is the cheapest way
-        levels = np.arange(256, dtype=np.float32)
-        luts = [np.clip(levels * g, 0, 255).astype(np.uint8) for g in gains]
+    levels = _untone(np.arange(256, dtype=np.float64), float(tone))
+    if flat:
+        luts = np.clip(levels[None, :] * gains[:, None] + 0.5, 0, 255).astype(np.uint8)
         return np.asarray(cv2.merge([cv2.LUT(rect[..., c], luts[c]) for c in range(3)]))
+    if tone != 1.0:
+        rect = cv2.LUT(rect, np.clip(levels + 0.5, 0, 255).astype(np.uint8))
     side = rect.shape[0]
     # The surface on a coarse grid (board units; the rectified image has `cells.PAD` squares of margin),
     # then resized: the light is smooth.
@@ -106,5 +169,6 @@ def apply(rect: np.ndarray, light: object) -> np.ndarray:
     gy, gx = np.meshgrid(u, u, indexing="ij")
     coarse = _design(gy.ravel() - 0.5, gx.ravel() - 0.5) @ coef
     gain = cv2.resize(np.exp(-coarse).reshape(32, 32).astype(np.float32), (side, side))
-    lit: np.ndarray = np.clip(rect.astype(np.float32) * gain[..., None] * gains, 0, 255).astype(np.uint8)
+    per_pixel = cv2.merge([gain * np.float32(g) for g in gains])
+    lit: np.ndarray = cv2.multiply(rect, per_pixel, dtype=cv2.CV_8U)
     return lit
