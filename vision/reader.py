@@ -97,7 +97,7 @@ class BoardReader:
         self.recalibrations = 0
         self.tiles: dict[str, str] = {}  # the tiles read clearly so far: square -> letter ("?" a blank)
         self._wait = 0  # frames to read before looking for the grid again
-        self._foreign = 0  # squares that looked foreign in the last frame read
+        self._foreign: set[int] = set()  # squares that looked foreign in the last frame read
         self._use(calibration)
 
     def _use(self, calibration: Calibration) -> None:
@@ -164,7 +164,7 @@ class BoardReader:
         doubted = set(reading.uncertain)
         lost = recalibration.lost_tiles(self.tiles, letters, doubted)
         many_lost = len(self.tiles) >= recalibration.MIN_KNOWN and 2 * len(lost) >= len(self.tiles)
-        if self._foreign < MOVED_HINT and not many_lost:
+        if not recalibration.looks_moved(self._foreign) and not many_lost:
             if not reading.occluded:
                 self._remember(reading)
             return reading
@@ -257,7 +257,7 @@ class BoardReader:
         foreign = self._occupancy(rect, stats, results)
         tiles = [i for i, name in enumerate(ALL_SQUARES) if name not in results]
         foreign |= self._letters(pl, stats, tiles, results)
-        self._foreign = len(foreign)
+        self._foreign = set(foreign)
         notes = []
         if foreign:
             self._spread_doubt(foreign, results)

@@ -25,6 +25,24 @@ from vision.geometry import SIZE
 NOT_MOVED = 0.2  # squares: a grid found again within this of the old one is the same grid (a hand, not a bump)
 RETRY_FRAMES = 5  # after a refused or needless search, frames read before the grid is searched for again
 MIN_KNOWN = 3  # remembered tiles from which losing half of them at once suggests the camera moved
+MANY_FOREIGN = 40  # foreign squares that suggest a bump wherever they lie
+SPREAD_FOREIGN = 16  # fewer suffice when they lie in every quarter of the board
+
+
+def looks_moved(foreign: set[int]) -> bool:
+    """Does this frame's set of foreign squares (indices, row-major) suggest the camera moved?
+
+    Many foreign squares do, wherever they are. A small turn moves the edges and corners of the grid and
+    barely its centre, so a bump of a few degrees shows fewer, spread around the whole board; a hand or a
+    sleeve covers one compact region, reaching from one side. Spread means: foreign squares in each of the
+    board's four quarters. A false alarm only costs one search for the grid (it is found where it was)."""
+    if len(foreign) >= MANY_FOREIGN:
+        return True
+    if len(foreign) < SPREAD_FOREIGN:
+        return False
+    half = SIZE // 2
+    quarters = {(i // SIZE > half, i % SIZE > half) for i in foreign if i // SIZE != half and i % SIZE != half}
+    return len(quarters) == 4
 
 
 def moved_by(old: Calibration, new: Calibration) -> tuple[int, float]:

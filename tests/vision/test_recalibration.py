@@ -140,3 +140,19 @@ def test_a_remembered_tile_read_in_doubt_stays_remembered(english_model: TileCla
     squares["H10"] = SquareReading("H10", True, "S", 1.0, False)  # a new tile
     reader._remember(BoardReading(squares, occluded=False))
     assert reader.tiles == {"H8": "Q", "H9": "I", "H10": "S"}
+
+
+def test_a_bump_is_suspected_from_many_foreign_squares_or_fewer_spread_over_the_board() -> None:
+    """A small turn moves the grid's edges and corners, barely its centre: fewer foreign squares, in every
+    quarter (game01 turned 4 degrees shows 39). A hand covers one region from one side."""
+    def idx(names: list[tuple[int, int]]) -> set[int]:
+        return {r * 15 + c for r, c in names}
+
+    rim = idx([(0, c) for c in range(0, 15, 2)] + [(14, c) for c in range(0, 15, 2)]
+              + [(r, 0) for r in range(2, 13, 3)] + [(r, 14) for r in range(2, 13, 3)])
+    assert len(rim) < recalibration.MANY_FOREIGN and recalibration.looks_moved(rim)
+    hand = idx([(r, c) for r in range(0, 6) for c in range(4, 11)])  # 42 squares from the top edge
+    assert recalibration.looks_moved(hand), "many foreign squares: look (a hand costs one search)"
+    small_hand = idx([(r, c) for r in range(0, 5) for c in range(3, 10)])  # 35, one side
+    assert not recalibration.looks_moved(small_hand)
+    assert not recalibration.looks_moved(idx([(0, 0), (0, 14), (14, 0), (14, 14)])), "too few to say"
