@@ -67,7 +67,8 @@ pytest: $(VENV)/.installed-test system-deps
 test: lint typecheck pytest
 
 # The project on Debian arm64 (bookworm) under qemu, installed as docs/install-pi.md says; the root is
-# built once and cached in ~/.cache/scrabble-referee/pi-root. Root only. See .ci/pi-check and CONTRIBUTING.md.
+# built once and cached in ~/.cache/scrabble-referee/pi-root. Root only; 20-40 minutes with the root cached, so
+# not in CI. PI_CHECK_STAGE="demo tests" runs some stages. See .ci/pi-check and docs/install-pi.md.
 pi-check:
 	$(call apt_install,qemu-user-static:/usr/bin/qemu-aarch64-static binfmt-support:/usr/sbin/update-binfmts debootstrap:/usr/sbin/debootstrap)
 	.ci/pi-check

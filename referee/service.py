@@ -107,6 +107,11 @@ def _same_setup(a: Any, b: Any) -> bool:
 
 
 class TableService:
+    # How old (service clock, seconds) the camera's last frame may be for a commit to use it without another
+    # look, when it was taken after the board last changed: old enough for the camera thread's frame to
+    # still serve a press right after the last tile, young enough that a hand over the board since is unlikely.
+    camera_fresh_s: float = 2.0
+
     def __init__(self, parts: ServiceParts) -> None:
         self.parts = parts
         self.config = parts.config
@@ -334,7 +339,7 @@ class TableService:
         cam = self.camera
         if cam is None or cam.last_at is None or not cam.up:
             return False
-        return cam.last_at >= self._last_change and self.mono() - cam.last_at < 2.0
+        return cam.last_at >= self._last_change and self.mono() - cam.last_at < self.camera_fresh_s
 
     def _camera_link(self) -> None:
         if self.camera is not None:

@@ -9,6 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from .patience import FACTOR
+
+# On an emulated machine (REFEREE_TEST_PATIENCE above 1, `make pi-check`) drawing the examples is as slow
+# as everything else: that is the machine, not a strategy that draws too much, so Hypothesis is told so.
+settings.register_profile("patient", suppress_health_check=[HealthCheck.too_slow], deadline=None)
+if FACTOR > 1:
+    settings.load_profile("patient")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 # Debian's Chromium; REFEREE_CHROMIUM names another build (or a missing path, to check the clean skip).

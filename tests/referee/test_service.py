@@ -24,11 +24,13 @@ from referee.demo import DemoDriver, RecordJudge, load_record
 from referee.service import TableService
 from referee.sim.parts import sim_config, sim_parts
 
+from ..patience import patience
+
 pytestmark = pytest.mark.pty
 
 
 def wait_for(what: str, pred: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patience(timeout)
     while time.monotonic() < deadline:
         value = pred()
         if value:
@@ -63,6 +65,12 @@ class Running:
         self.service.close()
 
 
+def driver(r: Running, record: Any, timeout_s: float = 20.0, **options: Any) -> DemoDriver:
+    """The demo's robot players on a running service; their wait per step is a safety net, stretched on an
+    emulated machine (tests/patience.py)."""
+    return DemoDriver(r.service, record, r.judge, timeout_s=patience(timeout_s), **options)
+
+
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[Running]:
     r = Running(tmp_path, fusion="sensors", clock_mode="tournament")
@@ -71,14 +79,14 @@ def running(tmp_path: Path) -> Iterator[Running]:
 
 
 def test_the_builtin_demo_plays_through_the_emulated_board(running: Running) -> None:
-    result = DemoDriver(running.service, load_record(None), running.judge).run()
+    result = driver(running, load_record(None)).run()
     assert result.mismatches == [] and result.compared == 10
     assert result.final == [("Anna", 77), ("Ben", 17)]
 
 
 def test_a_recorded_tournament_game_to_its_end(running: Running, shared_dir: Path) -> None:
     record = load_record(str(shared_dir / "gcg" / "liwords" / "pkg_omgwords_testdata_vs_josh.gcg"))
-    result = DemoDriver(running.service, record, running.judge).run()
+    result = driver(running, record).run()
     assert result.mismatches == []
     assert result.state == "ended" and [s for _, s in result.final] == [457, 397]
 
@@ -91,7 +99,7 @@ def test_a_challenge_bonus_after_going_out_is_compared_in_the_records_order(tmp_
     r = Running(tmp_path, fusion="sensors", clock_mode="none", challenge="five-point",
                 players=tuple(p.name for p in record.players))
     try:
-        result = DemoDriver(r.service, record, r.judge).run()
+        result = driver(r, record).run()
         assert result.mismatches == []
         assert result.state == "ended" and result.final == [("cesar", 439), ("frentz", 550)]
     finally:
@@ -111,7 +119,7 @@ def test_the_tables_own_export_with_the_bonus_after_the_racks_plays_back(tmp_pat
     r = Running(tmp_path, fusion="sensors", clock_mode="none", challenge="five-point",
                 players=tuple(p.name for p in record.players))
     try:
-        result = DemoDriver(r.service, record, r.judge).run()
+        result = driver(r, record).run()
     finally:
         r.close()
     assert result.mismatches == [] and result.compared == 25
@@ -125,7 +133,7 @@ def test_a_record_line_the_robots_cannot_act_on_shows_in_the_final_scores(tmp_pa
                        ">Ben: AEPRSTX H8 .AP +14 14\n>Anna:  (time) -10 34\n")
     r = Running(tmp_path, fusion="sensors", clock_mode="none")
     try:
-        result = DemoDriver(r.service, record, r.judge).run()
+        result = driver(r, record).run()
     finally:
         r.close()
     assert result.mismatches == ["line 5 (>Anna:  (time) -10 34): engine total 44 at the end of the record, "
@@ -136,7 +144,7 @@ def test_a_record_line_the_robots_cannot_act_on_shows_in_the_final_scores(tmp_pa
 def test_the_demo_with_the_synthetic_camera_fused(tmp_path: Path) -> None:
     r = Running(tmp_path, fusion="both", clock_mode="none")
     try:
-        result = DemoDriver(r.service, load_record(None), r.judge).run()
+        result = driver(r, load_record(None)).run()
         assert result.mismatches == [] and result.final == [("Anna", 77), ("Ben", 17)]
         assert r.service.camera is not None and r.service.camera.frames >= 5
     finally:
@@ -451,7 +459,7 @@ def test_scramble_records_play_through_the_emulated_mat(tmp_path: Path, name: st
     r = Running(tmp_path, kind=record.variant, fusion="sensors", clock_mode="none",
                 players=tuple(p.name for p in record.players))
     try:
-        result = DemoDriver(r.service, record, r.judge).run()
+        result = driver(r, record).run()
         assert result.mismatches == [] and result.state == "ended"
         assert result.final[0][1] == record.moves[-1].total
     finally:
@@ -487,6 +495,8 @@ def test_the_commit_reuses_a_frame_taken_after_the_last_tile(tmp_path: Path) -> 
             return read()
 
         cam.read = counting_read  # type: ignore[method-assign]
+        # "lately" is 2 s of wall clock on a PC; under qemu the commit comes later than that after the frame
+        service.camera_fresh_s = patience(service.camera_fresh_s)
         service.request_commit(0)
         snap = wait_for("the play", lambda: (s := table.snapshot())["state"] == "challenge" and s)
         assert snap["players"][0]["score"] == 44
@@ -505,7 +515,7 @@ def test_the_demo_lines_up_long_player_names(tmp_path: Path) -> None:
     r = Running(tmp_path, fusion="sensors", clock_mode="none", players=("Mark Ogden-Whitfield", "Ann"))
     out = io.StringIO()
     try:
-        result = DemoDriver(r.service, record, r.judge, out=out).run()
+        result = driver(r, record, out=out).run()
     finally:
         r.close()
     assert result.mismatches == []
@@ -521,7 +531,7 @@ def test_a_wrong_line_is_reported_once_not_on_every_later_total(tmp_path: Path) 
                        ">Ben: AEPRSTX H8 .AP +14 14\n>Anna: AEIRST? 9F AT +9 63\n")
     r = Running(tmp_path, fusion="sensors", clock_mode="none")
     try:
-        result = DemoDriver(r.service, record, r.judge).run()
+        result = driver(r, record).run()
     finally:
         r.close()
     assert result.mismatches == ["line 3 (>Anna: ?AEIQUZ 8E QUIZ +54 54): engine total 44, record 54"]
@@ -531,7 +541,7 @@ def test_a_pass_after_the_game_ended_is_the_turn_a_wrong_challenge_lost(tmp_path
     record = load_record(str(shared_dir / "gcg" / "macondo" / "gcgio_testdata_doug_v_emely_double_challenge.gcg"))
     r = Running(tmp_path, fusion="sensors", clock_mode="none", players=tuple(p.name for p in record.players))
     try:
-        result = DemoDriver(r.service, record, r.judge, timeout_s=5).run()
+        result = driver(r, record, timeout_s=5).run()
     finally:
         r.close()
     assert result.mismatches == [] and result.final == [("doug", 451), ("emely", 345)]
@@ -544,7 +554,7 @@ def test_a_wrongly_written_play_withdrawn_is_one_difference(tmp_path: Path) -> N
                        ">Ben: AEPRSTX H8 .AP +16 16\n>Ben: AEPRSTX -- -16 0\n>Anna: AEIRST? 9F AT +8 52\n")
     r = Running(tmp_path, fusion="sensors", clock_mode="none")
     try:
-        result = DemoDriver(r.service, record, r.judge).run()
+        result = driver(r, record).run()
     finally:
         r.close()
     assert result.mismatches == ["line 4 (>Ben: AEPRSTX H8 .AP +16 16): engine total 14, record 16"]
@@ -587,7 +597,7 @@ def test_two_players_with_one_nickname_are_told_apart_by_the_turn_order(tmp_path
                        ">NoName: AEPRSTX H8 .AP +14 14\n>NoName: AEIRST? 9F AT +9 53\n")
     r = Running(tmp_path, fusion="sensors", clock_mode="none")
     try:
-        result = DemoDriver(r.service, record, r.judge, timeout_s=5).run()
+        result = driver(r, record, timeout_s=5).run()
     finally:
         r.close()
     assert result.mismatches == [] and result.final == [("Anna", 53), ("Ben", 14)]
