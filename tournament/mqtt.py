@@ -84,7 +84,7 @@ def configure_connect(client: paho.Client, settings: BrokerSettings, *, clean_st
 
 
 def connect_async(client: paho.Client, settings: BrokerSettings, *, clean_start: bool = False) -> None:
-    """Start connecting in the background (the loop thread retries until the broker answers)."""
-    client.connect_async(settings.host, settings.port, keepalive=KEEPALIVE_S, clean_start=clean_start,
-                         properties=connect_properties())
+    """Start connecting in the background on paho's own thread (it retries until the broker answers): the
+    director's one client. Tables' clients are driven by a `PublisherLoop` instead."""
+    configure_connect(client, settings, clean_start=clean_start)
     client.loop_start()

@@ -223,6 +223,7 @@ class PublisherLoop:
     def _once(self) -> None:
         with self._lock:
             busy = bool(self._dirty or self._calls)
+        ready: set[LoopedPublisher] = set()  # sockets that had something: step them (acks, commands)
         for key, mask in self._sel.select(0.0 if busy else self._timeout()):
             pub = key.data
             if pub is None:
@@ -235,9 +236,9 @@ class PublisherLoop:
                 client.loop_read()
             if mask & selectors.EVENT_WRITE and client.socket() is not None:
                 client.loop_write()
-            self._dirty.add(pub)
+            ready.add(pub)
         with self._lock:
-            dirty, self._dirty = self._dirty, set()
+            dirty, self._dirty = self._dirty | ready, set()
             self._signalled = False
             calls = list(self._calls)
             self._calls.clear()
