@@ -118,7 +118,10 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
     hands = Tally()
     for kind in kinds:
         tally = Tally()
+        per_game: dict[str, Tally] = {}
         for game in games:
+            whole, tally = tally, Tally()  # this game's own figures first, added to the kind's after
+            per_game[game] = tally
             mine = [p for p in photos if p.game == game]
             rng = np.random.default_rng(sum(map(ord, game + kind.name)))
             frames = [kind.apply(images[p.path], rng) for p in mine]
@@ -148,6 +151,8 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
             if calib is None:
                 for k in range(0, len(frames), args.every):
                     tally.unread(mine[k].board, visible)
+                whole.merge(tally)
+                tally = whole
                 continue
             reader = BoardReader(calib, models[game])
             for k in range(0, start, args.every):
@@ -170,7 +175,11 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
                     draw_hand(handed, calib.matrix, np.random.default_rng(k))
                     hands.add(mine[k].board, reader.read(handed), f"{game}/{mine[k].file}+hand", None)
             tally.recalibrations += getattr(reader, "recalibrations", 0)
+            whole.merge(tally)
+            tally = whole
         tally.report(f"{label}{kind.name}")
+        for game, mine_tally in per_game.items():
+            mine_tally.report_game(f"{label}{kind.name} {game}")
     if hands.boards:
         print(f"{label}drawn hands caught (frame flagged): {100 * hands.flagged / hands.boards:.1f} %")
         print(f"{label}drawn hands: confident wrong letters: {hands.confident_wrong} squares")
@@ -220,6 +229,20 @@ class Tally:
                 self.errors.append(f"{where} {name}: {want[i]} read as {board[i]}{doubt}")
                 self.confident_wrong += name not in uncertain and name not in unseen
         self.exact_boards += exact
+
+    def merge(self, other: Tally) -> None:
+        """Add `other`'s counts (one game's) to these (the kind's)."""
+        for name in ("tiles", "right_letters", "boards", "exact_boards", "flagged", "confident_wrong",
+                     "calibration_failures", "recalibrations"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.ms += other.ms
+        self.errors += other.errors
+
+    def report_game(self, where: str) -> None:
+        """The headline figures of one real game under one kind."""
+        print(f"{where} boards exact: {self.exact_boards} of {self.boards} boards")
+        print(f"{where} confident wrong letters: {self.confident_wrong} squares")
+        print(f"{where} clean frames flagged: {100 * self.flagged / max(self.boards, 1):.1f} %")
 
     def report(self, kind: str) -> None:
         ms = sorted(self.ms) or [0.0]

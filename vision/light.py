@@ -42,10 +42,21 @@ CHROMA_TOLERANCE = 0.25  # how far a square's chromaticity may lie from its kind
 CONTRAST = 0.51  # RMS spread of the kinds' log colours (per channel, centred) on boards under a plain tone curve
 TONE_DEAD_BAND = 0.2  # |log g| below this: the board's own contrast, not a tone curve (a tan board is 0.16 off)
 MAX_TONE = 2.0
+# A lamp may not leave the palest board squares less saturated than this, unless the camera's frame already
+# had them so: undoing a tone curve the board's design only seemed to have bleaches them towards a tile's
+# face. The palest kind of the green boards measures 0.47-0.51 with the right tone undone (and as taken).
+PALEST_SATURATION = 0.45
 # The (kind, channel) pairs the spread is measured on: the red of the green and dark-blue squares is near
 # black on the green boards (sensor noise, not colour), so it is left out. Kinds in the order ".TDtd".
 SPREAD_KINDS = ".TDtd"
 SPREAD_MASK = np.array([[1, 1, 0], [1, 1, 1], [1, 1, 1], [1, 1, 0], [1, 1, 1]], bool)
+# The green boards' design (the synthetic renderer's palette, B, G, R per kind), whose pattern of log colours
+# a tone curve scales; and how much of a measured pattern may lie outside it for the tone to be measured.
+DESIGN_COLOURS = {
+    ".": np.array([60.0, 135.0, 40.0]), "T": np.array([45.0, 45.0, 205.0]), "D": np.array([125.0, 130.0, 235.0]),
+    "t": np.array([165.0, 85.0, 25.0]), "d": np.array([225.0, 175.0, 95.0]),
+}
+MAX_PATTERN_MISFIT = 0.42
 
 
 def _design(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -66,13 +77,25 @@ def tone_of(medians: dict[str, np.ndarray]) -> float:
     """
     if any(k not in medians for k in SPREAD_KINDS):
         return 1.0
-    logs = np.log(np.maximum(np.array([medians[k] for k in SPREAD_KINDS], np.float64), 1.0) / 255.0)
-    devs = [logs[SPREAD_MASK[:, c], c] - logs[SPREAD_MASK[:, c], c].mean() for c in range(3)]
-    spread = float(np.sqrt(np.mean(np.concatenate(devs) ** 2)))
+    devs = _log_deviations(medians)
+    spread = float(np.sqrt(np.mean(devs**2)))
     g = spread / CONTRAST
+    # A tone curve multiplies every kind's log colour alike, so it keeps the design's pattern of colours and
+    # only scales it; a board whose pattern differs is another design, whose contrast says nothing of the
+    # camera's curve (the board of camera C: 0.4-0.7 of its pattern unexplained, the green boards 0.05).
+    design = _log_deviations(DESIGN_COLOURS)
+    fitted = float(devs @ design / (design @ design)) * design
+    if float(np.linalg.norm(devs - fitted)) > MAX_PATTERN_MISFIT * float(np.linalg.norm(devs)):
+        return 1.0
     if not np.isfinite(g) or abs(np.log(max(g, 1e-6))) <= TONE_DEAD_BAND:
         return 1.0
     return float(np.clip(g, 1 / MAX_TONE, MAX_TONE))
+
+
+def _log_deviations(medians: dict[str, np.ndarray]) -> np.ndarray:
+    """The kinds' log colours, centred per channel over the kinds (the pairs of `SPREAD_MASK`)."""
+    logs = np.log(np.maximum(np.array([medians[k] for k in SPREAD_KINDS], np.float64), 1.0) / 255.0)
+    return np.concatenate([logs[SPREAD_MASK[:, c], c] - logs[SPREAD_MASK[:, c], c].mean() for c in range(3)])
 
 
 def _untone(values: np.ndarray, g: float) -> np.ndarray:
@@ -102,13 +125,37 @@ def measure(rect: np.ndarray) -> dict[str, object] | None:
     Measured once, on the calibration frame (mostly empty squares, so every kind shows its colour), and
     kept in the calibration: the lamp stays, and the reader follows slower changes (clouds, a lamp switched
     on) from the empty squares as before. None when too little board is in view to tell.
+
+    A correction that bleaches the board's own squares is refused: the reader tells a tile by its pale,
+    unsaturated face, so a lamp that pales empty squares makes tiles (or doubt) out of them. That happens
+    where the board's design is not the green boards' (the board of camera C in the shared photos has more
+    contrast than `CONTRAST`, so its design was taken for a dark tone curve, and undoing it bleached the
+    light-blue squares to half their saturation); the tone step is then left out, and if the rest still
+    bleaches, the whole lamp.
     """
     bgr = cells.per_square_mean(rect, inset=0.25).astype(np.float64) + 1.0
     kinds = _kinds()
     medians, like = _medians(bgr, kinds)
     if like.sum() < 30 or len(medians) < 3:
         return None
-    tone = tone_of(medians)
+    before = _palest(rect, like)
+    for tone in dict.fromkeys((tone_of(medians), 1.0)):
+        lamp = _lamp(bgr, kinds, dict(medians), like, tone)
+        if _palest(apply(rect, lamp), like) >= min(before, PALEST_SATURATION):
+            return lamp
+    return None
+
+
+def _palest(rect: np.ndarray, like: np.ndarray) -> float:
+    """How saturated the palest of the board-coloured squares (`like`) are: the 5th percentile of their
+    mean saturation (0..1). A tile's face is told from a square by being unsaturated."""
+    return float(np.percentile(cells.colour_stats(rect)[like, 2], 5))
+
+
+def _lamp(
+    bgr: np.ndarray, kinds: np.ndarray, medians: dict[str, np.ndarray], like: np.ndarray, tone: float
+) -> dict[str, object]:
+    """The lamp measured from the squares' colours `bgr` with the tone curve `tone` undone first."""
     if tone != 1.0:
         bgr = _untone(bgr - 1.0, tone) + 1.0
         medians = {k: np.median(bgr[like & (kinds == k)], axis=0) for k in medians}

@@ -31,6 +31,7 @@ from vision.tilesets import BLANK, EMPTY
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
 EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
 MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration colour (light drift removed)
+SHADE = 40.0  # Lab lightness a square beside a tile may lose to the tile's shadow (see _shift_beside_tiles)
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 TURN_CHECK_NOVELTY = 1.8  # tiles less unusual than this as they lie are not checked for being turned
@@ -295,7 +296,7 @@ class BoardReader:
         # The light changes over a game (clouds, lamps): what most empty squares share is the light, not a
         # hand; only what a square changes beyond it counts.
         lab = _undo_light(cells.square_lab(rect), self._refs, self._known, stats[:, 0])
-        shift = np.linalg.norm(lab - self._refs, axis=1)
+        shift = _shift_beside_tiles(lab - self._refs, stats[:, 0] >= TILE_FACE)
         foreign: set[int] = set()
         for i, name in enumerate(ALL_SQUARES):
             if not self._seen[i]:
@@ -408,30 +409,69 @@ def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.n
         return lab
     x, y = refs[usable], lab[usable]
     keep = np.ones(len(x), bool)
-    gains, offsets = np.ones(3, np.float32), np.zeros(3, np.float32)
+    # A camera's colour processing moves the channels together (its saturation and white balance follow the
+    # scene), so the change is fitted as one affine map of Lab (3 x 3 and an offset), not channel by channel:
+    # a frame exposed otherwise than the calibration frame turns its red squares from orange to pink, which
+    # no per-channel gain gives. With few squares, per channel only (the map would fit noise).
+    full = usable.sum() >= 40
+    ones = np.ones((len(x), 1), np.float64)
+    design = np.hstack([x.astype(np.float64), ones])
+    mapping = np.vstack([np.eye(3), np.zeros((1, 3))])
     for _ in range(2):
-        for ch in range(3):
-            xs, ys = x[keep, ch], y[keep, ch]
-            spread = float(xs.std())
-            gain = (
-                float(np.clip(((xs - xs.mean()) * (ys - ys.mean())).mean() / spread**2, 0.3, 3.0))
-                if spread > 2
-                else 1.0
-            )
-            gains[ch], offsets[ch] = gain, float(ys.mean() - gain * xs.mean())
-        residual = np.linalg.norm(y - (x * gains + offsets), axis=1)
+        if full:
+            mapping, *_ = np.linalg.lstsq(design[keep], y[keep].astype(np.float64), rcond=None)
+        else:
+            for ch in range(3):
+                xs, ys = x[keep, ch], y[keep, ch]
+                spread = float(xs.std())
+                gain = (
+                    float(np.clip(((xs - xs.mean()) * (ys - ys.mean())).mean() / spread**2, 0.3, 3.0))
+                    if spread > 2
+                    else 1.0
+                )
+                mapping[:, ch] = 0.0
+                mapping[ch, ch], mapping[3, ch] = gain, float(ys.mean() - gain * xs.mean())
+        residual = np.linalg.norm(y - design @ mapping, axis=1)
         keep = residual <= max(float(np.percentile(residual, 75)), 1.0)
-    out = (lab - offsets) / gains
+    linear, offset = mapping[:3], mapping[3]
+    if abs(np.linalg.det(linear)) < 1e-3:
+        return lab
+    out = (lab.astype(np.float64) - offset) @ np.linalg.inv(linear)
     # What the change does to one kind of square beyond that fit (a camera's white balance moves the red
     # squares more than the green ones the fit is mostly made of): per premium kind, the median of what is
-    # left over its empty squares. A hand covers a few squares of a kind, never most of them.
+    # left over its empty squares. A hand covers a few squares of a kind, never most of them (the corners'
+    # and edges' triple words lie too far apart for one hand to cover two of three).
     left = out - refs
     for kind in _kind_masks():
         mine = usable & kind
-        if np.count_nonzero(mine) >= 4:
+        if np.count_nonzero(mine) >= 3:  # the median of three still outvotes one square under a hand
             ordered = np.sort(left[mine], axis=0)  # the median, without np.median's overhead (a read does 5)
             out[kind] -= (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
     return out.astype(np.float32)
+
+
+def _shift_beside_tiles(change: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """How far each square's colour moved (225 Lab differences) from its calibration colour, in Lab units,
+    forgiving the shade of standing tiles on the squares beside them.
+
+    A tile is a box about a quarter of a square tall: beside it, the board lies in its shadow, and a camera
+    that looks at it slantwise sees the tile's side and the edge of its top face over the next square. On
+    the board of camera C (a lamp above one side) a green square with tiles on three sides reads 32 darker
+    than when the board was empty, with its hue unchanged. So on a square with a tile next to it, darkening
+    up to `SHADE` counts for nothing; a hand or a sleeve changes the hue too, and a tile side seen over the
+    square brightens it, and both still count in full.
+    """
+    grid = tiles.reshape(SIZE, SIZE)
+    beside = np.zeros_like(grid)
+    beside[1:, :] |= grid[:-1, :]
+    beside[:-1, :] |= grid[1:, :]
+    beside[:, 1:] |= grid[:, :-1]
+    beside[:, :-1] |= grid[:, 1:]
+    light_change = change[:, 0].copy()
+    shaded = beside.ravel() & (light_change < 0)
+    light_change[shaded] = np.minimum(light_change[shaded] + SHADE, 0.0)
+    out: np.ndarray = np.sqrt(light_change**2 + change[:, 1] ** 2 + change[:, 2] ** 2)
+    return out
 
 
 @cache

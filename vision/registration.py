@@ -25,7 +25,10 @@ PITCH = 32  # pixels per square in the rectified image used for the fine fit
 PAD = 1  # squares of margin around the grid in that rectified image
 MIN_LAYOUT_AGREEMENT = 0.9  # right grids score 0.99-1.0 on the reference photos, grids one square off 0.34-0.65
 MAX_UNSEEN_SHARE = 0.15  # of the grid's squares the frame may cut (two rows or columns) and still calibrate
-CUT_SLACK = 0.15  # how far off (share of the field) the guess of a cut field's far side may be
+CUT_SLACK = 0.15
+TILE_FACE_SHARE = 0.35  # a square whose middle is this much tile face holds a tile (the reader's TILE_FACE)
+MIN_PLANE_CROSSINGS = 24  # printed crossings with no tile beside them needed to fit the board plane on alone
+TILE_TINT = 0.03  # mean saturation (0..1) a lamp may add to the tiles' faces before it counts as tinting them  # how far off (share of the field) the guess of a cut field's far side may be
 
 
 def calibrate(
@@ -107,7 +110,7 @@ def _calibrate_on(
         lit = light.apply(rect, lamp)
         lit_colours = seen_colours(lit)
         lit_agreement = layout_agreement(lit_colours)
-        if lit_agreement >= agreement:
+        if lit_agreement >= agreement and not tints_tiles(rect, lit):
             rect, colours, agreement = lit, lit_colours, lit_agreement
         else:
             lamp = None
@@ -126,6 +129,21 @@ def _calibrate_on(
     if not visible.all():
         extra["cut"] = grid.cut_edges()  # for the record: the reader works the unseen squares out itself
     return Calibration.from_matrix(matrix, (w, h), method=method, source=str(where), residual=residual, extra=extra)
+
+
+def tints_tiles(rect: np.ndarray, lit: np.ndarray) -> bool:
+    """Does the lamp taken out of `rect` (giving `lit`) colour the tiles in it?
+
+    The board's colours cannot tell a lamp's tint from a board printed in other greens and blues than the
+    boards measured (the board of camera C is such a one); the tiles can: their faces are the frame's white.
+    A lamp that leaves them more saturated than the camera saw them was the board's design, not the light.
+    An empty frame has no tiles to ask, and keeps the lamp.
+    """
+    before, after = cells.colour_stats(rect), cells.colour_stats(lit)
+    tiles = (before[:, 0] >= TILE_FACE_SHARE) | (after[:, 0] >= TILE_FACE_SHARE)
+    if np.count_nonzero(tiles) < 2:
+        return False
+    return float(after[tiles, 2].mean()) > float(before[tiles, 2].mean()) + TILE_TINT
 
 
 def _best_shift(image: np.ndarray, matrix: np.ndarray, residual: float, cut: list[int]) -> tuple[np.ndarray, float]:
@@ -368,7 +386,23 @@ def fit_grid(
         matrix, residual, found = _refine(image, matrix)
     if found < 0.35 * (SIZE + 1) ** 2:
         raise BoardNotFoundError(f"no board found in {where}: only {found} of 256 grid crossings are visible")
-    return matrix, residual
+    return _on_the_board_plane(image, matrix, residual)
+
+
+def _on_the_board_plane(image: np.ndarray, matrix: np.ndarray, residual: float) -> tuple[np.ndarray, float]:
+    """The grid refitted on the crossings no tile stands beside, when the frame has tiles.
+
+    On a crowded board most "grid lines" are the gaps between tiles, which are the edges of their top faces
+    a quarter of a square above the board: the last photo of a real game fitted on them lay 0.2 squares
+    from its first photo's grid at a corner, 0.1 fitted on the printed lines alone.
+    """
+    covered = cells.colour_stats(cells.rectify(image, matrix))[:, 0] >= TILE_FACE_SHARE
+    if not covered.any():
+        return matrix, residual
+    plane, plane_residual, found = _refine(image, matrix, covered)
+    if found < MIN_PLANE_CROSSINGS or not np.isfinite(plane_residual):
+        return matrix, residual
+    return plane, plane_residual
 
 
 def _homography(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -391,8 +425,42 @@ def rectify(image: np.ndarray, matrix: np.ndarray, pitch: int = PITCH, pad: floa
     return cv2.warpPerspective(image, shift @ matrix, (size, size), flags=cv2.INTER_LINEAR)
 
 
-def _refine(image: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, float, int]:
-    """Find each grid crossing near where `matrix` puts it; refit. Returns (matrix, RMS residual, crossings)."""
+def _refine(image: np.ndarray, matrix: np.ndarray, covered: np.ndarray | None = None) -> tuple[np.ndarray, float, int]:
+    """Find each grid crossing near where `matrix` puts it; refit. Returns (matrix, RMS residual, crossings).
+
+    `covered` (225 booleans, squares holding a tile): crossings next to a tile are left out. A tile stands
+    off the board: the gaps between tiles that look like grid lines are the edges of their top faces, which
+    the camera sees displaced from the printed grid by parallax (towards the frame's edges on a low camera),
+    so fitting them would pull the board plane's grid towards the tiles' plane.
+    """
+    img_pts, grid = crossings(image, matrix)
+    if covered is not None and len(grid):
+        keep = ~_next_to(covered, grid)
+        if keep.sum() >= MIN_PLANE_CROSSINGS:
+            img_pts, grid = img_pts[keep], grid[keep]
+    if len(grid) < 12:
+        return matrix, float("inf"), len(grid)
+    refined, inliers = cv2.findHomography(img_pts.astype(np.float32), grid.astype(np.float32), cv2.RANSAC, 0.08)
+    if refined is None:
+        return matrix, float("inf"), len(grid)
+    keep = inliers.ravel().astype(bool)
+    err = np.linalg.norm(_apply(refined, img_pts[keep]) - grid[keep], axis=1)
+    return refined, float(np.sqrt(np.mean(err**2))), int(keep.sum())
+
+
+def _next_to(covered: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Per grid crossing (N x 2, board units (col, row)): does any of the four squares around it hold a tile?"""
+    cov = np.asarray(covered, bool).reshape(SIZE, SIZE)
+    padded = np.zeros((SIZE + 2, SIZE + 2), bool)
+    padded[1:-1, 1:-1] = cov
+    c = np.rint(grid[:, 0]).astype(int)
+    r = np.rint(grid[:, 1]).astype(int)
+    out: np.ndarray = padded[r, c] | padded[r, c + 1] | padded[r + 1, c] | padded[r + 1, c + 1]
+    return out
+
+
+def crossings(image: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grid crossings seen near where `matrix` puts them: image points (N x 2) and their board units."""
     rect = rectify(image, matrix)
     vertical, horizontal = _line_profiles(rect, PITCH)
     half = PITCH // 2
@@ -412,18 +480,11 @@ def _refine(image: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, float, i
             dy = _peak(band_h) - min(search, cy)
             src.append((cx + dx, cy + dy))
             dst.append((c, r))
-    if len(src) < 12:
-        return matrix, float("inf"), len(src)
+    if not src:
+        return np.empty((0, 2)), np.empty((0, 2))
     shift = np.array([[PITCH, 0, PAD * PITCH], [0, PITCH, PAD * PITCH], [0, 0, 1]], dtype=np.float64)
     to_image = np.linalg.inv(shift @ matrix)
-    img_pts = _apply(to_image, np.array(src, dtype=np.float64))
-    grid = np.array(dst, dtype=np.float64)
-    refined, inliers = cv2.findHomography(img_pts.astype(np.float32), grid.astype(np.float32), cv2.RANSAC, 0.08)
-    if refined is None:
-        return matrix, float("inf"), len(src)
-    keep = inliers.ravel().astype(bool)
-    err = np.linalg.norm(_apply(refined, img_pts[keep]) - grid[keep], axis=1)
-    return refined, float(np.sqrt(np.mean(err**2))), int(keep.sum())
+    return _apply(to_image, np.array(src, dtype=np.float64)), np.array(dst, dtype=np.float64)
 
 
 def _prominent(profile: np.ndarray) -> bool:
