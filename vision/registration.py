@@ -25,10 +25,10 @@ PITCH = 32  # pixels per square in the rectified image used for the fine fit
 PAD = 1  # squares of margin around the grid in that rectified image
 MIN_LAYOUT_AGREEMENT = 0.9  # right grids score 0.99-1.0 on the reference photos, grids one square off 0.34-0.65
 MAX_UNSEEN_SHARE = 0.15  # of the grid's squares the frame may cut (two rows or columns) and still calibrate
-CUT_SLACK = 0.15
+CUT_SLACK = 0.15  # how far off (share of the field) the guess of a cut field's far side may be
 TILE_FACE_SHARE = 0.35  # a square whose middle is this much tile face holds a tile (the reader's TILE_FACE)
 MIN_PLANE_CROSSINGS = 24  # printed crossings with no tile beside them needed to fit the board plane on alone
-TILE_TINT = 0.03  # mean saturation (0..1) a lamp may add to the tiles' faces before it counts as tinting them  # how far off (share of the field) the guess of a cut field's far side may be
+TILE_TINT = 0.03  # mean saturation (0..1) a lamp may add to the tiles' faces before it counts as tinting them
 
 
 def calibrate(
