@@ -436,7 +436,7 @@ def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.n
     linear, offset = mapping[:3], mapping[3]
     if abs(np.linalg.det(linear)) < 1e-3:
         return lab
-    out = (lab.astype(np.float64) - offset) @ np.linalg.inv(linear)
+    out: np.ndarray = (lab.astype(np.float64) - offset) @ np.linalg.inv(linear)
     # What the change does to one kind of square beyond that fit (a camera's white balance moves the red
     # squares more than the green ones the fit is mostly made of): per premium kind, the median of what is
     # left over its empty squares. A hand covers a few squares of a kind, never most of them (the corners'
@@ -447,7 +447,8 @@ def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.n
         if np.count_nonzero(mine) >= 3:  # the median of three still outvotes one square under a hand
             ordered = np.sort(left[mine], axis=0)  # the median, without np.median's overhead (a read does 5)
             out[kind] -= (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
-    return out.astype(np.float32)
+    undone: np.ndarray = out.astype(np.float32)
+    return undone
 
 
 def _shift_beside_tiles(change: np.ndarray, tiles: np.ndarray) -> np.ndarray:
