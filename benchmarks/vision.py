@@ -124,7 +124,11 @@ def run(args: argparse.Namespace, labels_path: Path, label: str) -> int:
             per_game[game] = tally
             mine = [p for p in photos if p.game == game]
             rng = np.random.default_rng(sum(map(ord, game + kind.name)))
-            frames = [kind.apply(images[p.path], rng) for p in mine]
+            if getattr(kind, "stand", None) is not None:  # tiles raised into boxes: the kind needs the board
+                corners = calibrate(images[mine[0].path]).corners()
+                frames = [kind.stand(images[p.path], corners, p.board) for p in mine]
+            else:
+                frames = [kind.apply(images[p.path], rng) for p in mine]
             if getattr(kind, "later", None) is not None:  # the camera bumped mid-game
                 frames = [f if k < len(frames) // 2 else kind.later(images[p.path], rng)
                           for k, (p, f) in enumerate(zip(mine, frames, strict=True))]

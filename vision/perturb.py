@@ -36,6 +36,9 @@ class Kind:
     cut: str = ""  # the frame edge this kind cuts ("right", ...), empty if the whole board stays in view
     # Applied on top of `apply` to the second half of a game's frames: the camera bumped mid-game.
     later: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None
+    # Applied instead of `apply` when the kind needs to know the board: `stand(frame, corners, board)`, with
+    # the grid's corners in the clean frame (TL, TR, BR, BL) and the labelled board (15 strings).
+    stand: Callable[[np.ndarray, np.ndarray, tuple[str, ...]], np.ndarray] | None = None
 
 
 def reencode(frame: np.ndarray, quality: int = 90) -> np.ndarray:
@@ -147,6 +150,57 @@ def resize_to(frame: np.ndarray, width: int) -> np.ndarray:
     return cv2.resize(frame, (width, round(h * width / w)), interpolation=interp)
 
 
+def stand_tiles(frame: np.ndarray, corners: np.ndarray, board: tuple[str, ...] | list[str],
+                lift: float = 0.045) -> np.ndarray:
+    """Tall tiles seen by a low camera: every tile of `board` raised into a box whose top face the camera
+    sees displaced away from the frame's centre by `lift` of its distance from it (in squares: 0.045 puts
+    a tile 7 squares out 0.3 of a square over its outer neighbour), and whose inner side shows between its
+    square and its top face.
+
+    A camera at height Z squares above the board sees a tile of height t squares with its top face scaled
+    about the camera's foot by Z / (Z - t): the top faces of a whole board are the board's squares scaled
+    about one point. 0.045 is a camera about 6 squares up for tiles a quarter of a square tall: camera B of
+    the issue that reported it, which the shared photos (cameras high above) do not show. Tiles are drawn
+    from the outside in, so an inner tile's top face covers its outer neighbour's side, as in a photo.
+    """
+    out = frame.copy()
+    h, w = frame.shape[:2]
+    src = np.array([[0, 0], [15, 0], [15, 15], [0, 15]], np.float32)
+    to_image = cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
+    to_board = np.linalg.inv(to_image)
+    foot = cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], np.float64), to_board)[0, 0]
+    tiles = [(r, c) for r in range(15) for c in range(15) if board[r][c] != "."]
+    tiles.sort(key=lambda rc: -float(np.hypot(rc[1] + 0.5 - foot[0], rc[0] + 0.5 - foot[1])))
+    inset = 0.03  # a tile is a little smaller than its square
+    for r, c in tiles:
+        base = np.array([[c + inset, r + inset], [c + 1 - inset, r + inset], [c + 1 - inset, r + 1 - inset],
+                         [c + inset, r + 1 - inset]], np.float64)
+        top = foot + (1.0 + lift) * (base - foot)
+        base_px = cv2.perspectiveTransform(base[None], to_image)[0]
+        top_px = cv2.perspectiveTransform(top[None], to_image)[0]
+        x0, y0 = np.floor(np.minimum(base_px.min(axis=0), top_px.min(axis=0))).astype(int) - 1
+        x1, y1 = np.ceil(np.maximum(base_px.max(axis=0), top_px.max(axis=0))).astype(int) + 2
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        roi = out[y0:y1, x0:x1]
+        offset = np.array([x0, y0], np.float64)
+        face = frame[max(0, int(base_px[:, 1].min())) : int(base_px[:, 1].max()) + 1,
+                     max(0, int(base_px[:, 0].min())) : int(base_px[:, 0].max()) + 1]
+        if face.size == 0:
+            continue
+        side = np.median(face.reshape(-1, 3), axis=0) * 0.78  # the side, in the tile's own shade
+        hull = cv2.convexHull(np.vstack([base_px, top_px]).astype(np.float32) - offset.astype(np.float32))
+        cv2.fillConvexPoly(roi, np.rint(hull).astype(np.int32), tuple(float(v) for v in side), cv2.LINE_AA)
+        # The top face: the tile as the photo shows it, moved to where the raised face is seen.
+        move = cv2.getPerspectiveTransform(base_px.astype(np.float32), (top_px - offset).astype(np.float32))
+        raised = cv2.warpPerspective(frame, move, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        mask = np.zeros(roi.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, np.rint(top_px - offset).astype(np.int32), 255, cv2.LINE_AA)
+        roi[mask > 127] = raised[mask > 127]
+    return out
+
+
 def dim(frame: np.ndarray) -> np.ndarray:
     """A dim room: brightness x0.6."""
     return scale_light(frame, np.array(0.6, np.float32))
@@ -175,6 +229,12 @@ KINDS: tuple[Kind, ...] = (
         "camera knocked mid-game (shifted 3% and 1.5%, turned 2 degrees, 3% nearer)",
         lambda f, r: reencode(f),
         later=lambda f, r: reencode(bump(f)),
+    ),
+    Kind(
+        "tall",
+        "tall tiles, low camera (top faces 4.5% of their distance from the frame's centre out)",
+        lambda f, r: reencode(f),
+        stand=lambda f, corners, board: reencode(stand_tiles(f, corners, board)),
     ),
     Kind("small", "640 pixels wide", lambda f, r: resize_to(f, 640)),
     Kind("large", "4032 pixels wide", lambda f, r: resize_to(f, 4032)),

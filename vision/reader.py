@@ -20,9 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
+import cv2
 import numpy as np
 
-from vision import cells, light, orientation, recalibration
+from vision import cells, light, orientation, parallax, recalibration
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, parse_square, premium_layout
@@ -99,6 +100,10 @@ class BoardReader:
         self.tiles: dict[str, str] = {}  # the tiles read clearly so far: square -> letter ("?" a blank)
         self._wait = 0  # frames to read before looking for the grid again
         self._foreign: set[int] = set()  # squares that looked foreign in the last frame read
+        # The camera's lift (see `vision.parallax`): how far the tiles' top faces lie out from the board's
+        # grid; measured on the frames' own tiles, again whenever half as many more tiles are down.
+        self.lift = float(calibration.extra.get("lift", 0.0) or 0.0)
+        self._lift_tiles = 0
         self._use(calibration)
 
     def _use(self, calibration: Calibration) -> None:
@@ -106,6 +111,7 @@ class BoardReader:
         self.calibration = calibration
         self.settled = orientation.is_settled(calibration)
         self._matrix = calibration.matrix
+        self._foot = parallax.foot(calibration)
         # Squares the frame cuts: reported unseen, never read (their pixels are not in the frame).
         self._seen = calibration.visible()
         self._unseen = [ALL_SQUARES[i] for i in np.flatnonzero(~self._seen)]
@@ -254,10 +260,11 @@ class BoardReader:
         rect = light.apply(cells.rectify(frame, self._matrix), self._light)
         pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
+        top_pl, stats, lab = self._boxes(frame, rect, pl, stats)
         results: dict[str, SquareReading] = {}
-        foreign = self._occupancy(rect, stats, results)
+        foreign = self._occupancy(lab, stats, results)
         tiles = [i for i, name in enumerate(ALL_SQUARES) if name not in results]
-        foreign |= self._letters(pl, stats, tiles, results)
+        foreign |= self._letters(top_pl, stats, tiles, results)
         self._foreign = set(foreign)
         notes = []
         if foreign:
@@ -291,11 +298,50 @@ class BoardReader:
             results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen)
         )
 
-    def _occupancy(self, rect: np.ndarray, stats: np.ndarray, results: dict[str, SquareReading]) -> set[int]:
-        """Settle the empty and the doubtful squares in `results`; return the foreign ones. Tiles are left."""
+    def _boxes(
+        self, frame: np.ndarray, rect: np.ndarray, pl: cells.Planes, stats: np.ndarray
+    ) -> tuple[cells.Planes, np.ndarray, np.ndarray]:
+        """The tiles as boxes: the planes to read letters on (the top faces' grid when the camera's lift
+        needs it), each square's colour stats (a tile's on its top face, an empty square beside a tile on
+        the part of it no neighbour's box reaches) and each square's mean Lab colour, measured alike."""
+        tiles = (stats[:, 0] >= TILE_FACE) & self._seen
+        count = int(tiles.sum())
+        if parallax.MIN_TILES <= count <= parallax.MAX_TILES and count * 2 >= self._lift_tiles * 3:
+            self.lift = parallax.measure_lift(frame, self._matrix, self._foot, tiles, self._board_value)
+            self._lift_tiles = count
+        top_pl, top_stats = pl, stats
+        if self.lift >= parallax.USE_LIFT:
+            top = light.apply(cells.rectify(frame, parallax.top_matrix(self._matrix, self._foot, self.lift)),
+                              self._light)
+            top_pl = cells.planes(top, self._board_value)
+            top_stats = cells.colour_stats(top, top_pl)
+            tiles = (top_stats[:, 0] >= TILE_FACE) & self._seen
+        lab_plane = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB)
+        lab = cells.per_square_mean(lab_plane, inset=0.25)
+        if not tiles.any():
+            return top_pl, top_stats, lab
+        grid = tiles.reshape(SIZE, SIZE)
+        beside = np.zeros_like(grid)
+        beside[1:, :] |= grid[:-1, :]
+        beside[:-1, :] |= grid[1:, :]
+        beside[:, 1:] |= grid[:, :-1]
+        beside[:, :-1] |= grid[:, 1:]
+        beside = beside.ravel() & ~tiles
+        out = stats.copy()
+        out[tiles] = top_stats[tiles]
+        lift = self.lift if self.lift >= parallax.USE_LIFT else 0.0
+        boxes = parallax.boxes_away_from(tiles, 0.2, lift, self._foot)
+        out[beside] = cells.colour_stats_in(rect, pl, boxes)[beside]
+        lab[beside] = cells.per_box_mean(lab_plane, *parallax.boxes_away_from(tiles, 0.25, lift, self._foot))[beside]
+        return top_pl, out, lab
+
+    def _occupancy(self, lab: np.ndarray, stats: np.ndarray, results: dict[str, SquareReading]) -> set[int]:
+        """Settle the empty and the doubtful squares in `results`; return the foreign ones. Tiles are left.
+
+        `lab`: each square's mean Lab colour (as `cells.square_lab`, beside tiles as `_boxes` measures)."""
         # The light changes over a game (clouds, lamps): what most empty squares share is the light, not a
         # hand; only what a square changes beyond it counts.
-        lab = _undo_light(cells.square_lab(rect), self._refs, self._known, stats[:, 0])
+        lab = _undo_light(lab, self._refs, self._known, stats[:, 0])
         shift = _shift_beside_tiles(lab - self._refs, stats[:, 0] >= TILE_FACE)
         foreign: set[int] = set()
         for i, name in enumerate(ALL_SQUARES):
