@@ -168,7 +168,7 @@ class LiveTable:
         return cast(Snapshot, snap)
 
     def _stall_alert(self, snap: dict[str, Any]) -> None:
-        waiting = self.journal.waiting_s() if self.journal is not None else 0.0
+        waiting = self.saving_stalled_s()
         if waiting >= STALL_ALERT_S and not any(a.get("code") == "journal_waiting" for a in snap["alerts"]):
             snap["alerts"].insert(0, {"level": "error", "code": "journal_waiting", "squares": [],
                                       "text": f"The referee cannot save the game: the SD card has not answered for "
@@ -201,6 +201,28 @@ class LiveTable:
                 yield reading
             finally:
                 reading.close()
+
+    @contextlib.contextmanager
+    def reading_unless_busy(self) -> Iterator[TableReading | None]:
+        """Like `reading()`, for the clocks' outputs: None instead of a reading when a change has held the table
+        for READ_WAIT_S (a journal write waiting for a stalled SD card), so the LED and terminal clocks never
+        wait for the disk; they then run on from the timer state they last read."""
+        if not self._lock.acquire(timeout=READ_WAIT_S):
+            yield None
+            return
+        try:
+            reading = TableReading(self.machine)
+            try:
+                yield reading
+            finally:
+                reading.close()
+        finally:
+            self._lock.release()
+
+    def saving_stalled_s(self) -> float:
+        """Seconds the journal write in progress has waited for the disk (0: none waits). Past STALL_ALERT_S
+        the views say the game cannot be saved. Never takes the table's lock."""
+        return self.journal.waiting_s() if self.journal is not None else 0.0
 
     # --- TableControl ---------------------------------------------------------------------------
 
