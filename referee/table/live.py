@@ -457,6 +457,9 @@ class LiveTable:
         self._stall_alert(snap)
         for alert in reversed(list(self._service_alerts.values())):
             snap["alerts"].insert(0, dict(alert))
+        if self.journal is not None and self.journal.checkpoint_behind:
+            snap["alerts"].append({"level": "warning", "code": "journal_held", "squares": [],
+                                   "text": text("journal_held", self.machine.lang)})
         if self.journal_error:
             snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
                                       "text": text("journal_failed", self.machine.lang)})
