@@ -443,7 +443,12 @@ def load_config(path: str | Path) -> Config:
     except OSError as exc:
         raise ConfigError(str(p), "", f"cannot read the configuration file ({exc.strerror or exc})") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        # "utf-8-sig": Windows Notepad saves UTF-8 with a byte-order mark, which TOML does not allow
+        text = raw.decode("utf-8-sig")
+        if text.startswith("\ufeff"):
+            raise ConfigError(str(p), "", "starts with a second byte-order mark; remove the byte-order mark (save "
+                                          "the file as UTF-8 without BOM)")
+        data = tomllib.loads(text)
     except UnicodeDecodeError:
         raise ConfigError(str(p), "", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
