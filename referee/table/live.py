@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from referee.journal import Event, Journal, JournalError
+from referee.player_names import lookalike_letters, name_key
 from referee.table.api import ControlError, Listener, Snapshot
 from referee.table.machine import TableMachine
 from referee.table.messages import text
@@ -288,6 +289,14 @@ class LiveTable:
                 raise ControlError("next_game_players", n=old.n, given=len(players))
             if not 0 <= first < len(players):
                 raise ControlError("next_game_first", first=first)
+            for i, name in enumerate(players):
+                same = next((j for j in range(i) if name_key(players[j]) == name_key(name)), None)
+                if same is not None:
+                    letters = lookalike_letters(players[same], name)
+                    fields: dict[str, object] = {"first": same + 1, "second": i + 1, "name": players[same].strip()}
+                    if letters:
+                        raise ControlError("next_game_lookalike_name", letters=letters, **fields)
+                    raise ControlError("next_game_same_name", **fields)
             setup = replace(old.setup, players=tuple(players[first:] + players[:first]))
             machine = TableMachine(setup, old.rules)
             machine.time.ms = old.time.ms

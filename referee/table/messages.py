@@ -281,6 +281,18 @@ REFUSALS: dict[str, dict[str, str]] = {
                           "de": "dieser Tisch ist für {n} Spieler eingerichtet, nicht {given}"},
     "next_game_first": {"en": "first must be the index of the player who starts, not {first}",
                         "de": "first muss die Nummer des Spielers sein, der beginnt, nicht {first}"},
+    "next_game_same_name": {"en": "players {first} and {second} are both called {name!r}: the score sheet and the "
+                                  "game record could not tell them apart; give each player a name of their own",
+                            "de": "Spieler {first} und {second} heißen beide {name!r}: Spielbogen und "
+                                  "Partieprotokoll könnten sie nicht unterscheiden; jeder Spieler braucht einen "
+                                  "eigenen Namen"},
+    "next_game_lookalike_name": {
+        "en": "players {first} and {second} are both called {name!r} (written with look-alike letters: "
+              "{letters}): the score sheet and the game record could not tell them apart; give each player a name "
+              "of their own",
+        "de": "Spieler {first} und {second} heißen beide {name!r} (mit gleich aussehenden Buchstaben geschrieben: "
+              "{letters}): Spielbogen und Partieprotokoll könnten sie nicht unterscheiden; jeder Spieler braucht "
+              "einen eigenen Namen"},
 }
 
 # The table's states as a German sentence names them ("der Tisch ist {state}"); English uses the state's word.
