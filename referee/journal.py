@@ -15,10 +15,14 @@ without a real-time clock setting its time by NTP) moves nothing. The heartbeat 
 
 The write-ahead log is copied into the database file (a checkpoint) after every event that commits a turn or
 a director's action, so the database file alone holds every committed turn: a backup of that one file (or
-`referee games backup`, which copies both consistently) loses at most the tiles of the turn being played.
+`referee games backup`, which copies both consistently) loses at most the tiles of the turn being played. The
+checkpoint's result is checked: a program holding a read transaction on the journal keeps it from completing,
+and that is a warning (`checkpoint_behind`).
 The event that ends a game and the game's end mark are one transaction: a kill cannot leave a finished game
 listed as "not finished". The service opens the journal as its one writer (`writer=True`): a lock on the
 database file itself, so a second referee cannot write into the live game even if `referee.lock` is deleted.
+`quick_check` (run at start and before a backup) finds a damaged file, and a backup never lands on the
+journal's own files (`journal_file_named`).
 """
 
 from __future__ import annotations
