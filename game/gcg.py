@@ -31,6 +31,9 @@ _NUM = re.compile(r"^[+-]?\d+$")
 # The note that marks a `(time)` or `(challenge)` line as a director's adjustment of points (`write_gcg`):
 # `#note adjustment: REASON` on the line after it.
 ADJUSTMENT_NOTE = "adjustment:"
+# A game's record has a few hundred lines at most, notes included (about 30 moves a player, a few lines of
+# notes each); a file of more is no game's record, and is refused before it is read any further.
+MAX_GCG_LINES = 10_000
 
 
 class MoveKind(enum.Enum):
@@ -168,12 +171,12 @@ def parse_move_line(line: str, number: int) -> GCGMove:
         raise GCGError(f"line {number}: a move line needs '>nick:' ({line.strip()!r})", form="move_nick", line=number,
                        text=line.strip())
     tokens = rest.split()
-    # score and total: the last pair of numbers with nothing but words after them
+    # score and total: the last pair of numbers with nothing but words after them, found from the end in one
+    # pass (a scan from the front copied the rest of the line at every token: quadratic in a long line)
     at = None
-    for i in range(len(tokens) - 1):
-        if _NUM.match(tokens[i]) and _NUM.match(tokens[i + 1]) and not any(_NUM.match(t) for t in tokens[i + 2:]):
-            at = i
-            break
+    last = next((i for i in range(len(tokens) - 1, -1, -1) if _NUM.match(tokens[i])), None)
+    if last is not None and last >= 1 and _NUM.match(tokens[last - 1]):
+        at = last - 1
     if at is None or at == 0:
         raise GCGError(f"line {number}: no score and total found in {line.strip()!r}", form="no_score", line=number,
                        text=line.strip())
@@ -213,7 +216,11 @@ def parse_gcg(text: str) -> GCGRecord:
     pragmas: dict[str, str] = {}
     moves: list[GCGMove] = []
     notes: list[str] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    if len(lines) > MAX_GCG_LINES:
+        raise GCGError(f"the record has {len(lines)} lines, more than the {MAX_GCG_LINES} a game record can need: "
+                       "not a game's record", form="too_long", lines=len(lines), limit=MAX_GCG_LINES)
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line:
             continue

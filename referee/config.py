@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from game.errors import RefereeError
+from referee.player_names import name_key, same_name_text
 
 
 class ConfigError(RefereeError, ValueError):
@@ -206,11 +207,9 @@ def _players(v: Any) -> tuple[str, ...]:
             raise ValueError(f"player {i + 1}'s name must be one line of printable text; {name!r} holds {bad}")
         if len(name) > 40:
             raise ValueError(f"player {i + 1}'s name is longer than 40 characters")
-        same = [j + 1 for j, other in enumerate(names) if " ".join(other.split()).casefold()
-                == " ".join(name.split()).casefold()]
+        same = [j for j, other in enumerate(names) if name_key(other) == name_key(name)]
         if same:
-            raise ValueError(f"players {same[0]} and {i + 1} are both called {name.strip()!r}: the score sheet "
-                             f"and the game record could not tell them apart; give each player a name of their own")
+            raise ValueError(same_name_text(same[0], i, names[same[0]], name))
         names.append(name.strip())
     return tuple(names)
 
@@ -443,7 +442,12 @@ def load_config(path: str | Path) -> Config:
     except OSError as exc:
         raise ConfigError(str(p), "", f"cannot read the configuration file ({exc.strerror or exc})") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        # "utf-8-sig": Windows Notepad saves UTF-8 with a byte-order mark, which TOML does not allow
+        text = raw.decode("utf-8-sig")
+        if text.startswith("\ufeff"):
+            raise ConfigError(str(p), "", "starts with a second byte-order mark; remove the byte-order mark (save "
+                                          "the file as UTF-8 without BOM)")
+        data = tomllib.loads(text)
     except UnicodeDecodeError:
         raise ConfigError(str(p), "", "is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:

@@ -691,6 +691,10 @@ TEXTS: dict[str, Template] = {
         "en": "line {line}: cannot tell rack and move apart in {text!r}",
         "de": "Zeile {line}: Bänkchen und Zug lassen sich in {text!r} nicht trennen",
     },
+    "gcg.too_long": {
+        "en": "the record has {lines} lines, more than the {limit} a game record can need: not a game's record",
+        "de": "die Partie hat {lines} Zeilen, mehr als die {limit}, die eine Partie braucht: keine Partie",
+    },
     "gcg.utf16": {
         "en": "a UTF-16 file that does not decode ({why} at byte {at})",
         "de": "eine UTF-16-Datei, die sich nicht lesen lässt ({why} bei Byte {at})",

@@ -15,10 +15,14 @@ without a real-time clock setting its time by NTP) moves nothing. The heartbeat 
 
 The write-ahead log is copied into the database file (a checkpoint) after every event that commits a turn or
 a director's action, so the database file alone holds every committed turn: a backup of that one file (or
-`referee games backup`, which copies both consistently) loses at most the tiles of the turn being played.
+`referee games backup`, which copies both consistently) loses at most the tiles of the turn being played. The
+checkpoint's result is checked: a program holding a read transaction on the journal keeps it from completing,
+and that is a warning (`checkpoint_behind`).
 The event that ends a game and the game's end mark are one transaction: a kill cannot leave a finished game
 listed as "not finished". The service opens the journal as its one writer (`writer=True`): a lock on the
 database file itself, so a second referee cannot write into the live game even if `referee.lock` is deleted.
+`quick_check` (run at start and before a backup) finds a damaged file, and a backup never lands on the
+journal's own files (`journal_file_named`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import contextlib
 import fcntl
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -158,6 +163,9 @@ class Journal:
         except sqlite3.Error as exc:
             if self._writer_lock is not None:
                 self._writer_lock.close()
+            if type(exc) is sqlite3.DatabaseError or "malformed" in str(exc):
+                raise JournalError(f"{self.path}: cannot open the journal: it is damaged ({exc}); restore a "
+                                   "backup (docs/backup.md)") from None
             raise JournalError(f"{self.path}: cannot open the journal ({exc})") from None
         self._lock = threading.Lock()
         self._seq: dict[int, int] = {}
@@ -165,6 +173,8 @@ class Journal:
         self.clock: Callable[[], float] = time.monotonic
         self._busy_since: float | None = None
         self._heartbeats = HeartbeatWriter(self._write_heartbeat)
+        # Log frames the last checkpoint could not copy because another program reads the journal (0: none).
+        self.checkpoint_behind = 0
 
     def waiting_s(self) -> float:
         """Seconds the write in progress has waited for the disk so far (0 when none is in progress)."""
@@ -179,6 +189,26 @@ class Journal:
         finally:
             self._busy_since = None
 
+    def quick_check(self) -> list[str]:
+        """SQLite's `PRAGMA quick_check` of the whole file: [] when it is sound, else what SQLite found (a few
+        lines). Run at start and before a backup: a file cut short or overwritten on the card must be an alert,
+        never a game resumed in silence or a backup copied over a good one. It reads every page (a few ms for a
+        season of games on a Pi)."""
+        with self._lock:
+            try:
+                rows = self._db.execute("PRAGMA quick_check(5)").fetchall()
+            except sqlite3.DatabaseError as exc:
+                return [str(exc)]
+        found = [line.strip() for (row,) in rows for line in str(row).splitlines()
+                 if line.strip() and not line.startswith("*** in database")]
+        return [] if found == ["ok"] else found
+
+    def _unreadable(self, exc: sqlite3.Error) -> JournalError:
+        """The one-line error of a read that failed: a damaged file says so and what to do."""
+        if type(exc) is sqlite3.DatabaseError or "malformed" in str(exc):
+            return JournalError(f"{self.path}: the journal is damaged ({exc}); restore a backup (docs/backup.md)")
+        return JournalError(f"{self.path}: cannot read the journal ({exc})")
+
     def close(self) -> None:
         self._heartbeats.close()
         with self._lock:
@@ -189,11 +219,43 @@ class Journal:
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file (without waiting for readers)."""
-        with self._lock, contextlib.suppress(sqlite3.Error):
-            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        with self._lock:
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """A passive checkpoint, its result checked (called with the lock held). SQLite answers (busy, frames in
+        the log, frames copied); fewer copied than logged means another program holds a read transaction on the
+        journal (an open `sqlite3` shell, a file browser, a copy in progress), so the database file alone no
+        longer holds every committed turn: `checkpoint_behind` says by how many frames, and the table shows it
+        as a warning until a checkpoint completes again."""
+        try:
+            with self._writing():
+                row = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlite3.Error as exc:  # the rows are safe in the log already; the next turn tries again
+            log.warning("%s: the checkpoint failed (%s); the turns are safe in the write-ahead log", self.path, exc)
+            return
+        if row is None:
+            return
+        busy, logged, copied = (int(v) for v in row)
+        behind = logged - copied if logged >= 0 and copied >= 0 else 0
+        if busy or behind > 0:
+            if not self.checkpoint_behind:
+                log.warning("%s: another program holds a read transaction on the journal, so the checkpoint "
+                            "copied %d of %d log frames: the database file alone no longer holds every committed "
+                            "turn (the write-ahead log does); close that program", self.path, max(copied, 0),
+                            max(logged, 0))
+            self.checkpoint_behind = max(behind, 1)
+        else:
+            if self.checkpoint_behind:
+                log.info("%s: the checkpoint completed again", self.path)
+            self.checkpoint_behind = 0
 
     def backup(self, dest: str | Path) -> None:
-        """A consistent copy of the whole journal (the log's rows included) in one file at `dest`."""
+        """A consistent copy of the whole journal (the log's rows included) in one file at `dest`; never onto the
+        journal's own files (JournalError)."""
+        own = journal_file_named(dest, self.path) if self.path != ":memory:" else None
+        if own is not None:
+            raise JournalError(f"{dest}: that is the live journal's own file {own}; back up to another file")
         target = sqlite3.connect(str(dest))
         try:
             with self._lock:
@@ -230,10 +292,13 @@ class Journal:
 
     def games(self) -> list[GameRow]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT g.id, g.created_utc, g.table_name, g.kind, g.players, g.setup, g.ended_utc, "
-                "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
-            ).fetchall()
+            try:
+                rows = self._db.execute(
+                    "SELECT g.id, g.created_utc, g.table_name, g.kind, g.players, g.setup, g.ended_utc, "
+                    "(SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) FROM games g ORDER BY g.id"
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise self._unreadable(exc) from None
         return [GameRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), json.loads(r[5]), r[6], r[7]) for r in rows]
 
     def game(self, game_id: int) -> GameRow:
@@ -286,8 +351,7 @@ class Journal:
                 self._busy_since = None
             self._seq[game_id] = seq
             if ends_game or event.kind in CHECKPOINT_KINDS:
-                with self._writing(), contextlib.suppress(sqlite3.Error):  # the row is safe in the log already
-                    self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._checkpoint()
             return seq
 
     def last_seq(self, game_id: int) -> int:
@@ -303,9 +367,12 @@ class Journal:
         """The game's events in order. An event that cannot be read (its JSON broken, by a bad card or a hand
         edit) is skipped and noted in `unreadable`, so the rest of the game still comes back."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, t_ms, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
+            try:
+                rows = self._db.execute(
+                    "SELECT seq, t_ms, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise self._unreadable(exc) from None
         bad: list[int] = []
         for seq, t, kind, data in rows:
             try:
@@ -346,8 +413,11 @@ class Journal:
     def resume_time(self, game_id: int) -> int:
         """The table time to resume from: the later of the last heartbeat and the last event."""
         with self._lock:
-            hb = self._db.execute("SELECT t_ms FROM heartbeat WHERE game_id = ?", (game_id,)).fetchone()
-            ev = self._db.execute("SELECT MAX(t_ms) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+            try:
+                hb = self._db.execute("SELECT t_ms FROM heartbeat WHERE game_id = ?", (game_id,)).fetchone()
+                ev = self._db.execute("SELECT MAX(t_ms) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+            except sqlite3.Error as exc:
+                raise self._unreadable(exc) from None
         return max(int(hb[0]) if hb else 0, int(ev[0]) if ev and ev[0] is not None else 0)
 
     # --- readers of the journal: the tournament outbox --------------------------------------------------
@@ -405,6 +475,47 @@ class Journal:
                 "SELECT rowid, game_id, seq, t_ms, wall_utc, kind, data FROM events WHERE game_id = ? AND seq >= ? "
                 "AND seq <= ? ORDER BY seq", (game_id, first, last if last is not None else 2**62)).fetchall()
         return [EventRow(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+
+
+# The files SQLite keeps for one journal: the database, the write-ahead log, its index, a rollback journal.
+JOURNAL_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
+def journal_file_named(dest: str | Path, journal: str | Path) -> str | None:
+    """Which of the journal's own files `dest` names (by path, through a symbolic link, or as a hard link of
+    it), or None. A backup written there would replace the live game under the running referee: its next moves
+    would go to a file no longer there, and be lost at the next restart."""
+    target = Path(dest).expanduser()
+    try:
+        resolved = target.resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop: not one of the journal's files either way
+        return None
+    base = Path(journal).resolve()
+    for suffix in JOURNAL_SUFFIXES:
+        own = base.with_name(base.name + suffix)
+        if resolved == own:
+            return own.name
+        with contextlib.suppress(OSError):
+            if target.exists() and own.exists() and os.path.samefile(target, own):
+                return own.name
+    return None
+
+
+def file_is_sound(path: str | Path) -> bool:
+    """Whether `path` is an SQLite file that passes `PRAGMA quick_check` (opened read-only, nothing written)."""
+    p = Path(path)
+    if not p.is_file():
+        return False
+    try:
+        db = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        return db.execute("PRAGMA quick_check(1)").fetchall() == [("ok",)]
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
 
 
 def _lock_database(path: str) -> Any:

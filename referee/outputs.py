@@ -6,6 +6,10 @@ module only *reads* them and draws them with the hardware package's own drawing 
 clock not on move, each write guarded). It must never poll or press the machine's clocks: that is
 why it does not use `hardware.controller.ClockController`, which drives the timer it is given.
 
+A stalled SD card never stops these clocks: while a journal write holds the table, the faces last read run on
+by the table time since (`LiveTable.reading_unless_busy`), and past a couple of seconds the terminal line says
+the game cannot be saved (the page shows the same as an alert).
+
 A failing output (a display unplugged mid-game, an SPI error, a closed terminal) is logged the first
 time, counted (`Outputs.faults`), and never stops the clock or the service: `refresh()` does not raise.
 """
@@ -19,7 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
-from referee.table.live import LiveTable
+from referee.table.live import STALL_ALERT_S, LiveTable
 
 if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
     from hardware.factory import TableDevices
@@ -44,6 +48,9 @@ class Outputs:
         self._alerts_seen: set[str] = set()
         self._faults: dict[str, int] = {}  # failures outside the devices' own writes (terminal, drawing)
         self.trouble = False  # an error alert is up: the ring blinks red instead of showing the clocks
+        # The faces, names and notice codes last read, and the table time (ms) they were read at.
+        self._last: tuple[list[Any], list[str], set[str], int] = ([], [], set(), 0)
+        self._stall_logged = False
         self._closed = False
 
     @property
@@ -63,14 +70,35 @@ class Outputs:
                 log.exception("%s failed; the clock runs on, further failures are only counted", name)
 
     def _faces(self) -> tuple[list[Any], list[str], set[str]]:
+        """The clock faces now. While a journal write holds the table (a stalled SD card), the faces last read
+        run on by the table time since: the timer's own state, never a frozen clock (the table applies nothing
+        until the write returns, so the faces it will show then are these)."""
         from hardware.frames import readings
 
-        with self.table.reading() as now:
-            timer = now.timing
-            names = list(now.players)
-            codes = set(now.notice_codes)
-            self.trouble = now.in_trouble
-            return (readings(timer) if timer is not None else []), names, codes
+        with self.table.reading_unless_busy() as now:
+            if now is not None:
+                timer = now.timing
+                self._last = ((readings(timer) if timer is not None else []), list(now.players),
+                              set(now.notice_codes), now.table_ms)
+                self.trouble = now.in_trouble
+                return self._last[0], self._last[1], self._last[2]
+        faces, names, codes, at_ms = self._last
+        elapsed = max(0, self.table.clock.now_ms() - at_ms)
+        return [dataclasses.replace(f, remaining_ms=f.remaining_ms - elapsed) if f.active and not f.paused else f
+                for f in faces], names, codes
+
+    def _stall_note(self) -> str:
+        """The terminal's word on a journal write waiting for the disk past STALL_ALERT_S ("" otherwise); the
+        page shows the same as its `journal_waiting` alert. Logged once a stall."""
+        waiting = self.table.saving_stalled_s()
+        if waiting < STALL_ALERT_S:
+            self._stall_logged = False
+            return ""
+        if not self._stall_logged:
+            self._stall_logged = True
+            log.error("the journal has waited %.0f s for the SD card: the game cannot be saved; the clocks run on",
+                      waiting)
+        return f"  ! cannot save: the SD card has not answered for {waiting:.0f} s"
 
     def refresh(self) -> None:
         """Draw the clocks now. Never raises: the service loop calls it between the table's timers."""
@@ -84,9 +112,10 @@ class Outputs:
         if self.terminal is not None and faces and now - self._last_term >= 0.5:
             from hardware.terminal import render_line
 
-            line = render_line(faces, names if len(faces) == len(names) else None)
+            line = render_line(faces, names if len(faces) == len(names) else None) + self._stall_note()
             if line != self._last_line:
-                self._guarded("terminal", partial(self._write, "\r" + line + "  "))
+                pad = max(2, len(self._last_line) - len(line) + 2)  # a shorter line wipes the longer one's end
+                self._guarded("terminal", partial(self._write, "\r" + line + " " * pad))
                 self._last_line = line
             self._last_term = now
 

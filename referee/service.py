@@ -42,6 +42,7 @@ from referee.speech.announcer import Announcer, SpeechListener
 from referee.speech.voice import Voice
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
+from referee.table.messages import text
 from referee.table.picture import Picture
 from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
@@ -123,7 +124,18 @@ class TableService:
         except BaseException:
             self._lock_file.close()
             raise
-        self.table = self._open_table()
+        try:
+            damage = self.journal.quick_check()  # a file cut short on the card: an alert, never a silent resume
+            self.table = self._open_table()
+        except BaseException:
+            self.journal.close()
+            self._lock_file.close()
+            raise
+        if damage:
+            log.error("%s is damaged (quick_check: %s); the game goes on, copy the journal now and restore a backup "
+                      "(docs/backup.md)", self.journal.path, "; ".join(damage))
+            self.table.set_alert("journal_malformed", text("journal_malformed", self.config.table.language,
+                                                           finding=damage[0]), publish=False)
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
         self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section

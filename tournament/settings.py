@@ -79,7 +79,7 @@ def parse_broker_url(url: Any) -> tuple[str, int, bool]:
 def read_credentials(path: Path) -> tuple[str, str]:
     """The one ``user:password`` line of a credentials file (blank lines and ``#`` comments ignored)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (Notepad) is no part of the user name
     except OSError as exc:
         raise ValueError(f"cannot read the credentials file {str(path)!r} ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

@@ -28,7 +28,8 @@ def register(sub: Any) -> None:
     ex.add_argument("-o", "--output", help="file to write (default: standard output)")
     bk = games.add_parser("backup", help="copy the whole journal (its write-ahead log too) into one file, "
                                          "safely while the referee runs")
-    bk.add_argument("dest", help="the file to write (an SQLite database; an existing file is replaced)")
+    bk.add_argument("dest", help="the file to write (an SQLite database; an existing file is replaced, never by a "
+                                 "damaged journal; never the live journal's own files)")
     for q in (ls, ex, bk):
         where = q.add_mutually_exclusive_group()
         where.add_argument("--config", metavar="FILE", help="the table's configuration (its state_dir)")
@@ -41,24 +42,51 @@ def register(sub: Any) -> None:
 
 def handle_backup(args: argparse.Namespace) -> int:
     """Copy the journal with SQLite's backup API: the database file alone misses the turn being played (it is
-    in the write-ahead log until the next committed turn), and a file copy during a write may be torn."""
-    from game.errors import RefereeError
+    in the write-ahead log until the next committed turn), and a file copy during a write may be torn.
 
+    Refused onto the live journal's own files (the copy would replace the game being played under the running
+    referee). The journal is checked first (`PRAGMA quick_check`): a damaged one never replaces a sound copy;
+    with no sound copy at the destination it is still copied (what can be saved is saved) and the exit status
+    says it is damaged. The copy is checked too before it replaces the destination."""
+    from game.errors import RefereeError
+    from referee.journal import file_is_sound, journal_file_named
+
+    dest = Path(args.dest)
     try:
+        source = _journal_path(args)
+        own = journal_file_named(dest, source)
+        if own is not None:
+            print(f"referee games: {dest} is the live journal's own file {own}: a backup there would replace the "
+                  "game being played; name a file outside the state folder (docs/backup.md)", file=sys.stderr)
+            return 1
         journal = _open(args)
         if journal is None:
             return 1
         try:
-            dest = Path(args.dest)
+            damage = journal.quick_check()
+            if damage and file_is_sound(dest):
+                print(f"referee games: {source} is damaged (quick_check: {damage[0]}): not backed up over the sound "
+                      f"copy {dest}; back it up to another file and restore a backup (docs/backup.md)",
+                      file=sys.stderr)
+                return 1
             tmp = dest.with_name(dest.name + ".part")
             tmp.unlink(missing_ok=True)
             journal.backup(tmp)
+            if not damage and not file_is_sound(tmp):
+                tmp.unlink(missing_ok=True)
+                print(f"referee games: the copy at {tmp} failed its check; {dest} was left as it was",
+                      file=sys.stderr)
+                return 1
             tmp.replace(dest)  # a backup is either whole or not there
-            games = len(journal.games())
+            games = len(journal.games()) if not damage else 0
         finally:
             journal.close()
     except (RefereeError, OSError) as exc:
         print(f"referee games: {exc}", file=sys.stderr)
+        return 1
+    if damage:
+        print(f"referee games: {source} is damaged (quick_check: {damage[0]}); copied as it is to {dest}, to save "
+              "what can be saved: restore a backup (docs/backup.md)", file=sys.stderr)
         return 1
     print(f"referee games: {games} game(s) backed up to {args.dest}")
     return 0

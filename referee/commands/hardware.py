@@ -39,8 +39,7 @@ def _load(path: Path) -> Any:
     from hardware.config import parse_hardware_config
 
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(path.read_bytes().decode("utf-8-sig"))  # a byte-order mark (Notepad) is skipped
     except OSError as exc:
         raise SystemExit(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:

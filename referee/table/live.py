@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from referee.journal import Event, Journal, JournalError
+from referee.player_names import lookalike_letters, name_key
 from referee.table.api import ControlError, Listener, Snapshot
 from referee.table.machine import TableMachine
 from referee.table.messages import text
@@ -168,7 +169,7 @@ class LiveTable:
         return cast(Snapshot, snap)
 
     def _stall_alert(self, snap: dict[str, Any]) -> None:
-        waiting = self.journal.waiting_s() if self.journal is not None else 0.0
+        waiting = self.saving_stalled_s()
         if waiting >= STALL_ALERT_S and not any(a.get("code") == "journal_waiting" for a in snap["alerts"]):
             snap["alerts"].insert(0, {"level": "error", "code": "journal_waiting", "squares": [],
                                       "text": f"The referee cannot save the game: the SD card has not answered for "
@@ -201,6 +202,28 @@ class LiveTable:
                 yield reading
             finally:
                 reading.close()
+
+    @contextlib.contextmanager
+    def reading_unless_busy(self) -> Iterator[TableReading | None]:
+        """Like `reading()`, for the clocks' outputs: None instead of a reading when a change has held the table
+        for READ_WAIT_S (a journal write waiting for a stalled SD card), so the LED and terminal clocks never
+        wait for the disk; they then run on from the timer state they last read."""
+        if not self._lock.acquire(timeout=READ_WAIT_S):
+            yield None
+            return
+        try:
+            reading = TableReading(self.machine)
+            try:
+                yield reading
+            finally:
+                reading.close()
+        finally:
+            self._lock.release()
+
+    def saving_stalled_s(self) -> float:
+        """Seconds the journal write in progress has waited for the disk (0: none waits). Past STALL_ALERT_S
+        the views say the game cannot be saved. Never takes the table's lock."""
+        return self.journal.waiting_s() if self.journal is not None else 0.0
 
     # --- TableControl ---------------------------------------------------------------------------
 
@@ -266,6 +289,14 @@ class LiveTable:
                 raise ControlError("next_game_players", n=old.n, given=len(players))
             if not 0 <= first < len(players):
                 raise ControlError("next_game_first", first=first)
+            for i, name in enumerate(players):
+                same = next((j for j in range(i) if name_key(players[j]) == name_key(name)), None)
+                if same is not None:
+                    letters = lookalike_letters(players[same], name)
+                    fields: dict[str, object] = {"first": same + 1, "second": i + 1, "name": players[same].strip()}
+                    if letters:
+                        raise ControlError("next_game_lookalike_name", letters=letters, **fields)
+                    raise ControlError("next_game_same_name", **fields)
             setup = replace(old.setup, players=tuple(players[first:] + players[:first]))
             machine = TableMachine(setup, old.rules)
             machine.time.ms = old.time.ms
@@ -435,6 +466,9 @@ class LiveTable:
         self._stall_alert(snap)
         for alert in reversed(list(self._service_alerts.values())):
             snap["alerts"].insert(0, dict(alert))
+        if self.journal is not None and self.journal.checkpoint_behind:
+            snap["alerts"].append({"level": "warning", "code": "journal_held", "squares": [],
+                                   "text": text("journal_held", self.machine.lang)})
         if self.journal_error:
             snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
                                       "text": text("journal_failed", self.machine.lang)})

@@ -111,6 +111,21 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Der Schiedsrichter kann die Partie nicht speichern (ist die SD-Karte voll?): bis dahin ändert "
               "sich nichts. Bitte die Turnierleitung rufen.",
     },
+    "journal_malformed": {
+        "en": "The saved game is damaged (the SD card lost part of the journal: {finding}). The game goes on, "
+              "but a restart may lose it: call the director, who copies the journal now and restores a backup "
+              "(docs/backup.md).",
+        "de": "Die gespeicherte Partie ist beschädigt (die SD-Karte hat einen Teil des Journals verloren: "
+              "{finding}). Die Partie geht weiter, ein Neustart kann sie aber verlieren: Bitte die Turnierleitung "
+              "rufen, die das Journal jetzt sichert und eine Sicherung zurückspielt (docs/backup.md).",
+    },
+    "journal_held": {
+        "en": "Another program is reading the journal, so the referee cannot fold the last turns into its main "
+              "file (they are safe in the write-ahead log). Close that program (docs/backup.md).",
+        "de": "Ein anderes Programm liest das Journal, darum kann der Schiedsrichter die letzten Züge nicht in "
+              "seine Hauptdatei übernehmen (sie sind im Write-Ahead-Log sicher). Bitte das Programm schließen "
+              "(docs/backup.md).",
+    },
     # what the table shows for a tournament director's commands (referee/table/machine.py `_dir_*`)
     "challenge_held": {
         "en": "The director holds the challenge: the clocks are stopped.",
@@ -266,6 +281,18 @@ REFUSALS: dict[str, dict[str, str]] = {
                           "de": "dieser Tisch ist für {n} Spieler eingerichtet, nicht {given}"},
     "next_game_first": {"en": "first must be the index of the player who starts, not {first}",
                         "de": "first muss die Nummer des Spielers sein, der beginnt, nicht {first}"},
+    "next_game_same_name": {"en": "players {first} and {second} are both called {name!r}: the score sheet and the "
+                                  "game record could not tell them apart; give each player a name of their own",
+                            "de": "Spieler {first} und {second} heißen beide {name!r}: Spielbogen und "
+                                  "Partieprotokoll könnten sie nicht unterscheiden; jeder Spieler braucht einen "
+                                  "eigenen Namen"},
+    "next_game_lookalike_name": {
+        "en": "players {first} and {second} are both called {name!r} (written with look-alike letters: "
+              "{letters}): the score sheet and the game record could not tell them apart; give each player a name "
+              "of their own",
+        "de": "Spieler {first} und {second} heißen beide {name!r} (mit gleich aussehenden Buchstaben geschrieben: "
+              "{letters}): Spielbogen und Partieprotokoll könnten sie nicht unterscheiden; jeder Spieler braucht "
+              "einen eigenen Namen"},
 }
 
 # The table's states as a German sentence names them ("der Tisch ist {state}"); English uses the state's word.

@@ -80,6 +80,11 @@ class TableReading:
         return self._m.game.board.copy()
 
     @property
+    def table_ms(self) -> int:
+        """The table time (ms) the reading stands at: what its clocks were read at."""
+        return self._m.time.ms
+
+    @property
     def timing(self) -> GameClock | TurnTimer | None:
         """What the LED faces show: the game clocks, else the turn timer, else None. Read it inside the block."""
         m = self._m

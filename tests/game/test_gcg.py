@@ -147,3 +147,16 @@ def test_utf16_records_with_a_bom_are_read(encoding: str) -> None:
 def test_a_broken_utf16_record_is_one_clear_error() -> None:
     with pytest.raises(GCGError, match="UTF-16 file that does not decode"):
         decode_gcg(b"\xff\xfe#\x00p\x00\x00\xd8")
+
+
+def test_a_record_past_the_line_cap_is_refused_in_one_line() -> None:
+    from game.gcg import MAX_GCG_LINES
+
+    text = "#player1 a a\n#player2 b b\n" + ">a: - +0 0\n" * MAX_GCG_LINES
+    with pytest.raises(GCGError) as caught:
+        parse_gcg(text)
+    message = str(caught.value)
+    assert message == (f"the record has {MAX_GCG_LINES + 2} lines, more than the {MAX_GCG_LINES} a game record can "
+                       "need: not a game's record")
+    assert caught.value.form == "too_long"
+    assert len(parse_gcg("#player1 a a\n" + ">a: - +0 0\n" * (MAX_GCG_LINES - 1)).moves) == MAX_GCG_LINES - 1

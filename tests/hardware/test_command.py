@@ -129,3 +129,10 @@ def test_a_device_that_will_not_open_is_reported_not_a_traceback(
     monkeypatch.setitem(sys.modules, "spidev", module)
     with pytest.raises(SystemExit, match=r"table\.toml: LED ring: could not be opened"):
         main(["hardware", "test", str(config_file)])
+
+
+def test_check_reads_a_file_saved_with_a_byte_order_mark(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notepad.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TOML.encode("utf-8"))
+    assert main(["hardware", "check", str(path)]) == 0
+    assert "valid for 2 players" in capsys.readouterr().out

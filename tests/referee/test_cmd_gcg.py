@@ -89,3 +89,15 @@ def test_board_at_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         + "O" * 8 + "PP" + "Q" + "R" * 6 + "SSSS" + "T" * 5 + "UUUU" + "VV" + "WW" + "X" + "YY" + "Z" + "??"))
     assert out[19] == f"{path}:3: recorded 8G CAT +12, computed +10: words CAT 10"
     assert main(["gcg", "board", str(tmp_path / "none.gcg")]) == 2
+
+
+def test_a_file_past_the_line_cap_is_one_unreadable_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.gcg import MAX_GCG_LINES
+
+    path = tmp_path / "huge.gcg"
+    path.write_text("#player1 a a\n#player2 b b\n" + ">a: - +0 0\n>b: - +0 0\n" * MAX_GCG_LINES, encoding="utf-8")
+    code, lines = run(capsys, str(path))
+    assert code == 1
+    assert lines == [f"{path}: unreadable: the record has {2 * MAX_GCG_LINES + 2} lines, more than the "
+                     f"{MAX_GCG_LINES} a game record can need: not a game's record",
+                     "checked 0 games, 0 plays, 1 mismatches"]

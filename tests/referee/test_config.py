@@ -256,3 +256,18 @@ def test_a_broken_dice_file_is_refused_at_start_naming_the_file_and_the_die(tmp_
     path.write_text("{}", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"game\.dice: .*mine\.json: not a dice set file"):
         _game(kind="scramble", dice=str(path))
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows Notepad saves UTF-8 with a byte-order mark: it was refused as "Invalid statement (line 1, column 1)"."""
+    from referee.pin_policy import EXAMPLE_PIN
+
+    text = EXAMPLE.read_text(encoding="utf-8").replace(EXAMPLE_PIN, "390217")
+    path = tmp_path / "table.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))  # Notepad: BOM and CRLF
+    c = load_config(path)
+    assert c.game.players == ("Anna", "Ben") and c.web.pin == "390217"
+    twice = tmp_path / "twice.toml"  # a mark saved twice is no text a person wrote: said in words, not columns
+    twice.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf[table]\n")
+    with pytest.raises(ConfigError, match="byte-order mark"):
+        load_config(twice)

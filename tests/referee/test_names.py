@@ -72,3 +72,39 @@ def test_a_journaled_game_under_such_names_exports_clean(tmp_path: Path) -> None
 def test_names_that_give_one_nickname_get_two() -> None:
     record = parse_gcg(write_gcg(["Anna B", "Anna_B"], [], {}))
     assert len({p.nick for p in record.players}) == 2
+
+
+@pytest.mark.parametrize(("first", "second", "letter"), [
+    ("Anna", "\u0410nna", "CYRILLIC CAPITAL LETTER A"),  # Cyrillic А
+    ("anna", "ann\u0430", "CYRILLIC SMALL LETTER A"),
+    ("Ben", "\u0392en", "GREEK CAPITAL LETTER BETA"),
+    ("Cleo", "Cle\u03bf", "GREEK SMALL LETTER OMICRON"),
+    ("Pete Roe", "\u0420ete R\u043ee", "CYRILLIC CAPITAL LETTER ER"),
+    ("Joe", "\uff2a\uff4f\uff45", "FULLWIDTH LATIN CAPITAL LETTER J"),  # fullwidth letters
+    ("Zoë", "Zo\u0451", "CYRILLIC SMALL LETTER IO"),  # Cyrillic ё
+])
+def test_players_whose_names_only_look_alike_are_refused_as_one_name(first: str, second: str, letter: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        _config([first, second])
+    message = str(caught.value)
+    assert "players 1 and 2 are both called" in message and "could not tell them apart" in message
+    assert f"look-alike letters ({letter}" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("names", [["Zoë", "Zoe"], ["Jan", "Ján"], ["Ирина", "Ivan"], ["Νίκος", "Nikos"],
+                                   ["Anna", "Anne"]])
+def test_names_that_differ_to_the_eye_stay_apart(names: list[str]) -> None:
+    assert _config(names).game.players == tuple(names)  # type: ignore[attr-defined]
+
+
+def test_the_director_cannot_seat_two_players_whose_names_look_alike() -> None:
+    from referee.table.api import ControlError
+
+    table = SimulatedTable(default_setup())
+    for pair, code in ((["Anna", "anna "], "next_game_same_name"), (["Anna", "\u0410nna"], "next_game_lookalike_name")):
+        with pytest.raises(ControlError) as caught:
+            table.next_game(pair, 0, by="director", command_id=f"seat-{pair[1]}")
+        assert caught.value.code == code and "could not tell them apart" in str(caught.value)
+    assert "CYRILLIC CAPITAL LETTER A" in caught.value.text("de") and "gleich aussehenden" in caught.value.text("de")
+    snap = table.next_game(["Cleo", "Dan"], 0, by="director", command_id="seat-ok")
+    assert [p["name"] for p in snap["players"]] == ["Cleo", "Dan"]

@@ -38,3 +38,9 @@ def test_a_bad_event_id_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["--event", "a b", "--tables", "1", "--acl", str(tmp_path / "a"), "--passwords",
                  str(tmp_path / "p"), "--credentials-dir", str(tmp_path / "c")]) == 2
     assert "event id 'a b'" in capsys.readouterr().out
+
+
+def test_a_credentials_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "table-2.credentials"
+    path.write_bytes(b"\xef\xbb\xbftable-2:s3cret\r\n")
+    assert read_credentials(path) == ("table-2", "s3cret")

@@ -38,7 +38,7 @@ class DirectorConfig:
 def _secret(path: Path, base: Path, where: str) -> str:
     full = path if path.is_absolute() else base / path
     try:
-        text = full.read_text(encoding="utf-8").strip()
+        text = full.read_text(encoding="utf-8-sig").strip()  # a byte-order mark (Notepad) is no part of a key
     except OSError as exc:
         raise DirectorConfigError(f"{where}: cannot read {full} ({exc.strerror or exc})") from None
     if not text:
@@ -49,7 +49,7 @@ def _secret(path: Path, base: Path, where: str) -> str:
 def load(path: str | Path) -> DirectorConfig:
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark (Notepad) is skipped
     except OSError as exc:
         raise DirectorConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     except tomllib.TOMLDecodeError as exc:

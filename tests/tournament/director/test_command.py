@@ -83,3 +83,11 @@ def test_the_service_runs_as_a_process(broker: Any, tmp_path: Path) -> None:
         if process.stdout is not None:
             process.stdout.close()
     assert code in (0, 130)
+
+
+def test_a_configuration_and_key_saved_with_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    path = write(tmp_path, 'event = "e1"\ncredential_file = "key.txt"\n')
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    (tmp_path / "key.txt").write_bytes(b"\xef\xbb\xbfa-long-director-key\r\n")
+    config = load(path)
+    assert (config.event, config.credential) == ("e1", "a-long-director-key")
