@@ -105,8 +105,9 @@ def test_a_round_from_tourney_js_to_the_zip_and_every_game_passes_referee_gcg_ch
         names = sorted(archive.namelist())
         archive.extractall(tmp_path)
     assert "round01/tsh-scores.txt" in names and "round01/standings.csv" in names
-    assert len([n for n in names if n.endswith(".gcg")]) == 4
+    assert len([n for n in names if n.endswith(".gcg")]) == 6
     tsh = (tmp_path / "round01/tsh-scores.txt").read_text(encoding="utf-8")
     assert "1 48 2 37\n4 48 3 37\n" in tsh and "1 48 4 37\n3 48 2 37\n" in tsh
+    assert "# division 2: type these after tsh's 'a' command\n1 48 2 37\n4 48 3 37\n" in tsh
     assert referee_main(["gcg", "check", str(tmp_path / "round01/gcg")]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 6 games, 36 plays, 0 mismatches"
