@@ -10,6 +10,11 @@ tournament needs, without knowing where they came from:
   run without tsh;
 - every game as GCG written by the engine's GCG rules, with `#event`, `#round`, `#division` and `#table`
   pragmas, all of a round in one zip.
+
+One game per pairing: a table may hold several games of one round's pairing (an empty game started, then the
+real one; a game replayed on the director's word). The result is the last game that ended, else the last
+game; the others are set aside (`abandoned` when they never ended, `replaced` when a later one ended too),
+listed as such and never counted: no second row, no second tsh line, no second file of the same name.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +51,8 @@ class GameRecord:
     ended: bool = False
     winners: list[int] = field(default_factory=list)
     event: str = ""
-    game: str = ""  # the table's game id
+    game: str = ""  # the game's id in the director's exports ("table-game")
+    number: int | None = None  # the table's own number of the game (its journal's game id)
 
     @property
     def spread(self) -> int:
@@ -104,6 +111,30 @@ def game_gcg(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
+def split_per_pairing(records: Iterable[GameRecord]) -> tuple[list[GameRecord], list[tuple[GameRecord, str]]]:
+    """The games that count, one per pairing (round, division, table), and the others with why they are set
+    aside: "abandoned" (it never ended) or "replaced" (a later game of the pairing ended too).
+
+    The game that counts is the last that ended, else the last one (by the table's game number, else in the
+    order given). Games outside the pairings (round 0) are each their own."""
+    counted: list[GameRecord] = []
+    aside: list[tuple[GameRecord, str]] = []
+    groups: dict[tuple[int, str, int], list[tuple[int, GameRecord]]] = {}
+    for index, record in enumerate(records):
+        if record.round <= 0:
+            counted.append(record)
+            continue
+        groups.setdefault((record.round, record.division, record.table), []).append((index, record))
+    for games in groups.values():
+        ordered = [r for _, r in sorted(games, key=lambda g: (g[1].number if g[1].number is not None else -1,
+                                                              g[0]))]
+        ended = [r for r in ordered if r.ended]
+        result = ended[-1] if ended else ordered[-1]
+        counted.append(result)
+        aside += [(r, "replaced" if r.ended else "abandoned") for r in ordered if r is not result]
+    return counted, aside
+
+
 def tsh_lines(records: Iterable[GameRecord]) -> dict[str, list[str]]:
     """Per division, the lines to type after tsh's `a` command: `pn1 ps1 pn2 ps2` for every ended game.
 
@@ -111,7 +142,7 @@ def tsh_lines(records: Iterable[GameRecord]) -> dict[str, list[str]]:
     nothing is dropped without a word.
     """
     out: dict[str, list[str]] = {}
-    for record in sorted(records, key=lambda r: (r.division, r.table)):
+    for record in sorted(split_per_pairing(records)[0], key=lambda r: (r.division, r.table)):
         if not record.ended:
             continue
         lines = out.setdefault(record.division, [])
@@ -135,8 +166,9 @@ def _row(record: GameRecord) -> dict[str, Any]:
 
 
 def results_csv(records: Iterable[GameRecord]) -> str:
-    """One line per game: round, division, table, both players and scores, tsh numbers, spread, winner."""
-    rows = [_row(r) for r in sorted(records, key=lambda r: (r.round, r.division, r.table))]
+    """One line per pairing's game: round, division, table, both players and scores, tsh numbers, spread,
+    winner (games set aside are in `abandoned_csv`, never here)."""
+    rows = [_row(r) for r in sorted(split_per_pairing(records)[0], key=lambda r: (r.round, r.division, r.table))]
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=["round", "division", "table", "player1", "score1", "player2",
                                                 "score2", "tsh1", "tsh2", "spread", "winner", "ended", "game"],
@@ -148,8 +180,23 @@ def results_csv(records: Iterable[GameRecord]) -> str:
 
 
 def results_json(records: Iterable[GameRecord]) -> str:
-    rows = [_row(r) for r in sorted(records, key=lambda r: (r.round, r.division, r.table))]
-    return json.dumps({"games": rows}, ensure_ascii=False, indent=1) + "\n"
+    """`games`: one per pairing, as in the CSV; `abandoned`: the games set aside, each with its `status`."""
+    counted, aside = split_per_pairing(records)
+    rows = [_row(r) for r in sorted(counted, key=lambda r: (r.round, r.division, r.table))]
+    set_aside = [{**_row(r), "winner": "", "status": why} for r, why in aside]
+    return json.dumps({"games": rows, "abandoned": set_aside}, ensure_ascii=False, indent=1) + "\n"
+
+
+def abandoned_csv(aside: Sequence[tuple[GameRecord, str]]) -> str:
+    """The games set aside: which pairing, which game, how far it went, and why it does not count."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["round", "division", "table", "game", "player1", "score1", "player2", "score2", "moves",
+                     "status"])
+    for record, why in sorted(aside, key=lambda a: (a[0].round, a[0].division, a[0].table, a[0].number or 0)):
+        writer.writerow([record.round, record.division, record.table, record.game, record.players[0],
+                         record.scores[0], record.players[1], record.scores[1], len(record.moves), why])
+    return buffer.getvalue()
 
 
 @dataclass
@@ -173,7 +220,7 @@ def winners_of(record: GameRecord) -> list[int]:
 def standings(records: Iterable[GameRecord]) -> list[Standing]:
     """Standings over ended games: wins (a shared win counts half), then spread, per division."""
     table: dict[tuple[str, str], Standing] = {}
-    for record in records:
+    for record in split_per_pairing(records)[0]:
         if not record.ended or len(record.players) != 2:
             continue
         won = winners_of(record)
@@ -201,24 +248,47 @@ def standings_csv(rows: Sequence[Standing]) -> str:
     return buffer.getvalue()
 
 
+# letters that do not decompose into a base letter and a mark, written as German and Nordic readers write them
+_TRANSLITERATION = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+                                  "ẞ": "SS", "æ": "ae", "Æ": "Ae", "ø": "oe", "Ø": "Oe", "œ": "oe", "Œ": "Oe",
+                                  "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th",
+                                  "Þ": "Th", "ı": "i"})
+
+
+def file_word(text: str) -> str:
+    """`text` as ASCII for a file name: umlauts and ß transliterated (Müller -> Mueller, Groß -> Gross),
+    other accents dropped (Ayşe -> Ayse), anything else between words one `_`."""
+    ascii_text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATION)).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9]+", "_", ascii_text).strip("_")
+
+
 def gcg_name(record: GameRecord) -> str:
-    names = "-".join(re.sub(r"[^A-Za-z0-9]+", "_", p).strip("_") or "player" for p in record.players)
-    return f"round{record.round:02d}-{record.division}-table{record.table:03d}-{names}.gcg"
+    """`round01-A-table003-game7-Anna_Mueller-Bernd_Schmidt.gcg`: unique per game, as ASCII."""
+    names = "-".join(file_word(p) or "player" for p in record.players)
+    game = str(record.number) if record.number is not None else file_word(record.game) or "0"
+    division = file_word(record.division) or "X"
+    return f"round{record.round:02d}-{division}-table{record.table:03d}-game{game}-{names}.gcg"
 
 
 def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[GameRecord] | None = None) -> bytes:
-    """Round `round_` in one zip: every game as GCG, results CSV and JSON, tsh lines, standings so far.
+    """Round `round_` in one zip: every pairing's game as GCG, results CSV and JSON, tsh lines, standings so
+    far, and the games set aside (`abandoned/` and `abandoned.csv`).
 
     `everything` (default: `records`) are the games the standings count: all ended games up to this round.
     """
     games = [r for r in records if r.round == round_]
+    results, aside = split_per_pairing(games)
     counted = [r for r in (everything if everything is not None else records)
                if r.round <= round_ and (r.round > 0 or round_ == 0)]  # round 0: games outside the pairings
     buffer = io.BytesIO()
     folder = f"round{round_:02d}"
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for record in sorted(games, key=lambda r: (r.division, r.table)):
+        for record in sorted(results, key=lambda r: (r.division, r.table)):
             archive.writestr(f"{folder}/gcg/{gcg_name(record)}", game_gcg(record))
+        for record, _ in aside:
+            archive.writestr(f"{folder}/abandoned/{gcg_name(record)}", game_gcg(record))
+        if aside:
+            archive.writestr(f"{folder}/abandoned.csv", abandoned_csv(aside))
         archive.writestr(f"{folder}/results.csv", results_csv(games))
         archive.writestr(f"{folder}/results.json", results_json(games))
         tsh = tsh_lines(games)

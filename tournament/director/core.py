@@ -265,5 +265,5 @@ class Director:
                 edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
                 ended=snap.get("state") == "ended" and bool(result),
                 winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
-                event=self.name, game=f"{stored.table}-{stored.game}"))
+                event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game))
         return out
