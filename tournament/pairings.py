@@ -274,7 +274,16 @@ def _check_tables(games: list[Pairing], source: str) -> None:
 
 def parse_pairings_csv(text: str, source: str = "pairings.csv") -> list[Pairing]:
     """Read a pairings CSV: `round,table,player1,player2,first[,division]` with a header line."""
-    rows = [row for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))]
+    text = text.lstrip("\ufeff")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise PairingsError(f"{source}:{line}: not a CSV text file (a NUL byte: a spreadsheet or another binary "
+                            f"file? Save it as CSV)")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise PairingsError(f"{source}:{reader.line_num}: not a CSV text file ({exc})") from None
     out: list[Pairing] = []
     header: list[str] | None = None
     for line, row in enumerate(rows, start=1):

@@ -153,3 +153,24 @@ def test_csv_pairings() -> None:
 def test_broken_csv_says_what_and_where(text: str, message: str) -> None:
     with pytest.raises(PairingsError, match=message):
         parse_pairings_csv(text, "round.csv")
+
+
+def test_a_binary_file_sent_as_csv_is_refused_with_what_and_where() -> None:
+    """A binary file read as text (a spreadsheet's .xlsx, a photo) holds NULs: the csv module raised its own
+    error, which the director answered with HTTP 500 and a traceback."""
+    binary = "PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\ufffd\ufffd\nround,table\x00,player1"
+    with pytest.raises(PairingsError, match=r"^round.csv:1: not a CSV text file \(a NUL byte"):
+        parse_pairings_csv(binary, "round.csv")
+    with pytest.raises(PairingsError, match=r"^round.csv:2: not a CSV text file"):
+        parse_pairings_csv("round,table,player1,player2\n1,1,A\x00,B\n", "round.csv")
+    # random bytes read as text: the csv module's own error, said as a refusal with the line
+    noise = bytes((i * 97 + 13) % 256 for i in range(4000)).replace(b"\x00", b"").decode("latin-1")
+    with pytest.raises(PairingsError, match=r"^round.csv:\d+: (not a CSV text file|the header needs)"):
+        parse_pairings_csv(noise, "round.csv")
+    with pytest.raises(PairingsError, match=r"^round.csv:1: not a CSV text file \(field larger than"):
+        parse_pairings_csv("x" * 200_000, "round.csv")
+
+
+def test_old_mac_line_ends_are_lines() -> None:
+    games = parse_pairings_csv("round,table,player1,player2\r1,1,Ann,Ben\r1,2,Cid,Dan\r")
+    assert [g.players for g in games] == [("Ann", "Ben"), ("Cid", "Dan")]

@@ -103,6 +103,10 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     tables: list[SimTable] = sim_tables([1, 2, 11, 12])
     server = director_server()
     client = Client(server.url)
+    # a binary file read as text and sent as CSV: a refusal that says why, not HTTP 500 and a traceback
+    noise = bytes((i * 97 + 13) % 256 for i in range(4000)).decode("latin-1")
+    status, body = client.post("/api/pairings", {"format": "csv", "text": noise, "round": 1}, key="hall-key-2026")
+    assert (status, body["code"]) == (400, "invalid") and "not a CSV text file" in body["error"]
     text = (FIXTURES / "tourney.js").read_text(encoding="utf-8")
     status, body = client.post("/api/pairings", {"format": "tsh", "text": text, "round": 1, "offsets": {"B": 10}},
                                key="hall-key-2026")
@@ -114,6 +118,11 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     assert [p["name"] for p in tables[2].players] == ["Anna Müller", "Dirk Fischer"]
     wait(lambda: server.call(lambda: all(server.director.tables[t.number].round == 1 for t in tables)),
          what="the director to put every game in round 1")
+    # table 1 leaves its round's game empty and starts another with the same players: the real one
+    with tables[0].lock:
+        tables[0]._new_game([p["name"] for p in tables[0].players], 0)
+        tables[0].flush()
+    wait(lambda: server.call(lambda: server.director.tables[1].game) == 3, what="table 1's second game")
     status, body = client.post("/api/command/start", {"tables": "all"}, key="hall-key-2026")
     assert sorted(body["acks"]) == ["1", "11", "12", "2"]
     for table in tables:
@@ -130,6 +139,11 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
         archive.extractall(tmp_path / "zip")
     gcg = sorted((tmp_path / "zip/round01/gcg").iterdir())
     assert len(gcg) == 4 and "#table 12" in gcg[-1].read_text(encoding="utf-8")
+    assert gcg[0].name == "round01-A-table001-game3-Nigel_Richards-Joey_Krafchick.gcg"
+    assert [f.name for f in (tmp_path / "zip/round01/abandoned").iterdir()] == [
+        "round01-A-table001-game2-Nigel_Richards-Joey_Krafchick.gcg"]
+    rows = (tmp_path / "zip/round01/results.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 5 and sum(",1-" in row for row in rows) == 1  # one row for table 1: its game 3
     from referee.cli import main as referee_main
 
     assert referee_main(["gcg", "check", str(tmp_path / "zip/round01/gcg")]) == 0
