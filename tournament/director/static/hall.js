@@ -173,7 +173,8 @@
 
   async function allCommand(cmd) {
     $("director-result").textContent = `${cmd}: sending…`;
-    const answer = await Director.command(cmd, "all", {});
+    const reason = cmd === "pause" ? $("pause-reason").value.trim() : "";
+    const answer = await Director.command(cmd, "all", reason ? { reason } : {});
     $("director-result").textContent = Director.describe(answer);
   }
 
