@@ -29,10 +29,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.gcg import ADJUSTMENT_NOTE, one_line
+from game.events import Event, EventKind
+from game.gcg import write_gcg
 
-# MoveView kinds of the table snapshot -> how GCG writes them (None: GCG writes no line for it)
-_FIXED = {"pass": "-", "withdrawn": "--", "challenge": "(challenge)", "penalty": "(time)"}
+# MoveView kinds of the table snapshot -> the engine's score-sheet events, for the engine's GCG writer
+_KINDS = {"play": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS,
+          "withdrawn": EventKind.WITHDRAWN, "challenge": EventKind.CHALLENGE_BONUS, "penalty": EventKind.TIME_PENALTY,
+          "end": EventKind.END_RACK, "lost_turn": EventKind.LOST_TURN, "adjustment": EventKind.ADJUSTMENT}
 
 
 @dataclass
@@ -60,55 +63,59 @@ class GameRecord:
         return self.scores[0] - self.scores[1] if len(self.scores) == 2 else 0
 
 
-def _nick(name: str, index: int) -> str:
-    return re.sub(r"\s+", "_", name.strip()) or f"player{index + 1}"
+def _played_tiles(notation: str) -> str:
+    """The rack letters a play put down, from its notation (`8D WO.D`, `8D W(O)D`): the letters not played
+    through, a blank (lower case) as `?`, sorted as GCG writers sort a rack (blanks last)."""
+    word = notation.split()[-1] if notation.split() else ""
+    word = re.sub(r"\([^)]*\)", "", word).replace(".", "")
+    letters = ["?" if ch.islower() else ch for ch in word if ch.isalpha()]
+    return "".join(sorted(letters, key=lambda c: (c == "?", c)))
+
+
+def score_sheet_events(moves: Sequence[dict[str, Any]]) -> list[Event]:
+    """The snapshot's score sheet (MoveView dicts) as the engine's events, as the table's own record has them.
+
+    The snapshot carries no placements; a play's rack field is then the tiles its notation puts down (what the
+    table's writer writes when it knows no rack), or the rack itself when the table sent one (`rack`)."""
+    events = []
+    for move in moves:
+        kind = _KINDS.get(str(move.get("kind", "")))
+        if kind is None:
+            continue
+        notation = str(move.get("notation", "")).strip()
+        rack = str(move.get("rack", "") or "")
+        if kind is EventKind.PLAY and not rack:
+            rack = _played_tiles(notation)
+        if kind is EventKind.END_RACK and not notation.startswith("("):
+            notation = f"({notation})"
+        events.append(Event(kind, int(move.get("player", 0)), int(move.get("score", 0)), int(move.get("total", 0)),
+                            notation, rack=rack, words=tuple(str(w) for w in move.get("words") or ()),
+                            note=str(move.get("note", "") or "")))
+    return events
 
 
 def game_gcg(record: GameRecord) -> str:
-    """The game as GCG text (UTF-8) from its score sheet, with the event's pragmas.
+    """The game as GCG text (UTF-8), written by the engine's GCG writer (`game.gcg.write_gcg`, the one the
+    table's own export uses), with the event's pragmas.
 
-    The snapshot's notation is already GCG's (`8D QUIZ`, `-ABC`, `-`, `(time)`); racks are not carried by the
-    broker, so the lines have none (GCG allows it). End-of-game racks become `(ABC)`; a lost turn has no line.
-    """
-    nicks = [_nick(name, i) for i, name in enumerate(record.players)]
-    if len(set(nicks)) < len(nicks):
-        nicks = [f"{nick}_{i + 1}" for i, nick in enumerate(nicks)]
-    lines = ["#character-encoding UTF-8"]
-    lines += [f"#player{i + 1} {nick} {name}".rstrip() for i, (nick, name) in enumerate(zip(nicks, record.players,
-                                                                                              strict=True))]
+    Every line has the form GCG readers match (Macondo's patterns among them): a play with its rack field,
+    a director's adjustment as `(time) -N` or `(challenge) +N` with `#note adjustment: REASON` after it
+    (docs/gcg.md says why); a lost turn has no line."""
+    pragmas: dict[str, str] = {}
     if record.edition == "german":
-        lines.append("#variant german")
+        pragmas["variant"] = "german"
     if record.event:
-        lines.append(f"#event {record.event}")
+        pragmas["event"] = record.event
     if record.round:
-        lines.append(f"#round {record.round}")
+        pragmas["round"] = str(record.round)
     if record.division:
-        lines.append(f"#division {record.division}")
-    lines.append(f"#table {record.table}")
+        pragmas["division"] = record.division
+    pragmas["table"] = str(record.table)
     if record.game:
-        lines.append(f"#id referee {record.game}")
+        pragmas["id"] = f"referee {record.game}"
     if not record.ended:
-        lines.append("#incomplete")
-    for move in record.moves:
-        kind = str(move.get("kind", ""))
-        if kind == "lost_turn":
-            continue
-        notation = _FIXED.get(kind, str(move.get("notation", "")).strip())
-        if kind == "end" and not notation.startswith("("):
-            notation = f"({notation})"
-        if not notation:
-            continue
-        player = int(move.get("player", 0))
-        score = int(move.get("score", 0))
-        if kind == "adjustment":
-            # a director's adjustment, as the table's own record writes it (game.gcg.write_gcg): the two forms
-            # GCG readers take for points outside a play, the rack field empty, and the note that says what it is
-            notation = "(time)" if score < 0 else "(challenge)"
-            lines.append(f">{nicks[player]}:  {notation} {score:+d} {int(move.get('total', 0))}")
-            lines.append(f"#note {ADJUSTMENT_NOTE} {one_line(str(move.get('note', '')))}".rstrip())
-            continue
-        lines.append(f">{nicks[player]}: {notation} {score:+d} {int(move.get('total', 0))}")
-    return "\n".join(lines) + "\n"
+        pragmas["incomplete"] = ""
+    return write_gcg(list(record.players), score_sheet_events(record.moves), pragmas)
 
 
 def split_per_pairing(records: Iterable[GameRecord]) -> tuple[list[GameRecord], list[tuple[GameRecord, str]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -169,3 +170,33 @@ def test_a_later_game_that_ended_replaces_an_earlier_one_that_ended_too() -> Non
 def test_file_names_transliterate_names_instead_of_dropping_letters(names: list[str], expected: str) -> None:
     name = gcg_name(GameRecord(1, 1, "A", names, [0, 0], [], number=1))
     assert name == f"round01-A-table001-game1-{expected}.gcg"
+
+
+# Macondo's patterns for a play, a pass and an exchange (gcgio/gcg.go): the rack field is required
+MACONDO_PLAY = re.compile(r"^>(\S+):\s+(\S+)\s+(\w+)\s+([\w\\.\(\)?]+)\s+\+(\d+)\s+(-?\d+)")
+
+
+def test_the_directors_gcg_is_written_by_the_tables_writer_with_the_rack_field() -> None:
+    """The director's live GCG had no rack field on play lines (100% refused by Macondo's patterns while the
+    tables' own exports were fine): it now comes from the table's own writer and matches its lines."""
+    table = SimulatedTable()
+    table.control("start", {})
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        table.advance(20)
+    snap = table.control("pass", {})
+    own = [ln for ln in table.gcg().splitlines() if ln.startswith(">")]
+    director = game_gcg(GameRecord(1, 1, "A", [p["name"] for p in snap["players"]], [48, 37],
+                                   [dict(m) for m in snap["moves"]], ended=False, event="Spring Open 2026"))
+    lines = [ln for ln in director.splitlines() if ln.startswith(">")]
+    assert lines == own
+    assert all(MACONDO_PLAY.match(ln) for ln in lines[:4]), lines
+    assert "#event Spring Open 2026" in director and "#incomplete" in director.splitlines()
+
+
+def test_a_play_through_tiles_and_a_blank_give_the_tiles_put_down() -> None:
+    moves = [{"player": 0, "kind": "play", "notation": "8D WO.d", "score": 7, "total": 7, "words": []},
+             {"player": 1, "kind": "play", "notation": "H4 QU(I)Z", "score": 30, "total": 30, "words": []}]
+    lines = [ln for ln in game_gcg(GameRecord(1, 1, "A", ["A", "B"], [7, 30], moves)).splitlines()
+             if ln.startswith(">")]
+    assert lines == [">A: OW? 8D WO.d +7 7", ">B: QUZ H4 QU(I)Z +30 30"]

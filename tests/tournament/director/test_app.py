@@ -149,7 +149,7 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     assert referee_main(["gcg", "check", str(tmp_path / "zip/round01/gcg")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
     live = client.get("/gcg/11.gcg")[1].decode()
-    assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: 8G QI +22 22" in live
+    assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: IQ 8G QI +22 22" in live
 
 
 def test_a_restarted_director_comes_back_with_every_event(director_server: Any, sim_tables: Any, wait: Any) -> None:
