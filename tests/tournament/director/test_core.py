@@ -174,3 +174,31 @@ def test_a_pause_reason_must_be_text(tmp_path: Path) -> None:
     with pytest.raises(PayloadError, match="reason"):
         director.send("pause", {"reason": 7}, [4])
     director.send("pause", {"reason": "lunch"}, [4])
+
+
+def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> None:
+    """`GET /events?table=123456789` (no key needed to watch) made table 123456789 appear in the hall."""
+    import asyncio
+    import json
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from referee.commands.director import DirectorGuard
+    from tournament.director.app import create_app
+
+    director, _ = make(tmp_path)
+    director.on_event(event(0))
+
+    async def run() -> tuple[dict[str, Any], list[int]]:
+        async with TestClient(TestServer(create_app(director, DirectorGuard(None)))) as client:
+            response = await client.get("/events?table=123456789")
+            line = b""
+            while not line.startswith(b"data:"):
+                line = await response.content.readline()
+            response.close()
+            tables = await (await client.get("/api/tables")).json()
+            return json.loads(line[5:])[0], [t["table"] for t in tables]
+
+    first, tables = asyncio.run(run())
+    assert first["table"] == 123456789 and first["players"] == []  # shown empty to the page that asked
+    assert tables == [4] and 123456789 not in director.tables
