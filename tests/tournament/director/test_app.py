@@ -172,3 +172,22 @@ def test_a_restarted_director_comes_back_with_every_event(director_server: Any, 
          what="table 4's score after the restart")
     wait(lambda: again.call(lambda: [p["score"] for p in again.director.tables[3].tile()["players"]]) == [30, 5],
          what="table 3's move made while the director was away")
+
+
+def test_after_a_restart_the_hall_is_whole_within_seconds(director_server: Any, sim_tables: Any, wait: Any) -> None:
+    """A restarted director (a clean stop too) re-joined its kept session with "retained only for a new
+    subscription": no retained status came, every tile stayed offline for ever and "Start the round" reached
+    0 of 0 tables. A new process asks for the retained statuses and snapshots on its first subscription."""
+    tables: list[SimTable] = sim_tables([5, 6])
+    first = director_server(state="hall")
+    wait(lambda: first.call(lambda: all(first.director.tables[t].online for t in (5, 6)
+                                        if t in first.director.tables) and len(first.director.tables) == 2),
+         what="both tables online at the first director")
+    tables[0].play("8D QUIZ", 30)
+    first.stop()
+    again = director_server(state="hall")
+    wait(lambda: again.call(lambda: [s.online for _, s in sorted(again.director.tables.items())]) == [True, True],
+         timeout=5, what="every table online within seconds of the restart")
+    client = Client(again.url)
+    status, body = client.post("/api/command/start", {"tables": "all"}, key="hall-key-2026")
+    assert status == 200 and body["expected"] == [5, 6] and sorted(body["acks"]) == ["5", "6"]
