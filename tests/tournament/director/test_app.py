@@ -191,3 +191,21 @@ def test_after_a_restart_the_hall_is_whole_within_seconds(director_server: Any, 
     client = Client(again.url)
     status, body = client.post("/api/command/start", {"tables": "all"}, key="hall-key-2026")
     assert status == 200 and body["expected"] == [5, 6] and sorted(body["acks"]) == ["5", "6"]
+
+
+def test_a_command_while_the_broker_is_down_is_refused_not_applied_later(
+        director_server: Any, sim_tables: Any, broker: Any, wait: Any) -> None:
+    """With the broker down, a command was answered `ok: true` and applied 164 s later, past the documented
+    120 s expiry (paho queues it in the director's process, where no expiry runs). It is refused at once."""
+    (table,) = sim_tables([8])
+    server = director_server()
+    client = Client(server.url)
+    broker.kill()
+    wait(lambda: not server.link.link.client.is_connected(), what="the director to see the broker gone")
+    status, body = client.post("/api/command/pause", {"tables": [8]}, key="hall-key-2026")
+    assert (status, body["code"]) == (503, "no_broker") and "broker" in body["error"]
+    broker.start()
+    wait(lambda: server.link.link.client.is_connected() and table.connected.is_set(), timeout=20,
+         what="the director and the table back on the broker")
+    status, body = client.post("/api/command/resume", {"tables": [8]}, key="hall-key-2026")
+    assert status == 200 and [c.cmd for c in table.applied] == ["resume"]  # the refused pause never came
