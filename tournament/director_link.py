@@ -66,6 +66,7 @@ class DirectorLink:
         self._prefix = uuid.uuid4().hex[:8]
         self._stop = threading.Event()
         self._gaps: threading.Thread | None = None
+        self._fresh = True  # this process has not subscribed yet: it knows no table's status or snapshot
 
     def start(self) -> None:
         mqtt.connect_async(self.client, self.broker, clean_start=False)
@@ -111,12 +112,17 @@ class DirectorLink:
         log.info("director: connected to %s (session %s)", self.broker.url, "kept" if kept else "new")
         with self._lock:
             self.receiver.session_started(kept=kept)
-        # Retained snapshots and statuses only for a subscription the broker did not have: after a reconnect
-        # to a broker that kept the session they are known already, and 500 tables' worth at once only
-        # delays the events queued behind them.
-        opts = SubscribeOptions(qos=1, retainHandling=SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
+        # Retained snapshots and statuses: on this process's first subscription always, even to a session the
+        # broker kept (a restarted director, a clean restart too, knows no table's status: without them every
+        # tile stayed offline for ever); after a reconnect of the same process only for a subscription the
+        # broker did not have (then they are known already, and 500 tables' worth at once only delays the
+        # events queued behind them).
+        handling = (SubscribeOptions.RETAIN_SEND_ON_SUBSCRIBE if self._fresh
+                    else SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
+        opts = SubscribeOptions(qos=1, retainHandling=handling)
         client.subscribe([(topics.all_tables(self.event, leaf), opts)
-                          for leaf in ("events", "snapshot", "status", "ack")])
+                          for leaf in ("status", "snapshot", "events", "ack")])
+        self._fresh = False
         self.connected.set()
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:

@@ -1,14 +1,20 @@
 """Pairings in: who plays whom at which table in a round, read from tsh's `tourney.js` or a CSV.
 
-tsh (John Chew's tournament software, the usual tool at NASPA and WESPA events) writes its whole event
-as JSON with its `JSON` command: a file `tourney.js` holding `newt = {...};`. Its shape, from tsh's
-documented data formats (the `.t` player lines it is built from):
+tsh (John Chew's tournament software, the usual tool at NASPA and WESPA events) writes its whole event with its
+`JSON` command, for the enhanced scoreboard: a file `tourney.js` holding `newt={...};` on one line. It is
+JavaScript, not JSON: tsh writes an absent value as `undefined` (`"currency_symbol":undefined`, `players[0]`,
+a player's `photomood`), which no JSON reader takes; this reader reads `undefined` as null and nothing else
+beyond JSON. What the pairings need of it (docs/tournaments.md lists what a real file holds):
 
-- `divisions[]`: `{name, players[]}`; `players[0]` is null, player N is `players[N]`
+- `divisions[]`: `{name, players[]}`; the name may be a number (`"name":2`); `players[0]` is undefined, player
+  N is `players[N]`
 - a player: `{id, name, rating, pairings[], scores[], etc{}}`: `pairings[r]` is the opponent's number in round
-  r+1 (0 a bye), `scores[r]` the player's score once entered
+  r+1 (0 a bye), `scores[r]` the player's score once entered; a player entered late has no pairings yet; a
+  team's rating is a text like `"0+0+0"` (read as 0)
 - `etc.p12[r]`: 1 the player goes first, 2 second, 0 a bye, 3 a draw decides, 4 not known yet
-- `etc.board[r]`: the board (table) number tsh gave the pairing, when it assigns boards
+- `etc.board[r]`: the board tsh gave the pairing (shorter than `pairings` when the last rounds have none)
+- `config.tables{DIV}`: the table number of each board of a division, when the hall's tables are not numbered
+  as the boards are (tsh's `config tables`)
 
 A round is paired when the players' `pairings` reach it; its games are the pairs seen once from each end.
 The CSV is for events run without tsh: `round,table,player1,player2,first` (first: 1, 2 or empty for a draw),
@@ -64,10 +70,12 @@ class TshPlayer:
 
 @dataclass
 class Tourney:
-    """A tsh event as read from `tourney.js`: its name and every division's players by number."""
+    """A tsh event as read from `tourney.js`: its name, every division's players by number, and the table
+    number of each board where tsh's `config tables` gives them."""
 
     event: str
     divisions: dict[str, dict[int, TshPlayer]] = field(default_factory=dict)
+    tables: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def rounds_paired(self, division: str) -> int:
         """How many rounds of `division` are paired (the longest `pairings` list)."""
@@ -90,24 +98,85 @@ def _int_list(value: Any, where: str) -> tuple[int, ...]:
     return tuple(-1 if v is None else v for v in value)
 
 
-def parse_tourney_js(text: str, source: str = "tourney.js") -> Tourney:
-    """Read tsh's `tourney.js` (with or without the `newt =` prefix and the final `;`)."""
-    body = re.sub(r"^\s*(//[^\n]*\n\s*)*", "", text.lstrip("\ufeff"))
-    body = re.sub(r"^(var\s+)?newt\s*=\s*", "", body).strip().rstrip(";").strip()
+# a JSON string (kept as it is) or tsh's bare `undefined` (read as null); nothing else of JavaScript is read
+_JS_UNDEFINED = re.compile(r'"(?:[^"\\]|\\.)*"|\bundefined\b', re.DOTALL)
+_PREFIX = re.compile(r"^\ufeff?\s*(?://[^\n]*\n\s*)*(?:var\s+)?(?:newt\s*=\s*)?")
+
+
+def tourney_data(text: str, source: str = "tourney.js") -> dict[str, Any]:
+    """tsh's `tourney.js` as a dict: the `newt=` prefix, comments before it and the final `;` taken off, each
+    bare `undefined` read as null. The prefix and each `undefined` are blanked to the same width, so an error
+    says the line and column of the file itself."""
+    prefix = _PREFIX.match(text)
+    end = prefix.end() if prefix else 0
+    body = re.sub(r"[^\n]", " ", text[:end]) + text[end:]
+    body = body.rstrip()
+    if body.endswith(";"):
+        body = body[:-1]
+    body = _JS_UNDEFINED.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "null     ", body)
     try:
         data = json.loads(body)
     except ValueError as exc:
-        raise PairingsError(f"{source}: not tsh's JSON ({exc})") from None
+        raise PairingsError(f"{source}: not tsh's tourney.js ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("divisions"), list):
         raise PairingsError(f"{source}: no 'divisions' list: is this the file tsh's JSON command writes?")
+    return data
+
+
+def _rating(value: Any) -> int:
+    """A player's rating: a number; a team's `"0+0+0"` (or anything else) counts as 0, it seats nobody."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    return 0
+
+
+def _division_name(raw: Any, index: int) -> str:
+    if isinstance(raw, bool) or raw is None or raw == "":
+        return chr(ord("A") + index)
+    if isinstance(raw, int | str):
+        return str(raw).strip().upper()
+    raise PairingsError(f"divisions[{index}]: the division's name must be a text or a number, not {raw!r}")
+
+
+def _table_map(config: dict[str, Any], source: str) -> dict[str, tuple[int, ...]]:
+    """tsh's `config tables`: per division, the table number of board 1, 2, ..."""
+    raw = config.get("tables")
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, tuple[int, ...]] = {}
+    for division, numbers in raw.items():
+        if not isinstance(numbers, list):
+            raise PairingsError(f"{source}: config.tables.{division}: expected a list of table numbers")
+        tables: list[int] = []
+        for i, number in enumerate(numbers):
+            if isinstance(number, str) and number.strip().isdigit():
+                number = int(number)
+            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+                raise PairingsError(f"{source}: config.tables.{division}[{i}] (board {i + 1}): the table must be a "
+                                    f"number from 1, not {number!r}")
+            tables.append(number)
+        out[str(division).upper()] = tuple(tables)
+    return out
+
+
+def parse_tourney_js(text: str, source: str = "tourney.js") -> Tourney:
+    """Read tsh's `tourney.js` (with or without the `newt =` prefix and the final `;`)."""
+    data = tourney_data(text, source)
     config: dict[str, Any] = data["config"] if isinstance(data.get("config"), dict) else {}
     event = str(config.get("event_name") or config.get("event_date") or "").strip()
-    tourney = Tourney(event)
+    tourney = Tourney(event, tables=_table_map(config, source))
     for d, division in enumerate(data["divisions"]):
         where = f"{source}: divisions[{d}]"
         if not isinstance(division, dict) or not isinstance(division.get("players"), list):
             raise PairingsError(f"{where}: a division needs a name and a 'players' list")
-        name = str(division.get("name") or chr(ord("A") + d)).upper()
+        try:
+            name = _division_name(division.get("name"), d)
+        except PairingsError as exc:
+            raise PairingsError(f"{source}: {exc}") from None
         players: dict[int, TshPlayer] = {}
         for n, raw in enumerate(division["players"]):
             if raw is None:
@@ -120,7 +189,7 @@ def parse_tourney_js(text: str, source: str = "tourney.js") -> Tourney:
                 raise PairingsError(f"{pwhere}: id {number!r} is not its place in the list ({n})")
             etc: dict[str, Any] = raw["etc"] if isinstance(raw.get("etc"), dict) else {}
             players[n] = TshPlayer(
-                n, raw["name"], int(raw.get("rating") or 0),
+                n, raw["name"], _rating(raw.get("rating")),
                 _int_list(raw.get("pairings"), f"{pwhere}.pairings"),
                 _int_list(raw.get("scores"), f"{pwhere}.scores"),
                 _int_list(etc.get("p12"), f"{pwhere}.etc.p12"),
@@ -136,10 +205,12 @@ def tsh_round(tourney: Tourney, round_: int, *, table_offsets: dict[str, int] | 
               source: str = "tourney.js") -> tuple[list[Pairing], list[str]]:
     """The games of round `round_` (1-based) in every division, and the players with a bye.
 
-    Tables: the board tsh assigned (`etc.board`) plus the division's offset (`table_offsets`, default 0,
-    so divisions sharing a hall can number their boards from 1 each); without boards, tables are numbered
-    in the order of the first player's number, after the offset. The players are seated first player first
-    when tsh says who starts; `first` is then 0.
+    Tables: where tsh's `config tables` numbers a division's boards, the table it gives the board; else the
+    board tsh assigned (`etc.board`) plus the division's offset (`table_offsets`, default 0, so divisions
+    sharing a hall can number their boards from 1 each); without boards, tables are numbered in the order of
+    the first player's number, after the offset. The players are seated first player first when tsh says who
+    starts; `first` is then 0 (p12 3, a draw, and 4, not known yet, leave it to the table). A player with no
+    pairing for the round yet (entered late, or `null`) plays no game and has no bye.
     """
     offsets = table_offsets or {}
     games: list[Pairing] = []
@@ -151,11 +222,12 @@ def tsh_round(tourney: Tourney, round_: int, *, table_offsets: dict[str, int] | 
         seen: set[int] = set()
         numbered = 0
         offset = offsets.get(division, 0)
+        table_of = tourney.tables.get(division)
         for number, player in sorted(players.items()):
-            if number in seen or r >= len(player.pairings):
+            if number in seen or r >= len(player.pairings) or player.pairings[r] < 0:
                 continue
             opponent = player.pairings[r]
-            if opponent <= 0:
+            if opponent == 0:
                 byes.append(f"{division} {display_name(player.name)}")
                 continue
             other = players.get(opponent)
@@ -175,7 +247,14 @@ def tsh_round(tourney: Tourney, round_: int, *, table_offsets: dict[str, int] | 
             else:
                 seats, first = (player, other), None
             board = player.boards[r] if r < len(player.boards) and player.boards[r] > 0 else numbered
-            games.append(Pairing(round_, board + offset, division,
+            if table_of:
+                if board > len(table_of):
+                    raise PairingsError(f"{where}: board {board} has no table in config.tables.{division} "
+                                        f"({len(table_of)} tables)")
+                table = table_of[board - 1]
+            else:
+                table = board + offset
+            games.append(Pairing(round_, table, division,
                                  (display_name(seats[0].name), display_name(seats[1].name)), first,
                                  (seats[0].id, seats[1].id)))
     _check_tables(games, source)
@@ -195,7 +274,16 @@ def _check_tables(games: list[Pairing], source: str) -> None:
 
 def parse_pairings_csv(text: str, source: str = "pairings.csv") -> list[Pairing]:
     """Read a pairings CSV: `round,table,player1,player2,first[,division]` with a header line."""
-    rows = [row for row in csv.reader(io.StringIO(text.lstrip("\ufeff")))]
+    text = text.lstrip("\ufeff")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise PairingsError(f"{source}:{line}: not a CSV text file (a NUL byte: a spreadsheet or another binary "
+                            f"file? Save it as CSV)")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise PairingsError(f"{source}:{reader.line_num}: not a CSV text file ({exc})") from None
     out: list[Pairing] = []
     header: list[str] | None = None
     for line, row in enumerate(rows, start=1):

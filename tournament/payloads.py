@@ -187,7 +187,11 @@ class StatusMessage:
 def _check_args(cmd: str, args: Mapping[str, Any]) -> None:
     """The arguments each command takes (docs/tournament-network.md, "Commands")."""
     k = f"command {cmd!r}"
-    if cmd in ("pause", "resume", "start", "undo"):
+    if cmd == "pause":  # the reason is optional; the hall shows it beside who paused
+        if "reason" in args:
+            _str(k, args, "reason", max_len=200)
+        return
+    if cmd in ("resume", "start", "undo"):
         return
     if cmd == "set_players":
         players = args.get("players")

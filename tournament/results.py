@@ -10,6 +10,11 @@ tournament needs, without knowing where they came from:
   run without tsh;
 - every game as GCG written by the engine's GCG rules, with `#event`, `#round`, `#division` and `#table`
   pragmas, all of a round in one zip.
+
+One game per pairing: a table may hold several games of one round's pairing (an empty game started, then the
+real one; a game replayed on the director's word). The result is the last game that ended, else the last
+game; the others are set aside (`abandoned` when they never ended, `replaced` when a later one ended too),
+listed as such and never counted: no second row, no second tsh line, no second file of the same name.
 """
 
 from __future__ import annotations
@@ -18,15 +23,19 @@ import csv
 import io
 import json
 import re
+import unicodedata
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.gcg import ADJUSTMENT_NOTE, one_line
+from game.events import Event, EventKind
+from game.gcg import write_gcg
 
-# MoveView kinds of the table snapshot -> how GCG writes them (None: GCG writes no line for it)
-_FIXED = {"pass": "-", "withdrawn": "--", "challenge": "(challenge)", "penalty": "(time)"}
+# MoveView kinds of the table snapshot -> the engine's score-sheet events, for the engine's GCG writer
+_KINDS = {"play": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS,
+          "withdrawn": EventKind.WITHDRAWN, "challenge": EventKind.CHALLENGE_BONUS, "penalty": EventKind.TIME_PENALTY,
+          "end": EventKind.END_RACK, "lost_turn": EventKind.LOST_TURN, "adjustment": EventKind.ADJUSTMENT}
 
 
 @dataclass
@@ -45,7 +54,8 @@ class GameRecord:
     ended: bool = False
     winners: list[int] = field(default_factory=list)
     event: str = ""
-    game: str = ""  # the table's game id
+    game: str = ""  # the game's id in the director's exports ("table-game")
+    number: int | None = None  # the table's own number of the game (its journal's game id)
 
     @property
     def spread(self) -> int:
@@ -53,55 +63,83 @@ class GameRecord:
         return self.scores[0] - self.scores[1] if len(self.scores) == 2 else 0
 
 
-def _nick(name: str, index: int) -> str:
-    return re.sub(r"\s+", "_", name.strip()) or f"player{index + 1}"
+def _played_tiles(notation: str) -> str:
+    """The rack letters a play put down, from its notation (`8D WO.D`, `8D W(O)D`): the letters not played
+    through, a blank (lower case) as `?`, sorted as GCG writers sort a rack (blanks last)."""
+    word = notation.split()[-1] if notation.split() else ""
+    word = re.sub(r"\([^)]*\)", "", word).replace(".", "")
+    letters = ["?" if ch.islower() else ch for ch in word if ch.isalpha()]
+    return "".join(sorted(letters, key=lambda c: (c == "?", c)))
+
+
+def score_sheet_events(moves: Sequence[dict[str, Any]]) -> list[Event]:
+    """The snapshot's score sheet (MoveView dicts) as the engine's events, as the table's own record has them.
+
+    The snapshot carries no placements; a play's rack field is then the tiles its notation puts down (what the
+    table's writer writes when it knows no rack), or the rack itself when the table sent one (`rack`)."""
+    events = []
+    for move in moves:
+        kind = _KINDS.get(str(move.get("kind", "")))
+        if kind is None:
+            continue
+        notation = str(move.get("notation", "")).strip()
+        rack = str(move.get("rack", "") or "")
+        if kind is EventKind.PLAY and not rack:
+            rack = _played_tiles(notation)
+        if kind is EventKind.END_RACK and not notation.startswith("("):
+            notation = f"({notation})"
+        events.append(Event(kind, int(move.get("player", 0)), int(move.get("score", 0)), int(move.get("total", 0)),
+                            notation, rack=rack, words=tuple(str(w) for w in move.get("words") or ()),
+                            note=str(move.get("note", "") or "")))
+    return events
 
 
 def game_gcg(record: GameRecord) -> str:
-    """The game as GCG text (UTF-8) from its score sheet, with the event's pragmas.
+    """The game as GCG text (UTF-8), written by the engine's GCG writer (`game.gcg.write_gcg`, the one the
+    table's own export uses), with the event's pragmas.
 
-    The snapshot's notation is already GCG's (`8D QUIZ`, `-ABC`, `-`, `(time)`); racks are not carried by the
-    broker, so the lines have none (GCG allows it). End-of-game racks become `(ABC)`; a lost turn has no line.
-    """
-    nicks = [_nick(name, i) for i, name in enumerate(record.players)]
-    if len(set(nicks)) < len(nicks):
-        nicks = [f"{nick}_{i + 1}" for i, nick in enumerate(nicks)]
-    lines = ["#character-encoding UTF-8"]
-    lines += [f"#player{i + 1} {nick} {name}".rstrip() for i, (nick, name) in enumerate(zip(nicks, record.players,
-                                                                                              strict=True))]
+    Every line has the form GCG readers match (Macondo's patterns among them): a play with its rack field,
+    a director's adjustment as `(time) -N` or `(challenge) +N` with `#note adjustment: REASON` after it
+    (docs/gcg.md says why); a lost turn has no line."""
+    pragmas: dict[str, str] = {}
     if record.edition == "german":
-        lines.append("#variant german")
+        pragmas["variant"] = "german"
     if record.event:
-        lines.append(f"#event {record.event}")
+        pragmas["event"] = record.event
     if record.round:
-        lines.append(f"#round {record.round}")
+        pragmas["round"] = str(record.round)
     if record.division:
-        lines.append(f"#division {record.division}")
-    lines.append(f"#table {record.table}")
+        pragmas["division"] = record.division
+    pragmas["table"] = str(record.table)
     if record.game:
-        lines.append(f"#id referee {record.game}")
+        pragmas["id"] = f"referee {record.game}"
     if not record.ended:
-        lines.append("#incomplete")
-    for move in record.moves:
-        kind = str(move.get("kind", ""))
-        if kind == "lost_turn":
+        pragmas["incomplete"] = ""
+    return write_gcg(list(record.players), score_sheet_events(record.moves), pragmas)
+
+
+def split_per_pairing(records: Iterable[GameRecord]) -> tuple[list[GameRecord], list[tuple[GameRecord, str]]]:
+    """The games that count, one per pairing (round, division, table), and the others with why they are set
+    aside: "abandoned" (it never ended) or "replaced" (a later game of the pairing ended too).
+
+    The game that counts is the last that ended, else the last one (by the table's game number, else in the
+    order given). Games outside the pairings (round 0) are each their own."""
+    counted: list[GameRecord] = []
+    aside: list[tuple[GameRecord, str]] = []
+    groups: dict[tuple[int, str, int], list[tuple[int, GameRecord]]] = {}
+    for index, record in enumerate(records):
+        if record.round <= 0:
+            counted.append(record)
             continue
-        notation = _FIXED.get(kind, str(move.get("notation", "")).strip())
-        if kind == "end" and not notation.startswith("("):
-            notation = f"({notation})"
-        if not notation:
-            continue
-        player = int(move.get("player", 0))
-        score = int(move.get("score", 0))
-        if kind == "adjustment":
-            # a director's adjustment, as the table's own record writes it (game.gcg.write_gcg): the two forms
-            # GCG readers take for points outside a play, the rack field empty, and the note that says what it is
-            notation = "(time)" if score < 0 else "(challenge)"
-            lines.append(f">{nicks[player]}:  {notation} {score:+d} {int(move.get('total', 0))}")
-            lines.append(f"#note {ADJUSTMENT_NOTE} {one_line(str(move.get('note', '')))}".rstrip())
-            continue
-        lines.append(f">{nicks[player]}: {notation} {score:+d} {int(move.get('total', 0))}")
-    return "\n".join(lines) + "\n"
+        groups.setdefault((record.round, record.division, record.table), []).append((index, record))
+    for games in groups.values():
+        ordered = [r for _, r in sorted(games, key=lambda g: (g[1].number if g[1].number is not None else -1,
+                                                              g[0]))]
+        ended = [r for r in ordered if r.ended]
+        result = ended[-1] if ended else ordered[-1]
+        counted.append(result)
+        aside += [(r, "replaced" if r.ended else "abandoned") for r in ordered if r is not result]
+    return counted, aside
 
 
 def tsh_lines(records: Iterable[GameRecord]) -> dict[str, list[str]]:
@@ -111,7 +149,7 @@ def tsh_lines(records: Iterable[GameRecord]) -> dict[str, list[str]]:
     nothing is dropped without a word.
     """
     out: dict[str, list[str]] = {}
-    for record in sorted(records, key=lambda r: (r.division, r.table)):
+    for record in sorted(split_per_pairing(records)[0], key=lambda r: (r.division, r.table)):
         if not record.ended:
             continue
         lines = out.setdefault(record.division, [])
@@ -135,8 +173,9 @@ def _row(record: GameRecord) -> dict[str, Any]:
 
 
 def results_csv(records: Iterable[GameRecord]) -> str:
-    """One line per game: round, division, table, both players and scores, tsh numbers, spread, winner."""
-    rows = [_row(r) for r in sorted(records, key=lambda r: (r.round, r.division, r.table))]
+    """One line per pairing's game: round, division, table, both players and scores, tsh numbers, spread,
+    winner (games set aside are in `abandoned_csv`, never here)."""
+    rows = [_row(r) for r in sorted(split_per_pairing(records)[0], key=lambda r: (r.round, r.division, r.table))]
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=["round", "division", "table", "player1", "score1", "player2",
                                                 "score2", "tsh1", "tsh2", "spread", "winner", "ended", "game"],
@@ -148,8 +187,23 @@ def results_csv(records: Iterable[GameRecord]) -> str:
 
 
 def results_json(records: Iterable[GameRecord]) -> str:
-    rows = [_row(r) for r in sorted(records, key=lambda r: (r.round, r.division, r.table))]
-    return json.dumps({"games": rows}, ensure_ascii=False, indent=1) + "\n"
+    """`games`: one per pairing, as in the CSV; `abandoned`: the games set aside, each with its `status`."""
+    counted, aside = split_per_pairing(records)
+    rows = [_row(r) for r in sorted(counted, key=lambda r: (r.round, r.division, r.table))]
+    set_aside = [{**_row(r), "winner": "", "status": why} for r, why in aside]
+    return json.dumps({"games": rows, "abandoned": set_aside}, ensure_ascii=False, indent=1) + "\n"
+
+
+def abandoned_csv(aside: Sequence[tuple[GameRecord, str]]) -> str:
+    """The games set aside: which pairing, which game, how far it went, and why it does not count."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["round", "division", "table", "game", "player1", "score1", "player2", "score2", "moves",
+                     "status"])
+    for record, why in sorted(aside, key=lambda a: (a[0].round, a[0].division, a[0].table, a[0].number or 0)):
+        writer.writerow([record.round, record.division, record.table, record.game, record.players[0],
+                         record.scores[0], record.players[1], record.scores[1], len(record.moves), why])
+    return buffer.getvalue()
 
 
 @dataclass
@@ -173,7 +227,7 @@ def winners_of(record: GameRecord) -> list[int]:
 def standings(records: Iterable[GameRecord]) -> list[Standing]:
     """Standings over ended games: wins (a shared win counts half), then spread, per division."""
     table: dict[tuple[str, str], Standing] = {}
-    for record in records:
+    for record in split_per_pairing(records)[0]:
         if not record.ended or len(record.players) != 2:
             continue
         won = winners_of(record)
@@ -201,24 +255,47 @@ def standings_csv(rows: Sequence[Standing]) -> str:
     return buffer.getvalue()
 
 
+# letters that do not decompose into a base letter and a mark, written as German and Nordic readers write them
+_TRANSLITERATION = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+                                  "ẞ": "SS", "æ": "ae", "Æ": "Ae", "ø": "oe", "Ø": "Oe", "œ": "oe", "Œ": "Oe",
+                                  "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th",
+                                  "Þ": "Th", "ı": "i"})
+
+
+def file_word(text: str) -> str:
+    """`text` as ASCII for a file name: umlauts and ß transliterated (Müller -> Mueller, Groß -> Gross),
+    other accents dropped (Ayşe -> Ayse), anything else between words one `_`."""
+    ascii_text = unicodedata.normalize("NFKD", text.translate(_TRANSLITERATION)).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9]+", "_", ascii_text).strip("_")
+
+
 def gcg_name(record: GameRecord) -> str:
-    names = "-".join(re.sub(r"[^A-Za-z0-9]+", "_", p).strip("_") or "player" for p in record.players)
-    return f"round{record.round:02d}-{record.division}-table{record.table:03d}-{names}.gcg"
+    """`round01-A-table003-game7-Anna_Mueller-Bernd_Schmidt.gcg`: unique per game, as ASCII."""
+    names = "-".join(file_word(p) or "player" for p in record.players)
+    game = str(record.number) if record.number is not None else file_word(record.game) or "0"
+    division = file_word(record.division) or "X"
+    return f"round{record.round:02d}-{division}-table{record.table:03d}-game{game}-{names}.gcg"
 
 
 def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[GameRecord] | None = None) -> bytes:
-    """Round `round_` in one zip: every game as GCG, results CSV and JSON, tsh lines, standings so far.
+    """Round `round_` in one zip: every pairing's game as GCG, results CSV and JSON, tsh lines, standings so
+    far, and the games set aside (`abandoned/` and `abandoned.csv`).
 
     `everything` (default: `records`) are the games the standings count: all ended games up to this round.
     """
     games = [r for r in records if r.round == round_]
+    results, aside = split_per_pairing(games)
     counted = [r for r in (everything if everything is not None else records)
                if r.round <= round_ and (r.round > 0 or round_ == 0)]  # round 0: games outside the pairings
     buffer = io.BytesIO()
     folder = f"round{round_:02d}"
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for record in sorted(games, key=lambda r: (r.division, r.table)):
+        for record in sorted(results, key=lambda r: (r.division, r.table)):
             archive.writestr(f"{folder}/gcg/{gcg_name(record)}", game_gcg(record))
+        for record, _ in aside:
+            archive.writestr(f"{folder}/abandoned/{gcg_name(record)}", game_gcg(record))
+        if aside:
+            archive.writestr(f"{folder}/abandoned.csv", abandoned_csv(aside))
         archive.writestr(f"{folder}/results.csv", results_csv(games))
         archive.writestr(f"{folder}/results.json", results_json(games))
         tsh = tsh_lines(games)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,16 @@ from game.rules import naspa
 from referee.cli import main as referee_main
 from referee.sim.table import SimulatedTable
 from tournament.pairings import parse_tourney_js, tsh_round
-from tournament.results import GameRecord, game_gcg, results_csv, results_json, round_zip, standings, tsh_lines
+from tournament.results import (
+    GameRecord,
+    game_gcg,
+    gcg_name,
+    results_csv,
+    results_json,
+    round_zip,
+    standings,
+    tsh_lines,
+)
 
 FIXTURES = Path(__file__).with_name("fixtures")
 
@@ -105,8 +115,88 @@ def test_a_round_from_tourney_js_to_the_zip_and_every_game_passes_referee_gcg_ch
         names = sorted(archive.namelist())
         archive.extractall(tmp_path)
     assert "round01/tsh-scores.txt" in names and "round01/standings.csv" in names
-    assert len([n for n in names if n.endswith(".gcg")]) == 4
+    assert len([n for n in names if n.endswith(".gcg")]) == 6
     tsh = (tmp_path / "round01/tsh-scores.txt").read_text(encoding="utf-8")
     assert "1 48 2 37\n4 48 3 37\n" in tsh and "1 48 4 37\n3 48 2 37\n" in tsh
+    assert "# division 2: type these after tsh's 'a' command\n1 48 2 37\n4 48 3 37\n" in tsh
     assert referee_main(["gcg", "check", str(tmp_path / "round01/gcg")]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 6 games, 36 plays, 0 mismatches"
+
+
+def test_one_game_per_pairing_an_empty_game_before_the_real_one_is_listed_as_abandoned(
+        table_moves: list[dict[str, Any]]) -> None:
+    """A table that started an empty game, then the real one, for the same pairing: the zip got the same file
+    name twice and results.csv a second 0-0 row. Now the real game is the result, the empty one is listed
+    as abandoned, never as a result, and every file name carries the game."""
+    empty = GameRecord(3, 1, "A", ["Anna Müller", "Bernd Schmidt"], [0, 0], [], [1, 2], ended=False,
+                       event="Spring Open 2026", game="3-1", number=1)
+    real = GameRecord(3, 1, "A", ["Anna Müller", "Bernd Schmidt"], [48, 37], table_moves, [1, 2], ended=True,
+                      event="Spring Open 2026", game="3-2", number=2)
+    other = record(4, ["Clara Weber", "Dirk Fischer"], [300, 310], [], ids=[3, 4])
+    records = [empty, real, other]
+    rows = list(csv.DictReader(io.StringIO(results_csv(records))))
+    assert [(r["table"], r["score1"], r["score2"], r["game"]) for r in rows] == [("3", "48", "37", "3-2"),
+                                                                                ("4", "300", "310", "t4-g1")]
+    assert tsh_lines(records)["A"] == ["1 48 2 37", "3 300 4 310"]
+    assert {s.games for s in standings(records)} == {1}
+    report = json.loads(results_json(records))
+    assert [g["game"] for g in report["games"]] == ["3-2", "t4-g1"]
+    assert [(g["game"], g["status"]) for g in report["abandoned"]] == [("3-1", "abandoned")]
+    with zipfile.ZipFile(io.BytesIO(round_zip(records, 1))) as archive:
+        names = archive.namelist()
+        listing = archive.read("round01/abandoned.csv").decode()
+    assert len(names) == len(set(names))
+    assert "round01/gcg/round01-A-table003-game2-Anna_Mueller-Bernd_Schmidt.gcg" in names
+    assert "round01/abandoned/round01-A-table003-game1-Anna_Mueller-Bernd_Schmidt.gcg" in names
+    assert not any(n.startswith("round01/gcg/") and "game1-Anna" in n for n in names)
+    assert "abandoned" in listing and ",3-1," in listing
+
+
+def test_a_later_game_that_ended_replaces_an_earlier_one_that_ended_too() -> None:
+    first = GameRecord(5, 2, "B", ["Ann", "Ben"], [400, 300], [], ended=True, game="5-7", number=7)
+    again = GameRecord(5, 2, "B", ["Ann", "Ben"], [350, 360], [], ended=True, game="5-8", number=8)
+    report = json.loads(results_json([first, again]))
+    assert [(g["game"], g["winner"]) for g in report["games"]] == [("5-8", "Ben")]
+    assert [(g["game"], g["status"]) for g in report["abandoned"]] == [("5-7", "replaced")]
+    assert [(s.name, s.wins, s.games) for s in standings([first, again])] == [("Ben", 1.0, 1), ("Ann", 0.0, 1)]
+
+
+@pytest.mark.parametrize(("names", "expected"), [
+    (["Anna Müller", "Jürgen Groß"], "Anna_Mueller-Juergen_Gross"),
+    (["Ayşe Özdemir", "Zoë Ångström"], "Ayse_Oezdemir-Zoe_Angstroem"),
+    (["Søren Læssøe", "Łukasz Œuvre"], "Soeren_Laessoee-Lukasz_Oeuvre"),
+    (["李", "!!"], "player-player"),
+])
+def test_file_names_transliterate_names_instead_of_dropping_letters(names: list[str], expected: str) -> None:
+    name = gcg_name(GameRecord(1, 1, "A", names, [0, 0], [], number=1))
+    assert name == f"round01-A-table001-game1-{expected}.gcg"
+
+
+# Macondo's patterns for a play, a pass and an exchange (gcgio/gcg.go): the rack field is required
+MACONDO_PLAY = re.compile(r"^>(\S+):\s+(\S+)\s+(\w+)\s+([\w\\.\(\)?]+)\s+\+(\d+)\s+(-?\d+)")
+
+
+def test_the_directors_gcg_is_written_by_the_tables_writer_with_the_rack_field() -> None:
+    """The director's live GCG had no rack field on play lines (100% refused by Macondo's patterns while the
+    tables' own exports were fine): it now comes from the table's own writer and matches its lines."""
+    table = SimulatedTable()
+    table.control("start", {})
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        table.advance(20)
+    snap = table.control("pass", {})
+    own = [ln for ln in table.gcg().splitlines() if ln.startswith(">")]
+    director = game_gcg(GameRecord(1, 1, "A", [p["name"] for p in snap["players"]], [48, 37],
+                                   [dict(m) for m in snap["moves"]], ended=False, event="Spring Open 2026"))
+    lines = [ln for ln in director.splitlines() if ln.startswith(">")]
+    assert lines == own
+    assert all(MACONDO_PLAY.match(ln) for ln in lines[:4]), lines
+    assert "#event Spring Open 2026" in director and "#incomplete" in director.splitlines()
+
+
+def test_a_play_through_tiles_and_a_blank_give_the_tiles_put_down() -> None:
+    moves = [{"player": 0, "kind": "play", "notation": "8D WO.d", "score": 7, "total": 7, "words": []},
+             {"player": 1, "kind": "play", "notation": "H4 QU(I)Z", "score": 30, "total": 30, "words": []}]
+    lines = [ln for ln in game_gcg(GameRecord(1, 1, "A", ["A", "B"], [7, 30], moves)).splitlines()
+             if ln.startswith(">")]
+    assert lines == [">A: OW? 8D WO.d +7 7", ">B: QUZ H4 QU(I)Z +30 30"]

@@ -90,6 +90,10 @@ class Director:
                 state.round, state.division = stored.round, stored.division
                 if stored.snapshot is not None:
                     state.snapshot, state.seq = stored.snapshot, stored.seq
+        for state in self.tables.values():  # who paused a table's game, from its stored events
+            if state.game is not None:
+                for seq, kind, at, data in self.store.pause_events(state.table, state.game):
+                    state.on_event(seq, kind, data, at)
 
     def resume_points(self) -> dict[tuple[int, int], int]:
         """Per game, the next seq the director lacks: the end of the unbroken run stored from seq 0."""
@@ -200,7 +204,13 @@ class Director:
             data = dict(message.data)
             state.name = str(data.get("name") or state.name)
             self._new_game(state, message.game, {"players": [{"name": n} for n in data.get("players") or []]})
+            state.on_event(message.seq, message.kind, message.data, message.at)
             self._changed(state)
+        elif message.game == state.game:
+            before = state.pause
+            state.on_event(message.seq, message.kind, message.data, message.at)
+            if state.pause != before:
+                self._changed(state)
 
     def on_ack(self, message: AckMessage) -> None:
         sent = self.commands.get(message.id)
@@ -265,5 +275,5 @@ class Director:
                 edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
                 ended=snap.get("state") == "ended" and bool(result),
                 winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
-                event=self.name, game=f"{stored.table}-{stored.game}"))
+                event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game))
         return out

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tournament.payloads import HEADER_SEQ
+
 # table alert codes (referee.table_api.ALERT_CODES) a director must see, and the director's words for them
 DIRECTOR_ALERTS = {
     "camera_lost": "camera lost",
@@ -29,6 +31,54 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def hall_time(iso: str) -> str:
+    """An ISO time (the director's UTC receive time) as the hall's clock shows it: HH:MM:SS in the director
+    machine's local time zone (the hall's), as the director and the players read the time."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%H:%M:%S")
+
+
+@dataclass(frozen=True)
+class Pause:
+    """Who paused a table and why, from the table's journaled events: a director's `pause` command (its `by`
+    and `reason`) or the players' own pause at the table."""
+
+    by: str  # the director's name (`by` of the command), or "" for a pause at the table
+    reason: str
+    at: str  # the table's time of the event (ISO)
+
+    def text(self) -> str:
+        when = f" at {hall_time(self.at)}" if self.at else ""
+        who = f"paused by {self.by}" if self.by else "paused at the table"
+        return f"{who}{when}" + (f": {self.reason}" if self.reason else "")
+
+
+def pause_of(kind: str, data: Any, at: str, current: Pause | None) -> Pause | None:
+    """The pause a table is in after one of its journaled events (`current` before it)."""
+    if not isinstance(data, dict):
+        return current
+    if kind == "director":
+        cmd = data.get("cmd")
+        args = data.get("args")
+        args = args if isinstance(args, dict) else {}
+        if cmd == "pause":
+            return Pause(str(data.get("by") or "the director"), str(args.get("reason") or "").strip(), at)
+        if cmd in ("resume", "start", "set_players"):
+            return None
+    elif kind == "control":
+        action = data.get("action")
+        if action == "pause":
+            return Pause("", "", at)
+        if action in ("resume", "start", "new_game"):
+            return None
+    return current
+
+
 @dataclass
 class TableState:
     """Everything the director knows of one table now."""
@@ -44,14 +94,25 @@ class TableState:
     division: str | None = None
     received: float = 0.0  # director's monotonic time of the last update
     messages: list[str] = field(default_factory=list)  # acks refused, shown to the director
+    pause: Pause | None = None  # who paused the current game and why, from its journaled events
+
+    def on_event(self, seq: int, kind: str, data: Any, at: str) -> None:
+        """Follow the journaled events of the table's current game (the caller's to say) for the tile."""
+        if seq == HEADER_SEQ:
+            self.pause = None
+        self.pause = pause_of(kind, data, at, self.pause)
 
     def alerts(self) -> list[dict[str, str]]:
         snap = self.snapshot
         out: list[dict[str, str]] = []
         if not self.online:
-            since = f" since {self.offline_since[11:19]} UTC" if self.offline_since else ""
+            since = f" since {hall_time(self.offline_since)}" if self.offline_since else ""
             out.append({"code": "offline", "level": "error", "text": f"offline{since}"})
         state = str(snap.get("state", ""))
+        if state == "paused" and "challenge_held" not in {a.get("code") for a in snap.get("alerts") or []
+                                                         if isinstance(a, dict)}:
+            pause = self.pause
+            out.append({"code": "paused", "level": "info", "text": pause.text() if pause else "paused"})
         pending = snap.get("pending") or {}
         codes = {a.get("code") for a in snap.get("alerts") or [] if isinstance(a, dict)}
         # the table says a held challenge with its "challenge_held" notice (and pauses its clocks)
@@ -93,4 +154,6 @@ class TableState:
             "last": None if last is None else {"player": last.get("player"), "notation": last.get("notation"),
                                                "score": last.get("score")},
             "alerts": self.alerts(),
+            "paused": None if self.pause is None or self.snapshot.get("state") != "paused" else
+            {"by": self.pause.by, "reason": self.pause.reason, "at": self.pause.at},
         }

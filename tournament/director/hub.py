@@ -71,7 +71,10 @@ class HallHub:
             if table is None:
                 first = "[" + ",".join(_dumps(s.tile()) for _, s in sorted(self.director.tables.items())) + "]"
             else:
-                first = "[" + _dumps(full_view(self.director.table(table))) + "]"
+                # a table that has not reported yet is shown empty, never created: only the broker's messages
+                # (a table's own topics) put a table in the hall
+                state = self.director.tables.get(table) or TableState(table)
+                first = "[" + _dumps(full_view(state)) + "]"
             await response.write(f"retry: 1000\nevent: tiles\ndata: {first}\n\n".encode())
             while not client.closed:
                 with contextlib.suppress(TimeoutError):

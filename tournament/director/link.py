@@ -58,6 +58,11 @@ class BrokerLink:
         self.link.stop()
 
     def _send(self, table: int | None, cmd: str, args: dict[str, Any], command_id: str) -> None:
+        """Publish now, or refuse: paho would queue a command while the broker is away and send it when it is
+        back, however late (the 120 s expiry runs on the broker only), so a pause could land minutes later."""
+        if not self.link.client.is_connected():
+            raise RuntimeError("the director has lost the broker: the command was not sent (try again once the "
+                               "hall page shows it live)")
         self.link.send(table, cmd, args, command_id=command_id)  # type: ignore[arg-type]
 
     # paho's thread -------------------------------------------------------------------------------

@@ -154,6 +154,14 @@ class Store:
                                     (table, game)).fetchall()
         return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
 
+    def pause_events(self, table: int, game: int) -> list[tuple[int, str, str, Any]]:
+        """The director commands and the table's control actions of a game, in order (who paused it)."""
+        self.flush()
+        with self._lock:
+            rows = self._db.execute("SELECT seq, kind, at, data FROM events WHERE tbl = ? AND game = ? "
+                                    "AND kind IN ('director', 'control') ORDER BY seq", (table, game)).fetchall()
+        return [(seq, kind, at, json.loads(data)) for seq, kind, at, data in rows]
+
     def last_seqs(self) -> dict[tuple[int, int], int]:
         """The highest stored seq of every game, to ask for what came after it once the director is back."""
         self.flush()

@@ -103,6 +103,10 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     tables: list[SimTable] = sim_tables([1, 2, 11, 12])
     server = director_server()
     client = Client(server.url)
+    # a binary file read as text and sent as CSV: a refusal that says why, not HTTP 500 and a traceback
+    noise = bytes((i * 97 + 13) % 256 for i in range(4000)).decode("latin-1")
+    status, body = client.post("/api/pairings", {"format": "csv", "text": noise, "round": 1}, key="hall-key-2026")
+    assert (status, body["code"]) == (400, "invalid") and "not a CSV text file" in body["error"]
     text = (FIXTURES / "tourney.js").read_text(encoding="utf-8")
     status, body = client.post("/api/pairings", {"format": "tsh", "text": text, "round": 1, "offsets": {"B": 10}},
                                key="hall-key-2026")
@@ -114,6 +118,11 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     assert [p["name"] for p in tables[2].players] == ["Anna Müller", "Dirk Fischer"]
     wait(lambda: server.call(lambda: all(server.director.tables[t.number].round == 1 for t in tables)),
          what="the director to put every game in round 1")
+    # table 1 leaves its round's game empty and starts another with the same players: the real one
+    with tables[0].lock:
+        tables[0]._new_game([p["name"] for p in tables[0].players], 0)
+        tables[0].flush()
+    wait(lambda: server.call(lambda: server.director.tables[1].game) == 3, what="table 1's second game")
     status, body = client.post("/api/command/start", {"tables": "all"}, key="hall-key-2026")
     assert sorted(body["acks"]) == ["1", "11", "12", "2"]
     for table in tables:
@@ -130,12 +139,17 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
         archive.extractall(tmp_path / "zip")
     gcg = sorted((tmp_path / "zip/round01/gcg").iterdir())
     assert len(gcg) == 4 and "#table 12" in gcg[-1].read_text(encoding="utf-8")
+    assert gcg[0].name == "round01-A-table001-game3-Nigel_Richards-Joey_Krafchick.gcg"
+    assert [f.name for f in (tmp_path / "zip/round01/abandoned").iterdir()] == [
+        "round01-A-table001-game2-Nigel_Richards-Joey_Krafchick.gcg"]
+    rows = (tmp_path / "zip/round01/results.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 5 and sum(",1-" in row for row in rows) == 1  # one row for table 1: its game 3
     from referee.cli import main as referee_main
 
     assert referee_main(["gcg", "check", str(tmp_path / "zip/round01/gcg")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
     live = client.get("/gcg/11.gcg")[1].decode()
-    assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: 8G QI +22 22" in live
+    assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: IQ 8G QI +22 22" in live
 
 
 def test_a_restarted_director_comes_back_with_every_event(director_server: Any, sim_tables: Any, wait: Any) -> None:
@@ -158,3 +172,40 @@ def test_a_restarted_director_comes_back_with_every_event(director_server: Any, 
          what="table 4's score after the restart")
     wait(lambda: again.call(lambda: [p["score"] for p in again.director.tables[3].tile()["players"]]) == [30, 5],
          what="table 3's move made while the director was away")
+
+
+def test_after_a_restart_the_hall_is_whole_within_seconds(director_server: Any, sim_tables: Any, wait: Any) -> None:
+    """A restarted director (a clean stop too) re-joined its kept session with "retained only for a new
+    subscription": no retained status came, every tile stayed offline for ever and "Start the round" reached
+    0 of 0 tables. A new process asks for the retained statuses and snapshots on its first subscription."""
+    tables: list[SimTable] = sim_tables([5, 6])
+    first = director_server(state="hall")
+    wait(lambda: first.call(lambda: all(first.director.tables[t].online for t in (5, 6)
+                                        if t in first.director.tables) and len(first.director.tables) == 2),
+         what="both tables online at the first director")
+    tables[0].play("8D QUIZ", 30)
+    first.stop()
+    again = director_server(state="hall")
+    wait(lambda: again.call(lambda: [s.online for _, s in sorted(again.director.tables.items())]) == [True, True],
+         timeout=5, what="every table online within seconds of the restart")
+    client = Client(again.url)
+    status, body = client.post("/api/command/start", {"tables": "all"}, key="hall-key-2026")
+    assert status == 200 and body["expected"] == [5, 6] and sorted(body["acks"]) == ["5", "6"]
+
+
+def test_a_command_while_the_broker_is_down_is_refused_not_applied_later(
+        director_server: Any, sim_tables: Any, broker: Any, wait: Any) -> None:
+    """With the broker down, a command was answered `ok: true` and applied 164 s later, past the documented
+    120 s expiry (paho queues it in the director's process, where no expiry runs). It is refused at once."""
+    (table,) = sim_tables([8])
+    server = director_server()
+    client = Client(server.url)
+    broker.kill()
+    wait(lambda: not server.link.link.client.is_connected(), what="the director to see the broker gone")
+    status, body = client.post("/api/command/pause", {"tables": [8]}, key="hall-key-2026")
+    assert (status, body["code"]) == (503, "no_broker") and "broker" in body["error"]
+    broker.start()
+    wait(lambda: server.link.link.client.is_connected() and table.connected.is_set(), timeout=20,
+         what="the director and the table back on the broker")
+    status, body = client.post("/api/command/resume", {"tables": [8]}, key="hall-key-2026")
+    assert status == 200 and [c.cmd for c in table.applied] == ["resume"]  # the refused pause never came

@@ -3,12 +3,16 @@ alerts, a game put in its round only with the paired players, commands checked a
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tournament.director.core import Director
+from tournament.director.hall import TableState
 from tournament.director.store import Store
 from tournament.pairings import Pairing
 from tournament.payloads import AckMessage, EventMessage, PayloadError, SnapshotMessage, StatusMessage
@@ -113,3 +117,88 @@ def test_without_a_broker_nothing_is_sent(tmp_path: Path) -> None:
     director = Director("ev", Store(tmp_path / "d.sqlite3"))
     with pytest.raises(RuntimeError, match="not connected"):
         director.send("pause", {})
+
+
+@pytest.fixture
+def hall_zone() -> Iterator[None]:
+    """The director's machine in a hall at UTC+05:30 (a POSIX TZ rule: no time zone database needed)."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "HALL-5:30"
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_offline_since_is_the_halls_local_time(hall_zone: None) -> None:
+    """The tile said "offline since 16:48:46 UTC": the hall reads its own clock, not UTC."""
+    state = TableState(4, offline_since="2026-05-02T16:48:46+00:00")
+    assert state.alerts()[0]["text"] == "offline since 22:18:46"
+
+
+def director_event(seq: int, kind: str, data: dict[str, Any], at: str = "2026-05-02T16:50:00+00:00") -> EventMessage:
+    return EventMessage(4, 1, seq, kind, data, float(seq), at)
+
+
+def test_a_paused_table_says_who_paused_it_and_why_also_after_a_restart(tmp_path: Path, hall_zone: None) -> None:
+    """The tile said only PAUSED. It says who paused (the director's name on the command, or the players at
+    the table) and the reason given, read from the table's journaled events."""
+    director, _ = make(tmp_path)
+    director.on_event(event(0))
+    director.on_event(director_event(1, "director", {"cmd": "pause", "args": {"reason": "fire alarm"},
+                                                     "by": "Chief TD", "id": "c-1"}))
+    director.on_snapshot(snapshot(1, (0, 0), state="paused"))
+    tile = director.tables[4].tile()
+    assert [a["text"] for a in tile["alerts"] if a["code"] == "paused"] == [
+        "paused by Chief TD at 22:20:00: fire alarm"]
+    assert tile["paused"] == {"by": "Chief TD", "reason": "fire alarm", "at": "2026-05-02T16:50:00+00:00"}
+    director.store.close()
+    again, _ = make(tmp_path)  # the director restarted: the pause is read back from the stored events
+    assert [a["text"] for a in again.tables[4].tile()["alerts"] if a["code"] == "paused"] == [
+        "paused by Chief TD at 22:20:00: fire alarm"]
+    again.on_event(director_event(2, "director", {"cmd": "resume", "args": {}, "by": "Chief TD", "id": "c-2"}))
+    again.on_snapshot(snapshot(2, (0, 0), state="turn"))
+    assert not [a for a in again.tables[4].tile()["alerts"] if a["code"] == "paused"]
+    assert again.tables[4].tile()["paused"] is None
+    again.on_event(director_event(3, "control", {"action": "pause", "params": {}}, at="2026-05-02T17:00:05+00:00"))
+    again.on_snapshot(snapshot(3, (0, 0), state="paused"))
+    assert [a["text"] for a in again.tables[4].tile()["alerts"] if a["code"] == "paused"] == [
+        "paused at the table at 22:30:05"]
+
+
+def test_a_pause_reason_must_be_text(tmp_path: Path) -> None:
+    director, _ = make(tmp_path)
+    with pytest.raises(PayloadError, match="reason"):
+        director.send("pause", {"reason": 7}, [4])
+    director.send("pause", {"reason": "lunch"}, [4])
+
+
+def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> None:
+    """`GET /events?table=123456789` (no key needed to watch) made table 123456789 appear in the hall."""
+    import asyncio
+    import json
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from referee.commands.director import DirectorGuard
+    from tournament.director.app import create_app
+
+    director, _ = make(tmp_path)
+    director.on_event(event(0))
+
+    async def run() -> tuple[dict[str, Any], list[int]]:
+        async with TestClient(TestServer(create_app(director, DirectorGuard(None)))) as client:
+            response = await client.get("/events?table=123456789")
+            line = b""
+            while not line.startswith(b"data:"):
+                line = await response.content.readline()
+            response.close()
+            tables = await (await client.get("/api/tables")).json()
+            return json.loads(line[5:])[0], [t["table"] for t in tables]
+
+    first, tables = asyncio.run(run())
+    assert first["table"] == 123456789 and first["players"] == []  # shown empty to the page that asked
+    assert tables == [4] and 123456789 not in director.tables

@@ -79,9 +79,9 @@ const Director = (() => {
         const premium = premiums && premiums[r] ? premiums[r][c] : ".";
         ctx.fillStyle = ch !== "." ? (last.has(name) ? "#ffd23f" : "#f6e2b3") : (PREMIUM[premium] || "#2f7a52");
         ctx.fillRect(c * size + 0.5, r * size + 0.5, size - 1, size - 1);
-        if (ch !== "." && size >= 14) {
+        if (ch !== "." && size >= 8) {  // from 8 px a square (the wall's small boards), letters are drawn
           ctx.fillStyle = ch === ch.toLowerCase() && ch !== "?" ? "#c0262d" : "#1b1b1b";
-          ctx.font = `bold ${Math.floor(size * 0.7)}px system-ui, sans-serif`;
+          ctx.font = `bold ${Math.floor(size * 0.75)}px system-ui, sans-serif`;
           ctx.textAlign = "center";
           ctx.textBaseline = "middle";
           ctx.fillText(ch.toUpperCase(), c * size + size / 2, r * size + size / 2 + 1);

@@ -82,8 +82,55 @@
       item.dataset.code = a.code;
       return item;
     }));
+    drawTileBoard(node, tile);
+  }
+
+  // The board at the resolution it is shown at (the wall's boards are large enough for their letters).
+  function drawTileBoard(node, tile) {
     const canvas = node.querySelector("canvas");
+    const shownWidth = canvas.getBoundingClientRect().width;
+    const px = Math.max(90, Math.round(shownWidth * (window.devicePixelRatio || 1)));
+    if (canvas.width !== px) { canvas.width = px; canvas.height = px; }
     Director.drawBoard(canvas, tile.board, null, tile.last_play);
+    canvas.dataset.drawn = String(px);
+  }
+
+  // The wall: the page's tiles on one screen, as large as the screen lets them be (a hall display is read
+  // from across the room). Columns and rows are chosen for tiles near 1.6:1; when the tiles would be too
+  // small to read, the page keeps its scrolling grid of small tiles instead.
+  const GAP = 8;
+  function fit() {
+    if (tv) return;
+    const count = hall.children.length;
+    hall.classList.remove("fit");
+    hall.style.removeProperty("height");
+    let best = null;
+    if (count) {
+      const width = hall.clientWidth;
+      const director = $("director");
+      const below = director.getBoundingClientRect().height + parseFloat(getComputedStyle(director).marginTop) +
+        parseFloat(getComputedStyle(document.body).paddingBottom) + 2;
+      const height = Math.floor(window.innerHeight - hall.getBoundingClientRect().top - window.scrollY - below);
+      for (let cols = 1; cols <= count; cols++) {
+        const rows = Math.ceil(count / cols);
+        const w = (width - GAP * (cols - 1)) / cols;
+        const h = (height - GAP * (rows - 1)) / rows;
+        if (w < 250 || h < 140) continue;
+        const size = Math.min(w / 1.6, h);
+        if (!best || size > best.size) best = { cols, rows, w, h, size, height };
+      }
+    }
+    if (best) {
+      hall.classList.add("fit");
+      hall.style.height = `${best.height}px`;
+      hall.style.setProperty("--cols", best.cols);
+      hall.style.setProperty("--rows", best.rows);
+      hall.style.setProperty("--tile-font", `${Math.max(12, Math.min(24, best.h / 14)).toFixed(1)}px`);
+      const body = hall.querySelector(".tile-body");
+      const board = Math.floor(Math.min(body.clientHeight, best.w * 0.5));
+      hall.style.setProperty("--board", `${board}px`);
+    }
+    for (const [table, node] of shown) drawTileBoard(node, tiles.get(table).tile);
   }
 
   function newTile(table) {
@@ -96,8 +143,10 @@
     const canvas = document.createElement("canvas");
     canvas.width = tv ? 450 : 90;
     canvas.height = canvas.width;
-    body.append(canvas, Director.el("div", "players"));
-    node.append(head, body, Director.el("div", "last"), Director.el("ul", "alerts"));
+    const side = Director.el("div", "side");
+    side.append(Director.el("div", "players"), Director.el("div", "last"), Director.el("ul", "alerts"));
+    body.append(canvas, side);
+    node.append(head, body);
     return node;
   }
 
@@ -124,6 +173,7 @@
     });
     hall.replaceChildren(...nodes);
     layoutDirty = false;
+    fit();
   }
 
   function updateFilters() {
@@ -173,7 +223,8 @@
 
   async function allCommand(cmd) {
     $("director-result").textContent = `${cmd}: sending…`;
-    const answer = await Director.command(cmd, "all", {});
+    const reason = cmd === "pause" ? $("pause-reason").value.trim() : "";
+    const answer = await Director.command(cmd, "all", reason ? { reason } : {});
     $("director-result").textContent = Director.describe(answer);
   }
 
@@ -215,6 +266,9 @@
     $("send-pairings").addEventListener("click", sendPairings);
     $("results-round").addEventListener("input", resultsLinks);
     Director.stream("/events", onTiles);
+    let resizing = 0;
+    window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(fit, 100); });
+    $("director").addEventListener("toggle", fit);
     setInterval(tick, 250);
   }
 
