@@ -64,6 +64,7 @@ class Turn:
     total: int | None = None
     questions: list[Question] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    tiles: dict[str, str] = field(default_factory=dict)  # the tiles the play laid: square -> letter (a blank lowercase)
 
     @property
     def asked(self) -> bool:
@@ -72,7 +73,8 @@ class Turn:
     def to_json(self) -> dict[str, Any]:
         return {"photo": self.photo, "turn": self.turn, "result": self.result, "player": self.player,
                 "move": self.move, "words": list(self.words), "score": self.score, "total": self.total,
-                "questions": [q.to_json() for q in self.questions], "notes": list(self.notes)}
+                "questions": [q.to_json() for q in self.questions], "notes": list(self.notes),
+                "tiles": dict(self.tiles)}
 
     def line(self) -> str:
         """One line for people: `board-01.png: turn 1, Timon: 8G DÜS +16 (16)`."""
@@ -304,14 +306,14 @@ class Replay:
         if questions and moves and moves[0]["kind"] == "play":  # asked, then gone on with a guess
             move = moves[0]
             return Turn(path.name, number, "asked", name, move["notation"], list(move["words"]), move["score"],
-                        move["total"], questions=questions, notes=notes)
+                        move["total"], questions=questions, notes=notes, tiles=_laid(snap))
         if questions or not moves:
             return Turn(path.name, number, "asked", name, questions=questions or [Question(
                 "", f"the table did not take the turn (state {snap['state']})")], notes=notes)
         move = moves[0]
         if move["kind"] == "play":
             return Turn(path.name, number, "scored", name, move["notation"], list(move["words"]), move["score"],
-                        move["total"], notes=notes)
+                        move["total"], notes=notes, tiles=_laid(snap))
         return Turn(path.name, number, "pass", name, move["notation"], [], move["score"], move["total"], notes=notes)
 
     def _pin_blanks(self) -> list[str]:
@@ -405,6 +407,17 @@ def _few(squares: str, most: int = 8) -> str:
     """`A1, A2, ... and 30 more`: a long list of squares cut for a line."""
     names = squares.split(", ")
     return squares if len(names) <= most else ", ".join(names[:most]) + f" and {len(names) - most} more"
+
+
+def _laid(snap: dict[str, Any]) -> dict[str, str]:
+    """The tiles of the play just scored, from the table's snapshot (its last play's squares on its board)."""
+    from game.squares import Square
+
+    out = {}
+    for sq in snap.get("last_play") or ():
+        s = Square.from_str(sq)
+        out[sq] = snap["board"][s.row][s.col]
+    return out
 
 
 def _lifted(snap: dict[str, Any]) -> set[str]:
