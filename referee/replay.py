@@ -355,9 +355,9 @@ class Replay:
             for sq, letters in options.items():
                 if letters:
                     table.control("blank", {"square": sq, "letter": letters[0]})
-                    pinned = len(letters) == 1
-                    notes.append(f"blank {sq} = {letters[0]}" + ("" if pinned else
-                                 f": went on with the first of {', '.join(letters)}"))
+                    notes.append(f"blank {sq} = {letters[0]}: " + (
+                        "the one letter the lexicon leaves, given the guess above" if len(letters) == 1 else
+                        f"went on with the first of {', '.join(letters)}"))
         return notes
 
     def _challenge(self, path: Path, number: int, snap: dict[str, Any]) -> Turn:
