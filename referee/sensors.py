@@ -48,6 +48,11 @@ class CameraPort:
         self.frames = 0
         self.last: dict[str, CameraSquare] | None = None
         self.last_at: float | None = None  # when the frame behind `last` was taken (the `clock`'s time)
+        # Why the frame read last could not be used ("" when it could): the reader's notes for a frame it does not
+        # trust (a hand, blur, something covers), or the error of a failed read. A commit must not score a board
+        # the camera could not see at the press on an older frame (TableService.commit says so instead).
+        self.blind = ""
+        self.blind_squares: list[str] = []  # the squares the reader doubted in that frame
         self.clock = time.monotonic
         self._lock = threading.Lock()
         self._closed = False
@@ -66,6 +71,7 @@ class CameraPort:
             except Exception as exc:  # a camera error must never stop the table
                 self.failures += 1
                 log.warning("camera read failed (%d in a row): %s", self.failures, exc)
+                self.blind, self.blind_squares = f"the camera gave no picture ({exc})", []
                 return None
             self.failures = 0
             self.frames += 1
@@ -73,6 +79,11 @@ class CameraPort:
             if squares is not None:
                 self.last = squares
                 self.last_at = taken
+                self.blind, self.blind_squares = "", []
+            else:
+                notes = [str(n) for n in getattr(reading, "notes", ())]
+                self.blind = "; ".join(notes) or "the camera does not trust this picture"
+                self.blind_squares = list(reading.uncertain)
             return squares
 
     def read_dice(self, reader: DiceReaderPort | None = None) -> list[DieSeen] | None:

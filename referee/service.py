@@ -327,23 +327,54 @@ class TableService:
         self._presses.put(player)
 
     def _commit_worker(self) -> None:
-        settle = self.config.sensors.settle_ms / 1000.0
         while not self._stop.is_set():
             player = self._presses.get()
             if player is None:
                 return
             try:
-                # First the board must be still (a tile still being slid into place), then the camera looks.
-                wait = self._last_change + settle - self.mono()
-                if wait > 0:
-                    self._stop.wait(wait)
-                if self.camera is not None and not self._camera_current():
-                    self.camera.read()
-                    self._camera_link()
-                self.refresh_picture()
-                self.table.press_clock(player)
+                self.commit(player)
             except Exception:
                 log.exception("commit of player %s failed", player)
+
+    def commit(self, player: int) -> bool:
+        """A clock press taken to the table: the board still, a current camera frame, the picture, the press.
+        The commit worker calls it for every press; `referee vision replay` calls it after each photo. False when
+        the press was not taken to the table because the camera, the table's only eyes, could not see the board
+        at the press (the `camera_blind` alert says why; the player presses again once the board is clear)."""
+        # First the board must be still (a tile still being slid into place), then the camera looks.
+        wait = self._last_change + self.config.sensors.settle_ms / 1000.0 - self.mono()
+        if wait > 0:
+            self._stop.wait(wait)
+        if self.camera is not None and (not self._camera_current() or self.camera.blind):
+            self.camera.read()  # a frame the reader doubted is looked at again: the hand may have gone
+            self._camera_link()
+        if self._camera_blind():
+            return False
+        self.refresh_picture()
+        self.table.set_alert("camera_blind", None)
+        self.table.press_clock(player)
+        return True
+
+    def look(self) -> None:
+        """One look of the camera between commits (the camera thread's round): a clear frame becomes the
+        table's picture."""
+        cam = self.camera
+        if cam is None:
+            return
+        if cam.read() is not None:
+            self.refresh_picture()
+            self.table.set_alert("camera_blind", None)
+        self._camera_link()
+
+    def _camera_blind(self) -> bool:
+        """With the camera alone, a press whose frame the reader does not trust (a hand over the board, blur,
+        something covers) must not be scored on an older frame: that frame may predate the tiles just laid, and
+        the play would be read as a pass. The press is not taken; the `camera_blind` alert says why."""
+        cam = self.camera
+        if self.config.sensors.fusion != "camera" or cam is None or not cam.up or not cam.blind:
+            return False
+        self.table.set_alert("camera_blind", text("camera_blind", self.config.table.language, why=cam.blind))
+        return True
 
     def _camera_current(self) -> bool:
         """Whether the camera's last good frame was taken after the board last changed (and lately): then it
@@ -407,9 +438,7 @@ class TableService:
                 self.retry_camera()
                 if self.camera is None:
                     continue
-                if self.camera.read() is not None:
-                    self.refresh_picture()
-                self._camera_link()
+                self.look()
                 self.dice_seen()
                 self.rack_seen()
             except Exception:

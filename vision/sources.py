@@ -5,7 +5,8 @@
   `picamera2:?lens=2.0` fixes the focus of an autofocus camera (dioptres), `?size=2028x1520` the frame size
 - `v4l2:0` or `v4l2:/dev/video2` a USB camera through OpenCV's V4L2 backend (MJPG, 1920x1080 unless
   `?size=1280x720` / `&fourcc=YUYV` say otherwise)
-- `files:/path/a.jpg,/path/b.png` or `files:/path/folder` replay of recorded frames, in name order
+- `files:/path/a.jpg,/path/b.png` or `files:/path/folder` replay of recorded frames, a folder in natural order
+  (`image-2` before `image-10`, `board-00` before `board-00a` before `board-01`: `natural_key`)
 - `synthetic:seed=3` rendered boards (see `vision.synth`), for the simulated table and the tests
 Every source returns BGR uint8 frames, the layout the rest of `vision` expects.
 """
@@ -16,6 +17,7 @@ import contextlib
 import importlib
 import inspect
 import logging
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,6 +31,22 @@ from vision.images import read_image
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(path: Path) -> tuple[object, ...]:
+    """Sort key for photo names as people number them: runs of digits compare as numbers (`image-2` before
+    `image-10`) and a name before the same name with a suffix (`board-00` before `board-00a` before `board-01`).
+    Cameras and phones number without zero padding, so plain name order would put a game's tenth move second."""
+    parts = _DIGITS.split(path.stem.casefold())
+    key = tuple((int(p), p) if k % 2 else p for k, p in enumerate(parts))
+    return (key, path.suffix.casefold(), path.name)
+
+
+def image_files(folder: Path) -> list[Path]:
+    """The image files of a folder (not its subfolders), in natural order (`natural_key`)."""
+    return sorted((q for q in folder.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file()),
+                  key=natural_key)
 
 
 class FrameSource(Protocol):
@@ -42,7 +60,8 @@ class FrameSource(Protocol):
 
 
 class FileSource:
-    """Recorded frames from image files, in order; `loop=True` starts again after the last one."""
+    """Recorded frames from image files, in order (a folder's in natural order); `loop=True` starts again after
+    the last one."""
 
     def __init__(self, paths: list[Path], loop: bool = False) -> None:
         if not paths:
@@ -59,7 +78,7 @@ class FileSource:
         for part in spec.split(","):
             p = Path(part)
             if p.is_dir():
-                paths += sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
+                paths += image_files(p)
             elif p.is_file():
                 paths.append(p)
             else:
@@ -85,6 +104,31 @@ class FileSource:
 
     def close(self) -> None:
         self._next = len(self.paths)
+
+
+class StillSource:
+    """A photo in front of the camera: every `read()` returns the photo last `show`n, as a real camera returns the
+    same board as long as nobody touches it. Replaying a photographed game (`referee vision replay`) lays one
+    photo down per turn, and the table may look as often as it likes without using up the next move's photo.
+    The decoded photo is kept, so a second look costs no decoding."""
+
+    def __init__(self, name: str = "photos") -> None:
+        self.name = name
+        self.current: Path | None = None
+        self._frame: np.ndarray | None = None
+
+    def show(self, path: Path) -> None:
+        """Put `path` in front of the camera (decoded now: a bad file is a `VisionError` naming it)."""
+        self._frame = read_image(path)
+        self.current = path
+
+    def read(self) -> np.ndarray:
+        if self._frame is None:
+            raise FrameSourceError(f"{self.name}: no photo shown yet")
+        return self._frame
+
+    def close(self) -> None:
+        self._frame = None
 
 
 class OpenCVSource:

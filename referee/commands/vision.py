@@ -4,6 +4,9 @@
 stable interface (checks outside the project call it): one JSON object per line,
 {"image", "board": [15 strings], "occluded", "uncertain": [squares], "ms"}, and "unseen": [squares] when the
 frame cuts the grid (absent otherwise). OpenCV is imported in handlers.
+
+`referee vision replay PHOTO_OR_FOLDER... --players NAME NAME` plays a photographed game through the table
+(`referee.replay`): one line per turn (`--json`: one object per turn), the record with `--gcg OUT`.
 """
 
 from __future__ import annotations
@@ -46,6 +49,23 @@ def register(sub: Any) -> None:
     dice.add_argument("--model", metavar="MODEL", help="a model from `referee vision teach` (default: shipped)")
     dice.add_argument("--tiles", choices=("english", "german"), default="english")
     dice.set_defaults(handler=handle_dice)
+
+    rp = vsub.add_parser("replay", help="play a photographed game through the table: its record, or its questions",
+                         description="Play the photos of a game (one per turn, in order; a folder in natural "
+                                     "order) through the table a live game with the camera alone runs, pressing "
+                                     "the clock after each photo. Prints one line per turn. Exit 0 when every "
+                                     "turn scored without a question, 1 when the table asked, 2 on bad input.")
+    rp.add_argument("photos", nargs="+", metavar="PHOTO_OR_FOLDER")
+    rp.add_argument("--players", nargs="+", required=True, metavar="NAME", help="the players, in playing order")
+    rp.add_argument("--tiles", choices=("english", "german"), default="german", help="the edition (default german)")
+    rp.add_argument("--lexicon", default="", metavar="NAME",
+                    help="an installed lexicon or a word-list file: pins blanks and judges challenges (without "
+                         "it every blank is asked)")
+    rp.add_argument("--calibration", metavar="CALIB.json", help="default: calibrate on the first photo")
+    rp.add_argument("--model", metavar="MODEL", help="a model from `referee vision teach` (default: shipped)")
+    rp.add_argument("--gcg", metavar="OUT.gcg", help="write the game's record here")
+    rp.add_argument("--json", action="store_true", help="one JSON object per turn")
+    rp.set_defaults(handler=handle_replay)
 
     teach = vsub.add_parser("teach", help="learn your tiles from labelled photos")
     teach.add_argument("labels", metavar="LABELS.json")
@@ -209,3 +229,36 @@ def handle_dice(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, ensure_ascii=False), flush=True)
     return status
+
+
+def handle_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from game.errors import RefereeError
+    from referee.replay import ReplayError, json_lines, replay
+
+    if args.gcg and Path(args.gcg).is_dir():
+        return _fail(f"--gcg {args.gcg}: is a folder; give the file to write")
+    try:
+        result = replay(args.photos, args.players, tiles=args.tiles, lexicon=args.lexicon,
+                        calibration=args.calibration, model=args.model)
+    except ReplayError as exc:
+        return _fail(f"replay: {exc}")
+    except RefereeError as exc:  # a photo that cannot be read, a calibration file that is not one
+        return _fail(f"replay: {exc}")
+    if args.json:
+        for line in json_lines(result):
+            print(line, flush=True)
+    else:
+        for turn in result.turns:
+            print(turn.line(), flush=True)
+        asked = sum(t.asked for t in result.turns)
+        scored = sum(t.result == "scored" for t in result.turns)
+        print(f"{scored} play(s) scored, {asked} turn(s) asked ({result.questions} question(s)), "
+              f"{result.seconds:.1f} s")
+    if args.gcg:
+        try:
+            Path(args.gcg).write_text(result.gcg, encoding="utf-8")
+        except OSError as exc:
+            return _fail(f"--gcg {args.gcg}: cannot write ({exc.strerror})")
+    return 1 if result.asked else 0

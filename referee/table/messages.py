@@ -25,6 +25,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Die Kamera liefert keine Bilder: bitte prüfen. Es wird weitergespielt; Buchstaben, die das "
               "Sensorbrett nicht lesen kann, werden abgefragt.",
     },
+    "camera_blind": {
+        "en": "The camera cannot see the board clearly ({why}): the play was not read. Clear the board and press "
+              "the clock again.",
+        "de": "Die Kamera sieht das Brett nicht klar ({why}): der Zug wurde nicht gelesen. Das Brett freimachen "
+              "und die Uhr erneut drücken.",
+    },
     "tile_moved": {
         "en": "A tile was moved or lifted outside a turn: {squares}. Put it back.",
         "de": "Ein Stein wurde außerhalb eines Zuges bewegt oder entfernt: {squares}. Bitte zurücklegen.",

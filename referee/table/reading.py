@@ -8,9 +8,15 @@ never change the game by mistake (this class has no way to).
 
 from __future__ import annotations
 
+import itertools
+
 from game.board import Board
 from game.clock import GameClock, TurnTimer
+from game.errors import RefereeError
+from game.play import Placement
 from game.scramble_dice import Die
+from game.squares import Square
+from game.tiles import Tile
 from referee.table.machine import TableMachine
 from referee.table.state import TableState
 
@@ -99,3 +105,35 @@ class TableReading:
     def in_trouble(self) -> bool:
         """An error-level alert is up (a lost link, a moved tile, a refused commit...)."""
         return any(a.level == "error" for a in self._m.alerts())
+
+    # Two blanks are as many as any edition has; past that the letters to try grow as 30^n.
+    MAX_BLANKS_TRIED = 2
+
+    def blank_letters(self) -> dict[str, tuple[str, ...]]:
+        """While the table asks for a blank's letter: for each blank asked about, the letters it may stand for
+        so that every word the play makes (its cross words too) is in the table's lexicon, in alphabetical
+        order. A blank with exactly one letter is pinned by the lexicon; with none, the play is a phony
+        whatever the blank stands for (or the lexicon lacks the word). Empty when no blank is asked about, when
+        another letter of the play is still in doubt (its words are not known yet), or past two blanks."""
+        m = self._m
+        if m.state is not TableState.BLANK:
+            return {}
+        blanks = sorted((sq for sq in m.pending_blank if m.pending[sq] is None), key=Square.from_str)
+        rest = {sq: v for sq, v in m.pending.items() if sq not in blanks}
+        if not blanks or len(blanks) > self.MAX_BLANKS_TRIED or any(v is None for v in rest.values()):
+            return {}
+        fixed = [Placement(Square.from_str(sq), Tile.from_str(str(v))) for sq, v in rest.items()]
+        letters = sorted(ch for ch in m.rules.ruleset.tiles.counts if ch != "?")
+        lexicon = m.rules.lexicon
+        found: dict[str, set[str]] = {sq: set() for sq in blanks}
+        for combo in itertools.product(letters, repeat=len(blanks)):
+            placed = fixed + [Placement(Square.from_str(sq), Tile(ch, blank=True))
+                              for sq, ch in zip(blanks, combo, strict=True)]
+            try:
+                scored = m.game.evaluate(placed)
+            except RefereeError:  # not a legal placement: no letter mends that, the table says so once judged
+                return {}
+            if all(w.word.text in lexicon for w in scored.words):
+                for sq, ch in zip(blanks, combo, strict=True):
+                    found[sq].add(ch)
+        return {sq: tuple(sorted(found[sq])) for sq in blanks}

@@ -194,3 +194,59 @@ def test_a_camera_opened_mid_game_is_told_the_committed_tiles(tmp_path: Path, cl
         assert readers[-1].told == [{"H8": "Q", "H9": "I"}]
     finally:
         service.close()
+
+
+class Frames:
+    """A board reader that reads each frame as it is given: `(occluded, {square: letter})`."""
+
+    def read(self, frame: Any) -> Any:
+        occluded, tiles = frame
+        squares = {sq: SimpleNamespace(occupied=True, letter=ch, confidence=1.0, uncertain=False)
+                   for sq, ch in tiles.items()}
+        notes = ["something covers or changed 2 square(s): H10, H11"] if occluded else []
+        return SimpleNamespace(occluded=occluded, uncertain=["H10", "H11"] if occluded else [], squares=squares,
+                               notes=notes)
+
+
+class Shown:
+    """A camera whose frame is what the test lays in front of it."""
+
+    def __init__(self) -> None:
+        self.frame: Any = (False, {})
+
+    def read(self) -> Any:
+        return self.frame
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def test_a_press_the_camera_alone_cannot_see_is_not_scored_on_an_older_frame(tmp_path: Path,
+                                                                            clock: ManualClock) -> None:
+    """Camera only: the frame at the press is covered (a hand): the table must not score the last clear frame
+    (taken before the tiles went down: a pass). The press is not taken, the alert says why, and the next press
+    on a clear frame scores the play."""
+    source = Shown()
+    camera = CameraPort(source, Frames())
+    config = sim_config(state_dir=tmp_path, web=False, fusion="camera", clock_mode="none")
+    service = TableService(ServiceParts(config=config, lexicon=EveryWord(), camera=camera, camera_interval_s=3600.0,
+                                        monotonic=clock))
+    try:
+        table = service.table
+        service.look()  # the empty board
+        table.control("start", {})
+        mover = next(i for i, p in enumerate(table.snapshot()["players"]) if p["on_turn"])
+        clock.now += 5
+        source.frame = (True, {"H8": "Q"})
+        assert service.commit(mover) is False
+        snap = table.snapshot()
+        assert snap["moves"] == [] and snap["state"] == "turn"
+        blind = [a["text"] for a in snap["alerts"] if a["code"] == "camera_blind"]
+        assert blind and "something covers or changed 2 square(s): H10, H11" in blind[0]
+        source.frame = (False, {"H8": "Q", "H9": "I"})
+        assert service.commit(mover) is True
+        snap = table.snapshot()
+        assert [m["words"] for m in snap["moves"]] == [["QI"]]
+        assert "camera_blind" not in [a["code"] for a in snap["alerts"]]
+    finally:
+        service.close()

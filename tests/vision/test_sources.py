@@ -12,7 +12,15 @@ import pytest
 
 from vision.classifier import TileClassifier
 from vision.errors import FrameSourceError
-from vision.sources import FileSource, OpenCVSource, Picamera2Source, check_source, open_source
+from vision.sources import (
+    FileSource,
+    OpenCVSource,
+    Picamera2Source,
+    StillSource,
+    check_source,
+    natural_key,
+    open_source,
+)
 from vision.synth import SyntheticSource
 
 
@@ -26,6 +34,34 @@ def test_folder_replay_in_name_order(tmp_path: Path) -> None:
     assert [int(f[0, 0, 0]) for f in frames] == [10, 0, 20]
     with pytest.raises(FrameSourceError, match="no more frames"):
         source.read()
+
+
+def test_a_folder_plays_in_natural_order(tmp_path: Path) -> None:
+    """Photos numbered without zero padding (a phone's image-2 ... image-10) and a photo slipped in between
+    two (board-00a) play in the order they were taken, not in plain name order."""
+    names = ["image-10.jpg", "image-2.jpg", "image-1.jpg", "board-01.png", "board-00a.png", "board-00.png"]
+    for k, name in enumerate(names):
+        cv2.imwrite(str(tmp_path / name), np.full((20, 30, 3), 10 * k, np.uint8))
+    source = open_source(f"files:{tmp_path}")
+    assert isinstance(source, FileSource)
+    assert [p.name for p in source.paths] == ["board-00.png", "board-00a.png", "board-01.png",
+                                              "image-1.jpg", "image-2.jpg", "image-10.jpg"]
+    assert sorted([Path("IMG_9.JPG"), Path("img_10.jpg")], key=natural_key) == [Path("IMG_9.JPG"), Path("img_10.jpg")]
+
+
+def test_a_still_photo_is_read_again_until_the_next_is_shown(tmp_path: Path) -> None:
+    for k in range(2):
+        cv2.imwrite(str(tmp_path / f"{k}.png"), np.full((20, 30, 3), 10 * k + 5, np.uint8))
+    still = StillSource()
+    with pytest.raises(FrameSourceError, match="no photo shown yet"):
+        still.read()
+    still.show(tmp_path / "0.png")
+    assert int(still.read()[0, 0, 0]) == int(still.read()[0, 0, 0]) == 5
+    still.show(tmp_path / "1.png")
+    assert int(still.read()[0, 0, 0]) == 15 and still.current == tmp_path / "1.png"
+    with pytest.raises(FrameSourceError, match="cannot be read"):
+        (tmp_path / "bad.png").write_bytes(b"not a png")
+        still.show(tmp_path / "bad.png")
 
 
 def test_missing_files_and_unknown_sources_are_clear(tmp_path: Path) -> None:

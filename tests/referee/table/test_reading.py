@@ -80,3 +80,43 @@ def test_nothing_outside_the_table_package_takes_its_lock_or_walks_its_machine()
                 if path.relative_to(ROOT / "referee").parts[0] != "table"
                 for hit in _reaches_in(path)]
     assert offences == [], "read a live table through `with table.reading() as r:` instead:\n" + "\n".join(offences)
+
+
+def test_the_lexicon_pins_a_blank_when_it_leaves_one_letter() -> None:
+    """QUIZ with the Z a blank: only QUIZ of the lexicon fits QUI?, so the blank is a Z; with QUIT also in the
+    lexicon it may be a Z or a T, and the table must ask."""
+    for words, expected in ((["QUIZ"], ("Z",)), (["QUIZ", "QUIT"], ("T", "Z")), (["QUA"], ())):
+        t = SimulatedTable(default_setup(), words=words)
+        t.control("start", {})
+        for sq, ch in (("E8", "Q"), ("F8", "U"), ("G8", "I"), ("H8", "?")):
+            t.place(sq, ch)
+        t.press()
+        with t.reading() as now:
+            assert now.state is TableState.BLANK
+            assert now.blank_letters() == {"H8": expected}, words
+
+
+def test_a_blank_is_pinned_by_its_cross_word_too() -> None:
+    """ZA lies across row 8; a blank on H9 (under the A) and an O on I9 make ?O across and A? down: AT, AS
+    and AX fit the down word, only TO the across one, so the blank is a T."""
+    t = SimulatedTable(default_setup(), words=["ZA", "AT", "AS", "TO", "AX"])
+    t.control("start", {})
+    t.play("8G ZA")
+    t.advance(20)  # the challenge window closes
+    t.place("H9", "?")
+    t.place("I9", "O")
+    t.press()
+    with t.reading() as now:
+        # H9 makes A? down (AT, AS, AX) and ?O across (TO only): T
+        assert now.blank_letters() == {"H9": ("T",)}
+
+
+def test_no_blank_letters_while_another_letter_is_in_doubt() -> None:
+    t = SimulatedTable(default_setup(), words=["QUIZ"])
+    t.control("start", {})
+    for sq, ch in (("E8", "Q"), ("F8", "U"), ("H8", "?")):
+        t.place(sq, ch)
+    t.place_doubtful("G8")
+    t.press()
+    with t.reading() as now:
+        assert now.state is TableState.BLANK and now.blank_letters() == {}
