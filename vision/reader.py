@@ -129,6 +129,7 @@ class BoardReader:
                 self._refs[unseen] = self._refs[seen].mean(axis=0)
                 self._has_ref |= unseen
         self._light = extra.get("light")
+        self._lamp_checked = False
         value = extra.get("board_value")
         self._board_value = float(value) if isinstance(value, (int, float)) else 0.0
         # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
@@ -257,7 +258,10 @@ class BoardReader:
         start = time.perf_counter()
         self.calibration.check_frame(frame, where)
         unsettled = "" if self.settled else self._settle(frame)
-        rect = light.apply(cells.rectify(frame, self._matrix), self._light)
+        raw = cells.rectify(frame, self._matrix)
+        if not self._lamp_checked:
+            self._check_lamp(raw)
+        rect = light.apply(raw, self._light)
         pl = cells.planes(rect, self._board_value)
         stats = cells.colour_stats(rect, pl)
         top_pl, stats, lab = self._boxes(frame, rect, pl, stats)
@@ -297,6 +301,28 @@ class BoardReader:
         return BoardReading(
             results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen)
         )
+
+    def _check_lamp(self, raw: np.ndarray) -> None:
+        """Ask the game's first tiles whether the calibration's lamp is the light or the board's design.
+
+        A lamp measured on a frame with few tiles or none (the empty board, three name tiles) is the board's
+        colours taken for the light's; the tiles, the frame's white, tell. If taking it out leaves the first
+        `parallax.MIN_TILES` tiles of the game more saturated than the camera saw them, its tone curve goes
+        (camera C's board read from its name tiles: tiles at 0.24 saturation instead of 0.08), and if that is
+        not enough, the lamp. The reader's own per-frame fit of the light then carries the difference."""
+        if not isinstance(self._light, dict):
+            self._lamp_checked = True
+            return
+        stats = cells.colour_stats(raw)
+        if int(((stats[:, 0] >= TILE_FACE) & self._seen).sum()) < parallax.MIN_TILES:
+            return
+        self._lamp_checked = True
+        from vision.registration import tints_tiles
+
+        if not tints_tiles(raw, light.apply(raw, self._light)):
+            return
+        untoned = {**self._light, "tone": 1.0}
+        self._light = None if tints_tiles(raw, light.apply(raw, untoned)) else untoned
 
     def _boxes(
         self, frame: np.ndarray, rect: np.ndarray, pl: cells.Planes, stats: np.ndarray

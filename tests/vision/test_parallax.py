@@ -41,7 +41,9 @@ def test_an_empty_square_is_measured_past_the_faces_that_reach_over_it() -> None
 
 
 @pytest.mark.slow
-def test_a_real_photo_with_its_tiles_stood_up_reads_as_the_photo(shared_dir: Path, german_model: TileClassifier) -> None:
+def test_a_real_photo_with_its_tiles_stood_up_reads_as_the_photo(
+    shared_dir: Path, german_model: TileClassifier
+) -> None:
     labels = shared_dir / "photos" / "labels.json"
     if not labels.is_file():
         pytest.skip(f"no labelled photos at {labels}")
