@@ -437,9 +437,13 @@ def _check_whole(c: Config) -> None:
 
 def load_config(path: str | Path) -> Config:
     """Read and check the TOML file at `path`."""
+    from referee.input_files import MAX_CONFIG_BYTES, InputFileError, read_regular_file
+
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_regular_file(p, max_bytes=MAX_CONFIG_BYTES, what="configuration file")
+    except InputFileError as exc:  # /dev/zero, a FIFO, a folder, a file of megabytes
+        raise ConfigError(str(p), "", str(exc).removeprefix(f"{p}: ")) from None
     except OSError as exc:
         raise ConfigError(str(p), "", f"cannot read the configuration file ({exc.strerror or exc})") from None
     try:

@@ -691,6 +691,10 @@ TEXTS: dict[str, Template] = {
         "en": "line {line}: cannot tell rack and move apart in {text!r}",
         "de": "Zeile {line}: Bänkchen und Zug lassen sich in {text!r} nicht trennen",
     },
+    "gcg.score_digits": {
+        "en": "line {line}: {token!r} is not a score (more than {digits} digits)",
+        "de": "Zeile {line}: {token!r} ist keine Punktzahl (mehr als {digits} Ziffern)",
+    },
     "gcg.utf16": {
         "en": "a UTF-16 file that does not decode ({why} at byte {at})",
         "de": "eine UTF-16-Datei, die sich nicht lesen lässt ({why} bei Byte {at})",
