@@ -123,7 +123,12 @@ class TableService:
         except BaseException:
             self._lock_file.close()
             raise
-        self.table = self._open_table()
+        try:
+            self.table = self._open_table()  # a damaged journal raises JournalError (exit 2), naming what
+        except BaseException:
+            self.journal.close()
+            self._lock_file.close()
+            raise
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
         self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
