@@ -101,6 +101,7 @@ class WebSection:
     host: str = "0.0.0.0"
     port: int = 8080
     pin: str = ""
+    director_pin: str = ""  # lets a new phone in while someone guesses `pin` (docs/security.md); "" none
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,15 @@ def _table_pin(v: Any) -> str:
     return v
 
 
+def _director_pin(v: Any) -> str:
+    """The director's code: a table PIN of at least 10 digits, since no budget of wrong tries locks it."""
+    pin = _table_pin(v)
+    if len(pin) < 10:
+        raise ValueError(f"is {len(pin)} digits: the director's code needs at least 10 (it is never locked by "
+                         "guessing, so only its length keeps it safe)")
+    return pin
+
+
 _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "table": (TableSection, {
         "name": _one_line_name(max_len=60),
@@ -298,6 +308,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "host": _string(nonempty=True),
         "port": _number(1, 65535, integer=True),
         "pin": _table_pin,
+        "director_pin": _director_pin,
     }),
 }
 
@@ -405,6 +416,11 @@ def _check_whole(c: Config) -> None:
     if c.web.enabled and not c.web.pin:
         raise ConfigError(src, "web.pin", "the scoreboard's control needs a table PIN and there is no default; "
                                           "set one (6 to 12 digits) or set web.enabled = false")
+    if c.web.director_pin and c.web.director_pin == c.web.pin:
+        raise ConfigError(src, "web.director_pin", "must differ from web.pin: it is what lets a new phone in "
+                                                   "while someone guesses the table PIN")
+    if c.web.director_pin and not c.web.pin:
+        raise ConfigError(src, "web.director_pin", "needs a table PIN (web.pin) beside it")
     if c.game.kind != "standard" and c.clocks.mode == "tournament":
         raise ConfigError(src, "clocks.mode", "Scramble uses its 60-second turn timer, not tournament clocks; "
                                               "use \"turn\" or \"none\"")

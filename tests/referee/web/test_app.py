@@ -18,6 +18,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.web import create_app
+from referee.web.app import GUESSING
 from referee.web.validation import ACTIONS
 
 PIN = "390217"
@@ -593,3 +594,41 @@ def test_a_roll_and_a_new_game_on_the_service_table(tmp_path: Path, run_async: A
     assert [g.id for g in games] == [first, table.game_id] and table.game_id != first
     assert games[0].ended_utc is not None and games[1].ended_utc is None and games[1].events > 0
     journal.close()
+
+
+async def _settled(client: TestClient) -> None:
+    """Until the alert matches the guessing now (each change runs on a worker thread)."""
+    while (change := client.app[GUESSING].update()) is not None:
+        await change
+
+
+def test_someone_guessing_is_an_alert_on_the_page_and_a_new_phone_gets_in_with_the_directors_code(
+        table: Any, run_async: Any) -> None:
+    from referee.sim import ManualClock
+
+    clock = ManualClock(0.0)
+
+    async def go() -> None:
+        async with serve(table, clock=clock, free_attempts=1000, director_pin="8046173529") as guesser:
+            csrf = await token(guesser)
+            for n in range(30):
+                status, _ = await control(guesser, "pause", pin=f"{n:06}", csrf=csrf)
+                assert status == 403
+            status, body = await control(guesser, "pause", pin=f"{31:06}", csrf=csrf)
+            assert (status, body["code"]) == (403, "pin_wrong") and "director's code" in body["error"]
+            await _settled(guesser)
+            alerts = [a for a in table.snapshot()["alerts"] if a["code"] == "pin_guessing"]
+            assert len(alerts) == 1 and alerts[0]["text"].startswith("Someone is guessing the table PIN: 30 wrong "
+                                                                     "PINs in the last 10 minutes.")
+            assert "with the director's code" in alerts[0]["text"]
+            guesser.session.cookie_jar.clear()  # a new phone: a session of its own
+            csrf = await token(guesser)
+            status, body = await control(guesser, "start", pin=PIN, csrf=csrf)
+            assert status == 403  # the table PIN is not looked at while the budget is spent
+            status, body = await control(guesser, "start", pin="8046173529", csrf=csrf)
+            assert status == 200, body
+            clock.now = 601.0  # the guessing has stopped for a whole window: the alert goes
+            await _settled(guesser)
+            assert not [a for a in table.snapshot()["alerts"] if a["code"] == "pin_guessing"]
+
+    run_async(go())
