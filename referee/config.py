@@ -9,6 +9,7 @@ example that this module's tests load.
 
 from __future__ import annotations
 
+import re
 import struct
 import tomllib
 from collections.abc import Callable, Mapping
@@ -102,6 +103,7 @@ class WebSection:
     port: int = 8080
     pin: str = ""
     director_pin: str = ""  # lets a new phone in while someone guesses `pin` (docs/security.md); "" none
+    allowed_hosts: tuple[str, ...] = ()  # names the page answers to besides the Pi's own and IP addresses
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,22 @@ def _table_pin(v: Any) -> str:
     return v
 
 
+_HOST_NAME = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?")
+
+
+def _host_names(v: Any) -> tuple[str, ...]:
+    """Names the page answers to besides the Pi's own (DNS rebinding: any other `Host` is answered 421)."""
+    if not isinstance(v, list) or len(v) > 32:
+        raise ValueError("must be a list of up to 32 host names, e.g. [\"table3.club.example\"]")
+    names: list[str] = []
+    for name in v:
+        if not isinstance(name, str) or not _HOST_NAME.fullmatch(name.strip().lower()):
+            raise ValueError(f"{name!r} is not a host name (letters, digits, '-' and '.'; an IP address needs "
+                             "no entry: every address of the Pi is answered)")
+        names.append(name.strip().lower())
+    return tuple(names)
+
+
 def _director_pin(v: Any) -> str:
     """The director's code: a table PIN of at least 10 digits, since no budget of wrong tries locks it."""
     pin = _table_pin(v)
@@ -309,6 +327,7 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "port": _number(1, 65535, integer=True),
         "pin": _table_pin,
         "director_pin": _director_pin,
+        "allowed_hosts": _host_names,
     }),
 }
 

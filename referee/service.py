@@ -524,7 +524,8 @@ class TableService:
         web = self.config.web
         started = asyncio.Event()
         task = asyncio.create_task(serve(self.table, web.host, web.port, web.pin or None, started=started,
-                                         director_pin=web.director_pin or None))
+                                         director_pin=web.director_pin or None,
+                                         allowed_hosts=web.allowed_hosts))
         done, _ = await asyncio.wait({task, asyncio.create_task(started.wait())},
                                      return_when=asyncio.FIRST_COMPLETED)
         if task in done:

@@ -21,7 +21,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,11 +45,13 @@ from referee.web.security import (
     ControlDisabled,
     CrossSiteRequest,
     CsrfGuard,
+    HostGuard,
     PinGuard,
     PinRequired,
     RateLimited,
     WrongPin,
     client_key,
+    own_names,
 )
 from referee.web.validation import ACTIONS, InvalidInput, parse_control
 
@@ -143,6 +145,7 @@ class GuessingAlert:
 HUB = web.AppKey("hub", SnapshotHub)
 TABLE = web.AppKey("table", object)
 PINS = web.AppKey("pins", PinGuard)
+HOSTS = web.AppKey("hosts", HostGuard)
 GUESSING = web.AppKey("guessing", GuessingAlert)
 CSRF = web.AppKey("csrf", CsrfGuard)
 
@@ -197,6 +200,16 @@ async def _errors(request: web.Request, handler: Callable[[web.Request], Any]) -
     except Exception:
         log.exception("%s %s failed", request.method, request.path)
         return _error(500, "internal", "the referee could not answer: an internal error (it is in the log)")
+
+
+@web.middleware
+async def _known_host(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    """421 for a request that names another host than this Pi (DNS rebinding: referee/web/security.py)."""
+    if not request.app[HOSTS].allows(request.headers.get("Host")):
+        return _error(421, "wrong_host", "this is a table referee, and it answers only to its own names and "
+                                         "addresses (web.allowed_hosts adds one)")
+    response: web.StreamResponse = await handler(request)
+    return response
 
 
 @web.middleware
@@ -348,14 +361,17 @@ def create_app(
     base_delay: float = 1.0,
     max_delay: float = 300.0,
     director_pin: str | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> web.Application:
     """The scoreboard application for `table`.
 
     `pin` is the table PIN from the configuration; None or "" means no PIN, and then control is disabled
     (there is no default PIN). `director_pin` (web.director_pin) lets a new phone in while someone guesses
     the table PIN (referee/web/security.py). `clock` times the waits after wrong PINs; tests hand in a fake one.
+    A request must name this Pi in `Host`: an IP address, one of its own names, or one of `allowed_hosts`.
     """
-    app = web.Application(middlewares=[_security_headers, _errors], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[_known_host, _security_headers, _errors], client_max_size=MAX_BODY)
+    app[HOSTS] = HostGuard([*own_names(), *allowed_hosts])
     hub = SnapshotHub(table)
     app[HUB] = hub
     app[TABLE] = table
@@ -395,13 +411,15 @@ def create_app(
 
 
 async def serve(table: Table, host: str, port: int, pin: str | None, *, started: asyncio.Event | None = None,
-                max_connections: int = MAX_CONNECTIONS, director_pin: str | None = None) -> None:
+                max_connections: int = MAX_CONNECTIONS, director_pin: str | None = None,
+                allowed_hosts: Iterable[str] = ()) -> None:
     """Serve the scoreboard for `table` until cancelled, then close every connection cleanly.
 
     `started` is set once the port is open, for a caller (the service's readiness, a test) that must not guess.
     At most `max_connections` are kept open, and idle or half-sent ones are closed (referee/web/limits.py).
     """
-    runner = web.AppRunner(create_app(table, pin, director_pin=director_pin), **runner_settings())
+    app = create_app(table, pin, director_pin=director_pin, allowed_hosts=[host, *allowed_hosts])
+    runner = web.AppRunner(app, **runner_settings())
     await runner.setup()
     server: asyncio.AbstractServer | None = None
     try:

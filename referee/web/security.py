@@ -19,9 +19,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
 import secrets
+import socket
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.table.api import PermissionDenied
@@ -243,3 +245,51 @@ class CsrfGuard:
             raise CrossSiteRequest("refused: no session token; reload the page")
         if not hmac.compare_digest(self.token_for(session_id).encode(), token.encode("utf-8", "replace")):
             raise CrossSiteRequest("refused: the session token does not match; reload the page")
+
+
+def own_names() -> set[str]:
+    """The names this Pi answers to by itself: localhost, its host name, that name in `.local` (mDNS, what
+    phones open), and its fully qualified name."""
+    names = {"localhost"}
+    host = socket.gethostname().strip().lower().rstrip(".")
+    if host:
+        names.update({host, f"{host.split('.')[0]}.local"})
+    try:
+        fqdn = socket.getfqdn().strip().lower().rstrip(".")
+    except OSError:  # pragma: no cover - a resolver that fails outright
+        fqdn = ""
+    if fqdn:
+        names.add(fqdn)
+    return names
+
+
+_PORT = re.compile(r":\d{1,5}$")
+
+
+class HostGuard:
+    """The `Host` a request names must be this Pi: one of its names, or an IP address.
+
+    DNS rebinding: a page on `attacker.example` that re-points its own name at the Pi's address may read and
+    drive the Pi's page from a player's browser, as same-origin (its Origin and Host agree, so the cross-site
+    check passes). Its requests still say `Host: attacker.example`; the Pi's own names never do. An IP
+    address in `Host` is always allowed: no page of another site has that origin, and the Pi's addresses
+    change with the network (DHCP), so listing them would refuse its own after a move."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = frozenset(n.strip().lower().rstrip(".") for n in names if n.strip())
+
+    def allows(self, host: str | None) -> bool:
+        if not host:  # HTTP/1.0 without Host: no browser sends that
+            return True
+        name = host.strip().lower()
+        if name.startswith("["):  # [::1]:8080
+            literal = name[1:].split("]", 1)[0]
+        else:
+            name = _PORT.sub("", name)
+            literal = name
+        try:
+            ipaddress.ip_address(literal.split("%", 1)[0])
+            return True
+        except ValueError:
+            pass
+        return name.rstrip(".") in self.names

@@ -280,3 +280,11 @@ def test_the_simulated_table_keeps_its_published_pin() -> None:
     from referee.sim.parts import sim_config
 
     assert sim_config(web=False).web.pin == DEMO_PIN
+
+
+def test_allowed_hosts_are_host_names(tmp_path: Path) -> None:
+    ok = load_config(_write(tmp_path, MINIMAL + 'allowed_hosts = ["Table3.club.example", "referee-pi"]\n'))
+    assert ok.web.allowed_hosts == ("table3.club.example", "referee-pi")
+    with pytest.raises(ConfigError) as exc:
+        load_config(_write(tmp_path, MINIMAL + 'allowed_hosts = ["http://evil/"]\n'))
+    assert exc.value.key == "web.allowed_hosts" and "is not a host name" in exc.value.reason

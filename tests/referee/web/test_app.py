@@ -632,3 +632,38 @@ def test_someone_guessing_is_an_alert_on_the_page_and_a_new_phone_gets_in_with_t
             assert not [a for a in table.snapshot()["alerts"] if a["code"] == "pin_guessing"]
 
     run_async(go())
+
+
+@pytest.mark.parametrize(("host", "status"), [
+    ("attacker.example", 421), ("attacker.example:8080", 421), ("rebind.127.0.0.1.nip.io:8080", 421),
+    ("127.0.0.1:8080", 200), ("192.168.1.40:8080", 200), ("[::1]:8080", 200), ("[fe80::1%25eth0]:8080", 200),
+    ("localhost:8080", 200), ("table3.club.example", 200), ("TABLE3.club.example.:8080", 200),
+])
+def test_a_request_naming_another_host_is_refused_421_dns_rebinding(
+        table: Any, run_async: Any, host: str, status: int) -> None:
+    async def go() -> None:
+        async with serve(table, allowed_hosts=["table3.club.example"]) as client:
+            response = await client.get("/api/snapshot", headers={"Host": host})
+            assert response.status == status
+            if status == 421:
+                assert (await response.json())["code"] == "wrong_host"
+                before = table.snapshot()
+                csrf = await token(client)
+                code, body = await control(client, "start", pin=PIN, csrf=csrf,
+                                           headers={"Host": host, "Origin": f"http://{host}"})
+                assert (code, body["code"]) == (421, "wrong_host")
+                untouched(table, before)
+
+    run_async(go())
+
+
+def test_the_pis_own_names_are_answered(table: Any, run_async: Any) -> None:
+    from referee.web.security import own_names
+
+    async def go() -> None:
+        async with serve(table) as client:
+            for name in own_names():
+                response = await client.get("/api/snapshot", headers={"Host": f"{name}:8080"})
+                assert response.status == 200, name
+
+    run_async(go())
