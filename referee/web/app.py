@@ -35,6 +35,7 @@ from referee.web.limits import (
     ACCEPT_BATCH,
     BODY_TIMEOUT_S,
     MAX_CONNECTIONS,
+    MAX_PER_SOURCE,
     ConnectionGuard,
     deepen,
     listening_socket,
@@ -412,7 +413,7 @@ def create_app(
 
 async def serve(table: Table, host: str, port: int, pin: str | None, *, started: asyncio.Event | None = None,
                 max_connections: int = MAX_CONNECTIONS, director_pin: str | None = None,
-                allowed_hosts: Iterable[str] = ()) -> None:
+                allowed_hosts: Iterable[str] = (), per_source: int = MAX_PER_SOURCE) -> None:
     """Serve the scoreboard for `table` until cancelled, then close every connection cleanly.
 
     `started` is set once the port is open, for a caller (the service's readiness, a test) that must not guess.
@@ -424,7 +425,7 @@ async def serve(table: Table, host: str, port: int, pin: str | None, *, started:
     server: asyncio.AbstractServer | None = None
     try:
         assert runner.server is not None
-        guard = ConnectionGuard(runner.server, max_connections)
+        guard = ConnectionGuard(runner.server, max_connections, per_source)
         # A deep accept queue: a burst of connections beyond it has its SYNs dropped, and a phone's request
         # caught in that burst waits a whole TCP retransmission (1 s) before it is even seen.
         sock = listening_socket(host, port)
