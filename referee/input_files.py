@@ -86,6 +86,9 @@ def check_game_record(record: Any, source: str) -> None:
     if players > MAX_PLAYERS:
         raise InputFileError(f"{source}: names {players:,} players; a game has 2 to {MAX_PLAYERS}")
     moves = len(record.moves)
+    if moves == 0 and players == 0:  # random bytes, an empty file: no record at all
+        raise InputFileError(f"{source}: no #player lines and no moves (lines starting with '>'): not a GCG "
+                             "record")
     if moves == 0:
         raise InputFileError(f"{source}: has no moves (lines starting with '>'): not a game record")
     if moves > MAX_GCG_MOVES:
