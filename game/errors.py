@@ -371,6 +371,7 @@ class GCGError(RefereeError, ValueError):
         "not_position": ("line", "token"),
         "player_nick": ("line", "key"),
         "rack_move": ("line", "text"),
+        "score_digits": ("line", "token", "digits"),
         "too_long": ("lines", "limit"),
         "utf16": ("why", "at"),
     }

@@ -27,6 +27,12 @@ from game.events import Event, EventKind
 from game.squares import Position
 
 _NUM = re.compile(r"^[+-]?\d+$")
+_MAX_DIGITS = 6  # a score or a total: the highest ever played is under 2,000
+
+
+def _shown(token: str, limit: int = 20) -> str:
+    """A token cut short for a message: a 5,000-digit "score" must not become a 5,000-character line."""
+    return token if len(token) <= limit else f"{token[:limit]}... ({len(token):,} characters)"
 
 # The note that marks a `(time)` or `(challenge)` line as a director's adjustment of points (`write_gcg`):
 # `#note adjustment: REASON` on the line after it.
@@ -181,6 +187,10 @@ def parse_move_line(line: str, number: int) -> GCGMove:
         raise GCGError(f"line {number}: no score and total found in {line.strip()!r}", form="no_score", line=number,
                        text=line.strip())
     head = tokens[:at]
+    for token in tokens[at:at + 2]:
+        if len(token.lstrip("+-")) > _MAX_DIGITS:  # int() of 4,301 digits raises; no score has 7
+            raise GCGError(f"line {number}: {_shown(token)!r} is not a score (more than {_MAX_DIGITS} digits)",
+                           form="score_digits", line=number, token=_shown(token), digits=_MAX_DIGITS)
     score, total = int(tokens[at]), int(tokens[at + 1])
     extra = " ".join(tokens[at + 2:])
     rack = ""

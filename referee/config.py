@@ -9,6 +9,7 @@ example that this module's tests load.
 
 from __future__ import annotations
 
+import re
 import struct
 import tomllib
 from collections.abc import Callable, Mapping
@@ -102,6 +103,8 @@ class WebSection:
     host: str = "0.0.0.0"
     port: int = 8080
     pin: str = ""
+    director_pin: str = ""  # lets a new phone in while someone guesses `pin` (docs/security.md); "" none
+    allowed_hosts: tuple[str, ...] = ()  # names the page answers to besides the Pi's own and IP addresses
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,31 @@ def _table_pin(v: Any) -> str:
     return v
 
 
+_HOST_NAME = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?")
+
+
+def _host_names(v: Any) -> tuple[str, ...]:
+    """Names the page answers to besides the Pi's own (DNS rebinding: any other `Host` is answered 421)."""
+    if not isinstance(v, list) or len(v) > 32:
+        raise ValueError("must be a list of up to 32 host names, e.g. [\"table3.club.example\"]")
+    names: list[str] = []
+    for name in v:
+        if not isinstance(name, str) or not _HOST_NAME.fullmatch(name.strip().lower()):
+            raise ValueError(f"{name!r} is not a host name (letters, digits, '-' and '.'; an IP address needs "
+                             "no entry: every address of the Pi is answered)")
+        names.append(name.strip().lower())
+    return tuple(names)
+
+
+def _director_pin(v: Any) -> str:
+    """The director's code: a table PIN of at least 10 digits, since no budget of wrong tries locks it."""
+    pin = _table_pin(v)
+    if len(pin) < 10:
+        raise ValueError(f"is {len(pin)} digits: the director's code needs at least 10 (it is never locked by "
+                         "guessing, so only its length keeps it safe)")
+    return pin
+
+
 _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
     "table": (TableSection, {
         "name": _one_line_name(max_len=60),
@@ -297,6 +325,8 @@ _SCHEMA: dict[str, tuple[type, dict[str, Check]]] = {
         "host": _string(nonempty=True),
         "port": _number(1, 65535, integer=True),
         "pin": _table_pin,
+        "director_pin": _director_pin,
+        "allowed_hosts": _host_names,
     }),
 }
 
@@ -404,6 +434,11 @@ def _check_whole(c: Config) -> None:
     if c.web.enabled and not c.web.pin:
         raise ConfigError(src, "web.pin", "the scoreboard's control needs a table PIN and there is no default; "
                                           "set one (6 to 12 digits) or set web.enabled = false")
+    if c.web.director_pin and c.web.director_pin == c.web.pin:
+        raise ConfigError(src, "web.director_pin", "must differ from web.pin: it is what lets a new phone in "
+                                                   "while someone guesses the table PIN")
+    if c.web.director_pin and not c.web.pin:
+        raise ConfigError(src, "web.director_pin", "needs a table PIN (web.pin) beside it")
     if c.game.kind != "standard" and c.clocks.mode == "tournament":
         raise ConfigError(src, "clocks.mode", "Scramble uses its 60-second turn timer, not tournament clocks; "
                                               "use \"turn\" or \"none\"")
@@ -436,9 +471,13 @@ def _check_whole(c: Config) -> None:
 
 def load_config(path: str | Path) -> Config:
     """Read and check the TOML file at `path`."""
+    from referee.input_files import MAX_CONFIG_BYTES, InputFileError, read_regular_file
+
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_regular_file(p, max_bytes=MAX_CONFIG_BYTES, what="configuration file")
+    except InputFileError as exc:  # /dev/zero, a FIFO, a folder, a file of megabytes
+        raise ConfigError(str(p), "", str(exc).removeprefix(f"{p}: ")) from None
     except OSError as exc:
         raise ConfigError(str(p), "", f"cannot read the configuration file ({exc.strerror or exc})") from None
     try:

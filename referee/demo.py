@@ -355,12 +355,13 @@ def load_record(path: str | None) -> GCGRecord:
     if path is None:
         return parse_gcg(builtin_record())
     from game.gcg import decode_gcg
+    from referee.input_files import MAX_GCG_BYTES, check_game_record, read_regular_file
 
-    with open(path, "rb") as f:
-        text, _ = decode_gcg(f.read())
+    text, _ = decode_gcg(read_regular_file(path, max_bytes=MAX_GCG_BYTES, what="game record"))
     record = parse_gcg(text)
     if not record.players and not record.moves:
         # a file that is no game record at all: said as such, not as a setting of the table it would make
         raise GCGError(f"{path}: no #player lines and no moves (lines starting with '>'): not a GCG record",
                        form="not_gcg")
+    check_game_record(record, path)  # no moves, 10,000 players, 100,000 passes: refused, not played
     return record

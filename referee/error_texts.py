@@ -695,6 +695,10 @@ TEXTS: dict[str, Template] = {
         "en": "the record has {lines} lines, more than the {limit} a game record can need: not a game's record",
         "de": "die Partie hat {lines} Zeilen, mehr als die {limit}, die eine Partie braucht: keine Partie",
     },
+    "gcg.score_digits": {
+        "en": "line {line}: {token!r} is not a score (more than {digits} digits)",
+        "de": "Zeile {line}: {token!r} ist keine Punktzahl (mehr als {digits} Ziffern)",
+    },
     "gcg.utf16": {
         "en": "a UTF-16 file that does not decode ({why} at byte {at})",
         "de": "eine UTF-16-Datei, die sich nicht lesen lässt ({why} bei Byte {at})",

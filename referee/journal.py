@@ -299,7 +299,31 @@ class Journal:
                 ).fetchall()
             except sqlite3.Error as exc:
                 raise self._unreadable(exc) from None
-        return [GameRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), json.loads(r[5]), r[6], r[7]) for r in rows]
+        return [self._game_row(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows]
+
+    def _game_row(self, game_id: int, created: str, table: str, kind: str, players: str, setup: str,
+                  ended: str | None, events: int) -> GameRow:
+        """A `games` row decoded; one damaged by a bad card or a hand edit raises JournalError naming the game
+        (a traceback at start was a restart loop under systemd)."""
+        where = f"{self.path}: game {game_id}"
+        try:
+            names = json.loads(players)
+        except (ValueError, TypeError, RecursionError):
+            raise JournalError(f"{where}: its players are not JSON ({str(players)[:40]!r}); the journal is "
+                               "damaged: call the director (move the file aside to start afresh)") from None
+        if (not isinstance(names, list) or not 2 <= len(names) <= 4
+                or not all(isinstance(n, str) and n.strip() for n in names)):
+            raise JournalError(f"{where}: its players are not a list of 2 to 4 names ({str(players)[:40]!r}); "
+                               "the journal is damaged: call the director") from None
+        try:
+            decoded = json.loads(setup)
+        except (ValueError, TypeError, RecursionError):
+            raise JournalError(f"{where}: its setup is not JSON; the journal is damaged: call the director "
+                               "(move the file aside to start afresh)") from None
+        if not isinstance(decoded, dict):
+            raise JournalError(f"{where}: its setup is not a JSON object; the journal is damaged: call the "
+                               "director") from None
+        return GameRow(game_id, created, table, kind, tuple(names), decoded, ended, events)
 
     def game(self, game_id: int) -> GameRow:
         for g in self.games():
@@ -366,6 +390,11 @@ class Journal:
     def events(self, game_id: int) -> Iterator[Event]:
         """The game's events in order. An event that cannot be read (its JSON broken, by a bad card or a hand
         edit) is skipped and noted in `unreadable`, so the rest of the game still comes back."""
+        for _, event in self.numbered_events(game_id):
+            yield event
+
+    def numbered_events(self, game_id: int) -> Iterator[tuple[int, Event]]:
+        """`events` with each event's sequence number, for a message that names the event."""
         with self._lock:
             try:
                 rows = self._db.execute(
@@ -384,7 +413,7 @@ class Journal:
                           kind, exc)
                 bad.append(int(seq))
                 continue
-            yield Event(kind, int(t), parsed)
+            yield int(seq), Event(kind, int(t), parsed)
         if bad:
             self.unreadable[game_id] = bad
         else:
@@ -448,7 +477,7 @@ class Journal:
             rows = self._db.execute(
                 "SELECT id, created_utc, table_name, kind, players, setup, ended_utc FROM games WHERE id > ? "
                 "ORDER BY id LIMIT ?", (game_id, limit)).fetchall()
-        return [GameRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), json.loads(r[5]), r[6], 0) for r in rows]
+        return [self._game_row(r[0], r[1], r[2], r[3], r[4], r[5], r[6], 0) for r in rows]
 
     def rows_after(self, pos: int, limit: int) -> list[EventRow]:
         """Event rows after journal position `pos`, in the order they were written."""

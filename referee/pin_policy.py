@@ -16,6 +16,9 @@ MAX_DIGITS = 12
 
 # The PIN printed in systemd/referee.example.toml and the docs: anyone can read it.
 EXAMPLE_PIN = "583016"
+# The simulated table's and the demo's PIN (referee.sim.parts.SIM_PIN): printed in the README, on the terminal
+# of every demo, and in this project's tests. Fine on 127.0.0.1 for a demo; on a real table it guards nothing.
+DEMO_PIN = "390217"
 
 # The most common six-digit choices (after the runs and repeats caught below), from published PIN studies.
 _COMMON = frozenset({
@@ -51,6 +54,8 @@ def weak_pin_reason(pin: str) -> str | None:
         return f"is {len(pin)} digits: at most {MAX_DIGITS}"
     if pin == EXAMPLE_PIN:
         return "is the example file's PIN, which anyone can read: choose your own"
+    if pin == DEMO_PIN:
+        return "is the demo's PIN, printed in the README and by every `referee demo`: choose your own"
     if _run(pin) or _repeats(pin) or pin in _COMMON:
         return f"{pin!r} is one of the first PINs anyone tries (a run, a repeat or a common one): choose another"
     return None

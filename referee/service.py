@@ -126,7 +126,7 @@ class TableService:
             raise
         try:
             damage = self.journal.quick_check()  # a file cut short on the card: an alert, never a silent resume
-            self.table = self._open_table()
+            self.table = self._open_table()  # a damaged journal raises JournalError (exit 2), naming what
         except BaseException:
             self.journal.close()
             self._lock_file.close()
@@ -559,7 +559,9 @@ class TableService:
             return None
         web = self.config.web
         started = asyncio.Event()
-        task = asyncio.create_task(serve(self.table, web.host, web.port, web.pin or None, started=started))
+        task = asyncio.create_task(serve(self.table, web.host, web.port, web.pin or None, started=started,
+                                         director_pin=web.director_pin or None,
+                                         allowed_hosts=web.allowed_hosts))
         done, _ = await asyncio.wait({task, asyncio.create_task(started.wait())},
                                      return_when=asyncio.FIRST_COMPLETED)
         if task in done:

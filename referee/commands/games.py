@@ -120,9 +120,15 @@ def handle_list(args: argparse.Namespace) -> int:
         return 2
     if journal is None:
         return 2
+    from referee.journal import JournalError
     from referee.table.records import replay_game
 
-    rows = journal.games()
+    damaged = False
+    try:
+        rows = journal.games()
+    except JournalError as exc:  # a game's players or setup that are not JSON: named, no traceback
+        print(f"referee games: {exc}", file=sys.stderr)
+        return 2
     if not rows:
         print("no games in the journal")
     for g in rows:
@@ -130,10 +136,13 @@ def handle_list(args: argparse.Namespace) -> int:
         try:
             scores = replay_game(journal, g.id).game.scores
             result = " v ".join(f"{name} {score}" for name, score in zip(g.players, scores, strict=True))
+        except JournalError as exc:  # a damaged game: listed, and the damage said on its own line
+            print(f"referee games: {exc}", file=sys.stderr)
+            result, damaged = f"{' v '.join(g.players)} (damaged: see above)", True
         except RefereeError as exc:  # e.g. a void-rule game whose lexicon is not on this machine
             result = f"{' v '.join(g.players)} (scores: {exc})"
         print(f"{g.id:>4}  {g.created_utc}  {g.table_name}  {g.kind}  {result}  {g.events} events, {status}")
-    return 0
+    return 2 if damaged else 0
 
 
 def handle_export(args: argparse.Namespace) -> int:

@@ -3,7 +3,9 @@
 
 Output (stable: checks outside the project parse it): one line per mismatch,
 `FILE:LINE: recorded R, computed C: WHY`, notes and skipped files on lines starting `note:` and
-`skipped:`, and the last line `checked G games, P plays, M mismatches`. Exit 1 when M > 0.
+`skipped:`, and the last line `checked G games, P plays, M mismatches`. Exit 2 when a file is not a game record
+(unreadable, or refused: no moves, more than 4 players, past the move or size cap, not a regular file), else 1
+when M > 0.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ def register(sub: Any) -> None:
 
 
 def _files(paths: list[str]) -> tuple[list[Path], list[str]]:
+    """The records to check, and a one-line reason for each path that cannot be one. A folder's files that are
+    not regular (a FIFO, a device) are left out; one named itself is refused, before anything reads it."""
     files: list[Path] = []
     missing: list[str] = []
     for raw in paths:
@@ -48,8 +52,10 @@ def _files(paths: list[str]) -> tuple[list[Path], list[str]]:
             files.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() == ".gcg" and p.is_file()))
         elif path.is_file():
             files.append(path)
+        elif path.exists():
+            missing.append(f"{raw}: is not a regular file (a device, a FIFO or a socket), not a game record")
         else:
-            missing.append(raw)
+            missing.append(f"{raw}: no such file or folder")
     return files, missing
 
 
@@ -57,18 +63,21 @@ def handle_board(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from game.errors import RefereeError
-    from game.gcg import decode_gcg, parse_gcg
     from game.gcg_check import replay_record
     from game.rules import german, naspa
+    from referee.input_files import load_game_record
 
     try:
-        record = parse_gcg(decode_gcg(args.path.read_bytes())[0])
+        record = load_game_record(args.path)
         if args.line is not None:
             record = replace(record, moves=[m for m in record.moves if m.line <= args.line])
         # a file that parses to nothing (random bytes, an empty file) is refused here, in one line
         game, result = replay_record(record, german() if args.tiles == "german" else naspa())
-    except (OSError, RefereeError) as exc:
-        print(f"error: {args.path}: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"error: {args.path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except RefereeError as exc:
+        print(f"error: {args.path}: {str(exc).removeprefix(f'{args.path}: ')}", file=sys.stderr)
         return 2
     if game is None:
         print(f"skipped: {result.skipped}")
@@ -84,9 +93,9 @@ def handle_board(args: argparse.Namespace) -> int:
 
 def handle_check(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
-    from game.gcg import decode_gcg, parse_gcg
     from game.gcg_check import check_record
     from game.rules import german, naspa
+    from referee.input_files import load_game_record
 
     default = german() if args.tiles == "german" else naspa()
     lexicon = None
@@ -99,19 +108,24 @@ def handle_check(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     files, missing = _files(args.paths)
-    for raw in missing:
-        print(f"error: {raw}: no such file or folder", file=sys.stderr)
+    for line in missing:
+        print(f"error: {line}", file=sys.stderr)
     if missing:
         return 2
-    games = plays = mismatches = 0
+    games = plays = mismatches = refused = 0
     for path in files:
         try:
-            text, _ = decode_gcg(path.read_bytes())
-            record = parse_gcg(text)
+            record = load_game_record(path)
             result = check_record(record, default, lexicon)
-        except (OSError, RefereeError) as exc:
-            print(f"{path}: unreadable: {exc}")
+        except OSError as exc:
+            print(f"{path}: unreadable: {exc.strerror or exc}")
             mismatches += 1
+            refused += 1
+            continue
+        except RefereeError as exc:  # also a file that is no game: no moves, 10,000 players, 100,000 passes, 50 MB
+            print(f"{path}: unreadable: {str(exc).removeprefix(f'{path}: ')}")
+            mismatches += 1
+            refused += 1
             continue
         if result.skipped:
             print(f"skipped: {path}: {result.skipped}")
@@ -125,4 +139,4 @@ def handle_check(args: argparse.Namespace) -> int:
             print(f"{path}:{m.line}: recorded {m.recorded}, computed {m.computed}: {m.why}")
         mismatches += len(result.mismatches)
     print(f"checked {games} games, {plays} plays, {mismatches} mismatches")
-    return 1 if mismatches else 0
+    return 2 if refused else 1 if mismatches else 0

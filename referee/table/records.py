@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 
 from game.game import WordList
-from referee.journal import Journal
+from referee.journal import GameRow, Journal, JournalError
 from referee.table.api import ControlError
 from referee.table.machine import TableMachine
-from referee.table.setup import TableSetup
+from referee.table.setup import SetupError, TableSetup
 
 
 def game_gcg(machine: TableMachine) -> str:
@@ -39,16 +39,50 @@ def replay_game(journal: Journal, game_id: int, lexicon: WordList | None = None)
     from referee.table.rules import EveryWord, table_rules
 
     row = journal.game(game_id)
-    setup = TableSetup.from_dict(row.setup)
+    setup = journaled_setup(journal, row)
     if lexicon is None:
         lexicon = EveryWord()
         if setup.challenge in ("void", "auto"):
             lexicon = _load_lexicon(setup.lexicon)
-    machine = TableMachine(setup, table_rules(setup, lexicon))
-    for ev in journal.events(game_id):
-        with contextlib.suppress(ControlError):
-            machine.apply(ev)
+    machine = replay_events(journal, row, TableMachine(setup, table_rules(setup, lexicon)))[0]
     return machine
+
+
+def journaled_setup(journal: Journal, row: GameRow) -> TableSetup:
+    """The setup journaled with game `row`, checked as a configuration is (JournalError naming the game)."""
+    try:
+        return TableSetup.from_journal(row.setup)
+    except SetupError as exc:
+        raise JournalError(f"{journal.path}: game {row.id}: its setup is damaged: {exc}; call the director "
+                           "(move the journal aside to start afresh)") from None
+
+
+# What a journaled event whose data no table could have written raises inside the machine (a clock's player
+# "zz", a board's cells that are a string): the event is damaged, and so is the replayed game.
+_DAMAGE = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError)
+
+
+def replay_events(journal: Journal, row: GameRow, machine: TableMachine, *,
+                  warn: Callable[[str], None] | None = None) -> tuple[TableMachine, int]:
+    """Apply game `row`'s journaled events to `machine`; returns it and how many events were read.
+
+    An event the table refuses now (a rule changed since) is skipped, and said to `warn`. An event that
+    cannot be applied at all raises JournalError naming the game and the event: replaying past it would make
+    some other game than the one played."""
+    replayed = 0
+    for seq, ev in journal.numbered_events(row.id):
+        try:
+            machine.apply(ev)
+        except ControlError as exc:
+            if warn is not None:
+                warn(f"game {row.id}: journaled {ev.kind} event {seq} no longer applies: {exc}")
+        except _DAMAGE as exc:
+            detail = " ".join(str(exc).split())[:120]
+            raise JournalError(f"{journal.path}: game {row.id}: event {seq} ({ev.kind}) cannot be replayed "
+                               f"({type(exc).__name__}: {detail}); the journal is damaged: call the director "
+                               "(move the journal aside to start afresh)") from None
+        replayed += 1
+    return machine, replayed
 
 
 def _load_lexicon(spec: str) -> WordList:

@@ -6,11 +6,71 @@ game started with, even if the configuration file was edited in between.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from referee.config import Config
+from game.errors import RefereeError
+from referee.config import (
+    CHALLENGE_RULES,
+    CLOCK_MODES,
+    EDITIONS,
+    END_RACK_RULES,
+    GAME_KINDS,
+    LANGUAGES,
+    MAX_OVERTIME_ACTIONS,
+    Config,
+)
+
+
+class SetupError(RefereeError, ValueError):
+    """A journaled setup that no configuration could have made (a damaged card, a hand edit)."""
+
+
+# What `from_journal` holds each key to: the configuration's own choices, numbers in the configuration's
+# ranges (converted as `from_config` does), strings.
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "kind": GAME_KINDS, "edition": EDITIONS, "language": LANGUAGES, "challenge": CHALLENGE_RULES,
+    "clock_mode": CLOCK_MODES, "on_max_overtime": MAX_OVERTIME_ACTIONS, "end_racks": ("", *END_RACK_RULES),
+}
+_NUMBERS: dict[str, tuple[float, float]] = {
+    "challenge_window_ms": (0, 600_000), "minutes_per_player": (0, 600), "overtime_penalty_points": (0, 100),
+    "overtime_limit_minutes": (0, 600), "increment_seconds": (0, 600), "turn_seconds": (1, 3600),
+    "scramble_target": (1, 2000),
+}
+_WHOLE = frozenset({"challenge_window_ms", "overtime_penalty_points", "scramble_target"})
+_STRINGS = frozenset({"table", "lexicon", "dice", "dice_set"})
+
+
+def _checked(key: str, value: Any) -> Any:
+    """`value` of journaled key `key`, or SetupError saying what it must be."""
+    if key in _CHOICES:
+        if not isinstance(value, str) or value not in _CHOICES[key]:
+            allowed = ", ".join(repr(a) for a in _CHOICES[key])
+            raise SetupError(f"{key} must be one of {allowed}, not {str(value)[:40]!r}")
+        return value
+    if key in _NUMBERS:
+        lo, hi = _NUMBERS[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise SetupError(f"{key} must be a number, not {str(value)[:40]!r}")
+        if not lo <= value <= hi:
+            raise SetupError(f"{key} must be between {lo:g} and {hi:g}, not {value!r}")
+        return int(value) if key in _WHOLE else float(value)
+    if key in _STRINGS:
+        if not isinstance(value, str):
+            raise SetupError(f"{key} must be a string, not {str(value)[:40]!r}")
+        return value
+    if key == "players":
+        if (not isinstance(value, list | tuple) or not 2 <= len(value) <= 4
+                or not all(isinstance(n, str) and n.strip() and len(n) <= 200 for n in value)):
+            raise SetupError(f"players must be a list of 2 to 4 names, not {str(value)[:60]!r}")
+        return tuple(value)
+    if key == "challenge_bonus_per_word":
+        if not isinstance(value, bool):
+            raise SetupError(f"{key} must be true or false, not {str(value)[:40]!r}")
+        return value
+    return value
 
 
 @dataclass(frozen=True)
@@ -71,6 +131,19 @@ class TableSetup:
         d = asdict(self)
         d["players"] = list(self.players)
         return d
+
+    @classmethod
+    def from_journal(cls, data: Mapping[str, Any]) -> TableSetup:
+        """The setup journaled with a game, checked as the configuration is: a damaged one (a game `kind` of
+        "chess", a player's name that is a number) raises SetupError naming the key, instead of resuming as
+        some other game or failing later with a traceback. Keys a newer referee wrote are left out, and keys
+        an older one did not write keep their defaults, as in `from_dict`."""
+        known = {f.name for f in fields(cls)}
+        kwargs = {k: _checked(k, v) for k, v in data.items() if k in known}
+        setup = cls(**kwargs)
+        if setup.kind != "standard" and setup.clock_mode == "tournament":
+            raise SetupError("clock_mode 'tournament' is not a Scramble game's")
+        return setup
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableSetup:

@@ -21,7 +21,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,6 +35,7 @@ from referee.web.limits import (
     ACCEPT_BATCH,
     BODY_TIMEOUT_S,
     MAX_CONNECTIONS,
+    MAX_PER_SOURCE,
     ConnectionGuard,
     deepen,
     listening_socket,
@@ -45,11 +46,13 @@ from referee.web.security import (
     ControlDisabled,
     CrossSiteRequest,
     CsrfGuard,
+    HostGuard,
     PinGuard,
     PinRequired,
     RateLimited,
     WrongPin,
     client_key,
+    own_names,
 )
 from referee.web.validation import ACTIONS, InvalidInput, parse_control
 
@@ -70,9 +73,81 @@ class Table(TableView, TableControl, Protocol):
     """What the web layer needs of a table: a view to show and control to act on."""
 
 
+GUESSING_TEXT = {
+    "en": "Someone is guessing the table PIN: {wrong} wrong PINs in the last {minutes} minutes. The phones that "
+          "gave the PIN before keep control. {new}",
+    "de": "Jemand rät die Tisch-PIN: {wrong} falsche PINs in den letzten {minutes} Minuten. Die Telefone, die "
+          "die PIN schon eingegeben haben, steuern weiter. {new}",
+}
+GUESSING_NEW = {
+    ("en", True): "A new phone gets in with the director's code.",
+    ("en", False): "A new phone must wait until the guessing stops (a director's code, web.director_pin, lets "
+                   "one in at once).",
+    ("de", True): "Ein neues Telefon kommt mit dem Code der Turnierleitung hinein.",
+    ("de", False): "Ein neues Telefon muss warten, bis das Raten aufhört (ein Code der Turnierleitung, "
+                   "web.director_pin, lässt es sofort hinein).",
+}
+
+
+class GuessingAlert:
+    """The page's alert that someone is guessing the PIN: shown on every view of the table (its snapshot's
+    alerts) once a third of the wrong-PIN budget is spent, gone when the window has room again.
+
+    The table's `set_alert` takes the table's lock, which a journal write may hold for as long as the SD card
+    stalls: it runs on a worker thread, never on the page's loop, and only when the alert's words change."""
+
+    def __init__(self, table: Any, pins: PinGuard) -> None:
+        self._table = table
+        self._pins = pins
+        self._shown: str | None = None
+        self._busy = False
+        self._pending: asyncio.Future[None] | None = None
+
+    def text(self) -> str | None:
+        state = self._pins.guessing()
+        if state is None:
+            return None
+        language = str(self._table.snapshot().get("language", "en"))
+        language = language if language in GUESSING_TEXT else "en"
+        minutes = max(1, round(self._pins.global_window / 60))
+        return GUESSING_TEXT[language].format(wrong=state[0], minutes=minutes,
+                                              new=GUESSING_NEW[(language, self._pins.has_director_code)])
+
+    def update(self) -> asyncio.Future[None] | None:
+        """Show, change or take away the alert to match the guessing now; the future of the worker's change
+        (None when nothing changes)."""
+        set_alert = getattr(self._table, "set_alert", None)
+        if set_alert is None:
+            return None
+        if self._busy:
+            return self._pending
+        text = self.text()
+        if text == self._shown:
+            return None
+        self._shown = text
+        self._busy = True
+
+        def show() -> None:
+            try:
+                set_alert("pin_guessing", text, level="warning")
+            except Exception:  # the alert is a courtesy: it must never take the page down
+                log.exception("the alert that someone is guessing the PIN could not be shown")
+            finally:
+                self._busy = False
+
+        try:
+            self._pending = asyncio.get_running_loop().run_in_executor(None, show)
+            return self._pending
+        except RuntimeError:  # no loop (a direct call in a test): show it now
+            show()
+            return None
+
+
 HUB = web.AppKey("hub", SnapshotHub)
 TABLE = web.AppKey("table", object)
 PINS = web.AppKey("pins", PinGuard)
+HOSTS = web.AppKey("hosts", HostGuard)
+GUESSING = web.AppKey("guessing", GuessingAlert)
 CSRF = web.AppKey("csrf", CsrfGuard)
 
 
@@ -126,6 +201,16 @@ async def _errors(request: web.Request, handler: Callable[[web.Request], Any]) -
     except Exception:
         log.exception("%s %s failed", request.method, request.path)
         return _error(500, "internal", "the referee could not answer: an internal error (it is in the log)")
+
+
+@web.middleware
+async def _known_host(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    """421 for a request that names another host than this Pi (DNS rebinding: referee/web/security.py)."""
+    if not request.app[HOSTS].allows(request.headers.get("Host")):
+        return _error(421, "wrong_host", "this is a table referee, and it answers only to its own names and "
+                                         "addresses (web.allowed_hosts adds one)")
+    response: web.StreamResponse = await handler(request)
+    return response
 
 
 @web.middleware
@@ -217,11 +302,13 @@ async def _control(request: web.Request) -> web.Response:
         return _error(403, "control_disabled", str(exc))
     except RateLimited as exc:
         # Not logged: the wrong PIN that started the wait was, and a guesser hammering 429s would fill the SD card.
+        _ = request.app[GUESSING].update()
         return _error(429, "rate_limited", str(exc), retry_after=exc.retry_after)
     except PinRequired as exc:
         return _error(401, "pin_required", str(exc))
     except WrongPin as exc:
         log.warning("wrong table PIN from %s for %s", request.remote, action)
+        _ = request.app[GUESSING].update()
         return _error(403, "pin_wrong", str(exc))
     table = _table(request)
     try:
@@ -274,26 +361,42 @@ def create_app(
     free_attempts: int = 3,
     base_delay: float = 1.0,
     max_delay: float = 300.0,
+    director_pin: str | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> web.Application:
     """The scoreboard application for `table`.
 
     `pin` is the table PIN from the configuration; None or "" means no PIN, and then control is disabled
-    (there is no default PIN). `clock` times the waits after wrong PINs; tests hand in a fake one.
+    (there is no default PIN). `director_pin` (web.director_pin) lets a new phone in while someone guesses
+    the table PIN (referee/web/security.py). `clock` times the waits after wrong PINs; tests hand in a fake one.
+    A request must name this Pi in `Host`: an IP address, one of its own names, or one of `allowed_hosts`.
     """
-    app = web.Application(middlewares=[_security_headers, _errors], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[_known_host, _security_headers, _errors], client_max_size=MAX_BODY)
+    app[HOSTS] = HostGuard([*own_names(), *allowed_hosts])
     hub = SnapshotHub(table)
     app[HUB] = hub
     app[TABLE] = table
     app[PINS] = PinGuard(pin or None, clock, free_attempts=free_attempts, base_delay=base_delay,
-                         max_delay=max_delay)
+                         max_delay=max_delay, director_pin=director_pin or None)
+    app[GUESSING] = GuessingAlert(table, app[PINS])
     app[CSRF] = CsrfGuard()
     app[BOARD_PNG] = BoardPictureCache()
 
+    async def clear_guessing_alert() -> None:
+        while True:  # the alert goes once the window has room again, with no request to notice it
+            await asyncio.sleep(5.0)
+            _ = app[GUESSING].update()
+
+    tasks: list[asyncio.Task[None]] = []
+
     async def on_startup(_: web.Application) -> None:
         hub.start()
+        tasks.append(asyncio.create_task(clear_guessing_alert()))
 
     async def on_shutdown(_: web.Application) -> None:
         hub.stop()
+        for task in tasks:
+            task.cancel()
 
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
@@ -309,18 +412,20 @@ def create_app(
 
 
 async def serve(table: Table, host: str, port: int, pin: str | None, *, started: asyncio.Event | None = None,
-                max_connections: int = MAX_CONNECTIONS) -> None:
+                max_connections: int = MAX_CONNECTIONS, director_pin: str | None = None,
+                allowed_hosts: Iterable[str] = (), per_source: int = MAX_PER_SOURCE) -> None:
     """Serve the scoreboard for `table` until cancelled, then close every connection cleanly.
 
     `started` is set once the port is open, for a caller (the service's readiness, a test) that must not guess.
     At most `max_connections` are kept open, and idle or half-sent ones are closed (referee/web/limits.py).
     """
-    runner = web.AppRunner(create_app(table, pin), **runner_settings())
+    app = create_app(table, pin, director_pin=director_pin, allowed_hosts=[host, *allowed_hosts])
+    runner = web.AppRunner(app, **runner_settings())
     await runner.setup()
     server: asyncio.AbstractServer | None = None
     try:
         assert runner.server is not None
-        guard = ConnectionGuard(runner.server, max_connections)
+        guard = ConnectionGuard(runner.server, max_connections, per_source)
         # A deep accept queue: a burst of connections beyond it has its SYNs dropped, and a phone's request
         # caught in that burst waits a whole TCP retransmission (1 s) before it is even seen.
         sock = listening_socket(host, port)

@@ -10,7 +10,9 @@ was logged. Three bounds keep the page answering:
 - a request body that has not arrived within `BODY_TIMEOUT_S` is answered 408 (referee/web/app.py);
 - at most `MAX_CONNECTIONS` are kept: a new one makes room by closing the oldest connection that is not in
   the middle of a request (an attacker's idle sockets go first; an open page's event stream only when
-  nothing else is left, and the page then reconnects by itself).
+  nothing else is left, and the page then reconnects by itself);
+- at most `MAX_PER_SOURCE` from one source: past that, that source's own oldest connections are closed, so
+  one address's flood of reconnects or event streams never reaches the global bound and the others' pages.
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ from aiohttp import web
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS = 512
+# Connections kept from one source (an IPv4 address or an IPv6 /64, as the PIN guard counts them). 460 event
+# streams from one address once held the page (cap 512) and a new page waited up to 3 s; a source past this
+# cap has its own oldest connections closed (idle ones first), nobody else's. 64 leaves room for a club whose
+# phones share one address behind a NAT (a page holds one or two).
+MAX_PER_SOURCE = 64
 IDLE_TIMEOUT_S = 15.0
 BODY_TIMEOUT_S = 10.0
 BACKLOG = 2048  # connections the kernel queues before they are accepted (capped by net.core.somaxconn)
@@ -42,13 +49,55 @@ class ConnectionGuard:
     is no public way to ask whether a connection is busy, and guessing wrong only changes which connection
     is closed first, never whether the bound holds."""
 
-    def __init__(self, server: web.Server, limit: int = MAX_CONNECTIONS) -> None:
-        if limit < 1:
-            raise ValueError(f"the connection limit must be at least 1, not {limit}")
+    def __init__(self, server: web.Server, limit: int = MAX_CONNECTIONS, per_source: int = MAX_PER_SOURCE) -> None:
+        if limit < 1 or per_source < 1:
+            raise ValueError(f"the connection limits must be at least 1, not {limit} and {per_source}")
         self._server = server
         self.limit = limit
+        self.per_source = per_source
         self.evicted = 0  # connections closed to make room (the benchmark and the log report it)
+        self.evicted_per_source = 0  # of those, closed because their source held too many
         self._last_report = 0
+        self._last_source_report = 0
+        self._sources: dict[Any, str] = {}  # handler -> its source, while it is open
+        # aiohttp tells its server of each connection with the transport (and so the peer): the one place the
+        # source of a connection is known before its first request.
+        made, lost = server.connection_made, server.connection_lost
+
+        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            self._made(handler, transport)
+
+        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+            self._sources.pop(handler, None)
+            lost(handler, exc)
+
+        server.connection_made = connection_made  # type: ignore[method-assign]  # see the comment above
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
+
+    def _made(self, handler: Any, transport: asyncio.Transport) -> None:
+        from referee.web.security import client_key
+
+        peer = transport.get_extra_info("peername")
+        source = client_key(str(peer[0]) if isinstance(peer, tuple) and peer else None)
+        self._sources[handler] = source
+        same = [h for h, s in self._sources.items() if s == source and not getattr(h, "_force_close", False)]
+        excess = len(same) - self.per_source
+        if excess <= 0:
+            return
+        # Oldest first (dicts keep insertion order), idle ones before busy ones; never the one just made.
+        older = same[:-1]
+        victims = ([h for h in older if not getattr(h, "_request_in_progress", False)]
+                   + [h for h in older if getattr(h, "_request_in_progress", False)])[:excess]
+        for victim in victims:
+            victim.force_close()
+            self.evicted += 1
+            self.evicted_per_source += 1
+        if (self.evicted_per_source >= self._last_source_report * 2
+                or self.evicted_per_source - self._last_source_report >= 1000):
+            log.warning("%s holds more than %d connections to the page: %d closed so far (its oldest first)",
+                        source, self.per_source, self.evicted_per_source)
+            self._last_source_report = self.evicted_per_source
 
     def __call__(self) -> asyncio.BaseProtocol:
         connections = self._server.connections

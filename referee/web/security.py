@@ -19,9 +19,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
 import secrets
+import socket
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.table.api import PermissionDenied
@@ -92,8 +94,13 @@ class PinGuard:
 
     Across all clients at most `global_limit` wrong PINs count per `global_window` seconds. Past that, a
     try from a session that has not given the right PIN before is refused (429) without looking at the
-    PIN; a trusted session (at most `max_trusted` remembered, newest kept) is checked as usual. With the
-    defaults (30 per 10 minutes) a six-digit PIN takes an attacker about 115 days on average.
+    table PIN; a trusted session (at most `max_trusted` remembered, newest kept) is checked as usual. With
+    the defaults (30 per 10 minutes) a six-digit PIN takes an attacker about 115 days on average.
+
+    So that the guessing never locks out a new phone at the table (a player whose phone's battery died),
+    a `director_pin` of 10 to 12 digits may be configured: it does all the table PIN does, and while the
+    table PIN's budget is spent it alone is looked at, with no global budget (only each source's waits):
+    nobody can lock it, and at those waits 1,100 guessing addresses need about 7 years for 10 digits.
     """
 
     def __init__(
@@ -101,6 +108,7 @@ class PinGuard:
         pin: str | None,
         clock: Clock,
         *,
+        director_pin: str | None = None,
         free_attempts: int = 3,
         base_delay: float = 1.0,
         max_delay: float = 300.0,
@@ -110,6 +118,9 @@ class PinGuard:
         max_trusted: int = 64,
     ) -> None:
         self._digest = _digest(pin) if pin else None
+        # The director's code (web.director_pin, 10 to 12 digits): the table PIN's powers, and no global budget
+        # at all, so no amount of guessing locks it; only each source's own waits slow its guessers.
+        self._director = _digest(director_pin) if pin and director_pin else None
         self._clock = clock
         self.free_attempts = free_attempts
         self.base_delay = base_delay
@@ -140,13 +151,17 @@ class PinGuard:
             wait = record.blocked_until - now
             raise RateLimited(f"too many wrong PINs: wait {wait:.0f} s before the next try", wait)
         trusted = session is not None and session in self._trusted
-        wait = self._global_wait(now)
-        if wait > 0 and not trusted:
+        wait = self._global_wait(now, self._failures)
+        locked = wait > 0 and not trusted  # the table PIN's budget is spent: only the director's code is looked at
+        if locked and self._director is None:
             raise RateLimited(f"too many wrong PINs at this table: wait {wait:.0f} s before the next try (a "
                               "phone that has given the right PIN before may go on)", wait)
         if not attempt:
             raise PinRequired("this needs the table PIN")
-        if hmac.compare_digest(_digest(attempt), self._digest):
+        given = _digest(attempt)
+        right = not locked and hmac.compare_digest(given, self._digest)
+        director = self._director is not None and hmac.compare_digest(given, self._director)
+        if right or director:
             self._clients.pop(client, None)
             if session is not None:
                 self._trusted.pop(session, None)
@@ -154,25 +169,42 @@ class PinGuard:
                 while len(self._trusted) > self._max_trusted:
                     self._trusted.popitem(last=False)
             return
-        self._failures.append(now)
+        if not locked:
+            self._failures.append(now)
         record = self._record(client)
         record.failures += 1
         over = record.failures - self.free_attempts
+        what = ("not the director's code (while someone guesses the table PIN, a phone that has not given it "
+                "before needs the director's code)" if locked else "wrong PIN")
         if over > 0:
             delay = min(self.base_delay * 2 ** (over - 1), self.max_delay)
             record.blocked_until = now + delay
-            raise WrongPin(f"wrong PIN: wait {delay:.0f} s before the next try")
+            raise WrongPin(f"{what}: wait {delay:.0f} s before the next try")
+        if locked:
+            raise WrongPin(what)
         left = self.free_attempts - record.failures
         raise WrongPin(f"wrong PIN ({left} more tries before a wait)" if left else "wrong PIN: the next wrong one "
                        "makes you wait")
 
-    def _global_wait(self, now: float) -> float:
-        """Seconds until the global budget of wrong PINs has room again (0: it has room now)."""
-        while self._failures and self._failures[0] <= now - self.global_window:
-            self._failures.popleft()
-        if len(self._failures) < self.global_limit:
+    def _global_wait(self, now: float, failures: deque[float]) -> float:
+        """Seconds until a global budget of wrong PINs (`failures`) has room again (0: it has room now)."""
+        while failures and failures[0] <= now - self.global_window:
+            failures.popleft()
+        if len(failures) < self.global_limit:
             return 0.0
-        return self._failures[0] + self.global_window - now
+        return failures[0] + self.global_window - now
+
+    def guessing(self) -> tuple[int, bool] | None:
+        """(wrong PINs in the window, whether the budget is spent) once a third of the budget is used up, else
+        None: what the page's alert that someone is guessing says."""
+        now = self._clock()
+        spent = self._global_wait(now, self._failures) > 0
+        wrong = len(self._failures)
+        return (wrong, spent) if wrong >= max(1, self.global_limit // 3) else None
+
+    @property
+    def has_director_code(self) -> bool:
+        return self._director is not None
 
     def _record(self, client: str) -> _Attempts:
         record = self._clients.pop(client, None) or _Attempts()
@@ -213,3 +245,51 @@ class CsrfGuard:
             raise CrossSiteRequest("refused: no session token; reload the page")
         if not hmac.compare_digest(self.token_for(session_id).encode(), token.encode("utf-8", "replace")):
             raise CrossSiteRequest("refused: the session token does not match; reload the page")
+
+
+def own_names() -> set[str]:
+    """The names this Pi answers to by itself: localhost, its host name, that name in `.local` (mDNS, what
+    phones open), and its fully qualified name."""
+    names = {"localhost"}
+    host = socket.gethostname().strip().lower().rstrip(".")
+    if host:
+        names.update({host, f"{host.split('.')[0]}.local"})
+    try:
+        fqdn = socket.getfqdn().strip().lower().rstrip(".")
+    except OSError:  # pragma: no cover - a resolver that fails outright
+        fqdn = ""
+    if fqdn:
+        names.add(fqdn)
+    return names
+
+
+_PORT = re.compile(r":\d{1,5}$")
+
+
+class HostGuard:
+    """The `Host` a request names must be this Pi: one of its names, or an IP address.
+
+    DNS rebinding: a page on `attacker.example` that re-points its own name at the Pi's address may read and
+    drive the Pi's page from a player's browser, as same-origin (its Origin and Host agree, so the cross-site
+    check passes). Its requests still say `Host: attacker.example`; the Pi's own names never do. An IP
+    address in `Host` is always allowed: no page of another site has that origin, and the Pi's addresses
+    change with the network (DHCP), so listing them would refuse its own after a move."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = frozenset(n.strip().lower().rstrip(".") for n in names if n.strip())
+
+    def allows(self, host: str | None) -> bool:
+        if not host:  # HTTP/1.0 without Host: no browser sends that
+            return True
+        name = host.strip().lower()
+        if name.startswith("["):  # [::1]:8080
+            literal = name[1:].split("]", 1)[0]
+        else:
+            name = _PORT.sub("", name)
+            literal = name
+        try:
+            ipaddress.ip_address(literal.split("%", 1)[0])
+            return True
+        except ValueError:
+            pass
+        return name.rstrip(".") in self.names

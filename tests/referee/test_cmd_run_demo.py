@@ -42,7 +42,7 @@ def test_run_refuses_a_bad_configuration_naming_file_and_key(tmp_path: Path) -> 
 
 def test_run_needs_a_lexicon_for_a_real_table(tmp_path: Path) -> None:
     cfg = tmp_path / "table.toml"
-    cfg.write_text("[sensors]\nboard = '/dev/ttyACM0'\n[web]\npin = '390217'\n", encoding="utf-8")
+    cfg.write_text("[sensors]\nboard = '/dev/ttyACM0'\n[web]\npin = '730591'\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "game.lexicon: a table needs a lexicon" in proc.stderr
@@ -104,7 +104,7 @@ board = "/dev/ttyACM0"
 [web]
 host = "127.0.0.1"
 port = {port}
-pin = "390217"
+pin = "730591"
 """, encoding="utf-8")
         proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
                               capture_output=True, text=True, timeout=60, check=False)
@@ -126,7 +126,7 @@ def test_run_with_an_unresolvable_host_exits_2_before_opening_a_game(
     words.write_text("QUIZ\n", encoding="utf-8")
     cfg = tmp_path / "table.toml"
     cfg.write_text(f"[table]\nstate_dir = \"{tmp_path / 'state'}\"\n[game]\nlexicon = \"{words}\"\n"
-                   "[sensors]\nboard = \"/dev/ttyACM0\"\n[web]\nhost = \"referee-pi.lcoal\"\npin = \"390217\"\n",
+                   "[sensors]\nboard = \"/dev/ttyACM0\"\n[web]\nhost = \"referee-pi.lcoal\"\npin = \"730591\"\n",
                    encoding="utf-8")
     assert main(["run", "--config", str(cfg)]) == 2  # a configuration error: systemd does not restart it
     err = capsys.readouterr().err
@@ -149,7 +149,7 @@ def test_run_with_an_emulated_board_in_the_file_says_where_it_is(emulated_table_
     import os
     import signal
 
-    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {_free_port()}\npin = "390217"')
+    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {_free_port()}\npin = "730591"')
     proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -158,7 +158,7 @@ def test_run_with_an_emulated_board_in_the_file_says_where_it_is(emulated_table_
         while "sensor board emulator at" not in line:
             line = proc.stdout.readline()
             assert line, "the referee ended without naming its emulator"
-        assert "start the game on the page (PIN 390217)" in line
+        assert line.rstrip().endswith("start the game on the page") and "730591" not in line
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)

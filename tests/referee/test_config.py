@@ -14,7 +14,7 @@ players = ["Anna", "Ben"]
 [sensors]
 board = "emulator://15x15?coded=1&buttons=2"
 [web]
-pin = "390217"
+pin = "730591"
 """
 
 
@@ -31,11 +31,11 @@ def test_annotated_example_loads_once_its_pin_is_changed(tmp_path: Path) -> None
     assert f'pin = "{EXAMPLE_PIN}"' in text
     with pytest.raises(ConfigError, match=r"web\.pin: is the example file's PIN"):
         load_config(EXAMPLE)  # copied unchanged, the published PIN would guard the table
-    c = load_config(_write(tmp_path, text.replace(EXAMPLE_PIN, "390217")))
+    c = load_config(_write(tmp_path, text.replace(EXAMPLE_PIN, "730591")))
     assert c.game.players == ("Anna", "Ben")
     assert c.clocks.mode == "tournament"
     assert c.hardware is not None and c.hardware.buttons.clock == (5, 6)
-    assert c.web.pin == "390217"
+    assert c.web.pin == "730591"
 
 
 @pytest.mark.parametrize(("pin", "reason"), [
@@ -51,9 +51,10 @@ def test_annotated_example_loads_once_its_pin_is_changed(tmp_path: Path) -> None
     ("\u0663\u0661\u0664\u0661\u0665\u0669", "digits 0-9"),  # Arabic-Indic digits
     ("39 0217", "digits 0-9"),
     ("1234567890123", "at most 12"),
+    ("390217", "the demo's PIN, printed in the README"),  # published like the example file's
 ])
 def test_weak_pin_is_refused_at_start_saying_why(tmp_path: Path, pin: str, reason: str) -> None:
-    path = _write(tmp_path, MINIMAL.replace('"390217"', f'"{pin}"'))
+    path = _write(tmp_path, MINIMAL.replace('"730591"', f'"{pin}"'))
     with pytest.raises(ConfigError) as exc:
         load_config(path)
     assert exc.value.key == "web.pin" and reason in exc.value.reason
@@ -95,7 +96,7 @@ def test_minimal_file_gets_documented_defaults(tmp_path: Path) -> None:
     ],
 )
 def test_wrong_key_or_value_names_file_key_and_reason(tmp_path: Path, text: str, key: str, reason: str) -> None:
-    path = _write(tmp_path, text + "\n[web]\npin = '390217'\n" if "[web]" not in text else text)
+    path = _write(tmp_path, text + "\n[web]\npin = '730591'\n" if "[web]" not in text else text)
     with pytest.raises(ConfigError) as exc:
         load_config(path)
     assert exc.value.key == key
@@ -262,12 +263,43 @@ def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     """Windows Notepad saves UTF-8 with a byte-order mark: it was refused as "Invalid statement (line 1, column 1)"."""
     from referee.pin_policy import EXAMPLE_PIN
 
-    text = EXAMPLE.read_text(encoding="utf-8").replace(EXAMPLE_PIN, "390217")
+    text = EXAMPLE.read_text(encoding="utf-8").replace(EXAMPLE_PIN, "730591")
     path = tmp_path / "table.toml"
     path.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))  # Notepad: BOM and CRLF
     c = load_config(path)
-    assert c.game.players == ("Anna", "Ben") and c.web.pin == "390217"
+    assert c.game.players == ("Anna", "Ben") and c.web.pin == "730591"
     twice = tmp_path / "twice.toml"  # a mark saved twice is no text a person wrote: said in words, not columns
     twice.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf[table]\n")
     with pytest.raises(ConfigError, match="byte-order mark"):
         load_config(twice)
+
+
+@pytest.mark.parametrize(("director", "reason"), [
+    ("80461735", "at least 10"),
+    ("1234567890", "first PINs anyone tries"),
+    ("730591", "at least 10"),
+])
+def test_a_directors_code_must_be_long_as_nothing_locks_it(tmp_path: Path, director: str, reason: str) -> None:
+    path = _write(tmp_path, MINIMAL + f'director_pin = "{director}"\n')
+    with pytest.raises(ConfigError) as exc:
+        load_config(path)
+    assert exc.value.key == "web.director_pin" and reason in exc.value.reason
+
+
+def test_a_directors_code_is_taken_beside_the_table_pin(tmp_path: Path) -> None:
+    assert load_config(_write(tmp_path, MINIMAL + 'director_pin = "8046173529"\n')).web.director_pin == "8046173529"
+
+
+def test_the_simulated_table_keeps_its_published_pin() -> None:
+    from referee.pin_policy import DEMO_PIN
+    from referee.sim.parts import sim_config
+
+    assert sim_config(web=False).web.pin == DEMO_PIN
+
+
+def test_allowed_hosts_are_host_names(tmp_path: Path) -> None:
+    ok = load_config(_write(tmp_path, MINIMAL + 'allowed_hosts = ["Table3.club.example", "referee-pi"]\n'))
+    assert ok.web.allowed_hosts == ("table3.club.example", "referee-pi")
+    with pytest.raises(ConfigError) as exc:
+        load_config(_write(tmp_path, MINIMAL + 'allowed_hosts = ["http://evil/"]\n'))
+    assert exc.value.key == "web.allowed_hosts" and "is not a host name" in exc.value.reason

@@ -260,10 +260,10 @@ settle_ms = 0
 [web]
 host = "127.0.0.1"
 port = {port}
-pin = "390217"
+pin = "730591"
 """, encoding="utf-8")
     log = tmp_path / "service.log"
-    client = Client(port, "390217")
+    client = Client(port, "730591")
     proc = _start(config, log)
     try:
         wait_for("the service", client.snapshot, timeout=60)
@@ -565,7 +565,7 @@ def test_a_resumed_game_is_not_announced_as_waiting_for_its_start(
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {port}\npin = "390217"')
+    cfg = emulated_table_file(f'host = "127.0.0.1"\nport = {port}\npin = "730591"')
 
     def run_until_announced(then: Callable[[], Any]) -> str:
         proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
@@ -583,9 +583,10 @@ def test_a_resumed_game_is_not_announced_as_waiting_for_its_start(
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=30)
 
-    client = Client(port, "390217")
+    client = Client(port, "730591")
     first = run_until_announced(lambda: client.control("start", {}))
-    assert first.rstrip().endswith("start the game on the page (PIN 390217)")
+    assert first.rstrip().endswith("start the game on the page")  # a real table's PIN is never printed
+    assert "730591" not in first
     again = run_until_announced(lambda: None)
     assert "start the game" not in again
 

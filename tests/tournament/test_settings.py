@@ -14,7 +14,7 @@ players = ["Anna", "Ben"]
 [sensors]
 board = "emulator://15x15?coded=1&buttons=2"
 [web]
-pin = "390217"
+pin = "730591"
 """
 
 

@@ -18,6 +18,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.web import create_app
+from referee.web.app import GUESSING
 from referee.web.validation import ACTIONS
 
 PIN = "390217"
@@ -593,3 +594,76 @@ def test_a_roll_and_a_new_game_on_the_service_table(tmp_path: Path, run_async: A
     assert [g.id for g in games] == [first, table.game_id] and table.game_id != first
     assert games[0].ended_utc is not None and games[1].ended_utc is None and games[1].events > 0
     journal.close()
+
+
+async def _settled(client: TestClient) -> None:
+    """Until the alert matches the guessing now (each change runs on a worker thread)."""
+    while (change := client.app[GUESSING].update()) is not None:
+        await change
+
+
+def test_someone_guessing_is_an_alert_on_the_page_and_a_new_phone_gets_in_with_the_directors_code(
+        table: Any, run_async: Any) -> None:
+    from referee.sim import ManualClock
+
+    clock = ManualClock(0.0)
+
+    async def go() -> None:
+        async with serve(table, clock=clock, free_attempts=1000, director_pin="8046173529") as guesser:
+            csrf = await token(guesser)
+            for n in range(30):
+                status, _ = await control(guesser, "pause", pin=f"{n:06}", csrf=csrf)
+                assert status == 403
+            status, body = await control(guesser, "pause", pin=f"{31:06}", csrf=csrf)
+            assert (status, body["code"]) == (403, "pin_wrong") and "director's code" in body["error"]
+            await _settled(guesser)
+            alerts = [a for a in table.snapshot()["alerts"] if a["code"] == "pin_guessing"]
+            assert len(alerts) == 1 and alerts[0]["text"].startswith("Someone is guessing the table PIN: 30 wrong "
+                                                                     "PINs in the last 10 minutes.")
+            assert "with the director's code" in alerts[0]["text"]
+            guesser.session.cookie_jar.clear()  # a new phone: a session of its own
+            csrf = await token(guesser)
+            status, body = await control(guesser, "start", pin=PIN, csrf=csrf)
+            assert status == 403  # the table PIN is not looked at while the budget is spent
+            status, body = await control(guesser, "start", pin="8046173529", csrf=csrf)
+            assert status == 200, body
+            clock.now = 601.0  # the guessing has stopped for a whole window: the alert goes
+            await _settled(guesser)
+            assert not [a for a in table.snapshot()["alerts"] if a["code"] == "pin_guessing"]
+
+    run_async(go())
+
+
+@pytest.mark.parametrize(("host", "status"), [
+    ("attacker.example", 421), ("attacker.example:8080", 421), ("rebind.127.0.0.1.nip.io:8080", 421),
+    ("127.0.0.1:8080", 200), ("192.168.1.40:8080", 200), ("[::1]:8080", 200), ("[fe80::1%25eth0]:8080", 200),
+    ("localhost:8080", 200), ("table3.club.example", 200), ("TABLE3.club.example.:8080", 200),
+])
+def test_a_request_naming_another_host_is_refused_421_dns_rebinding(
+        table: Any, run_async: Any, host: str, status: int) -> None:
+    async def go() -> None:
+        async with serve(table, allowed_hosts=["table3.club.example"]) as client:
+            response = await client.get("/api/snapshot", headers={"Host": host})
+            assert response.status == status
+            if status == 421:
+                assert (await response.json())["code"] == "wrong_host"
+                before = table.snapshot()
+                csrf = await token(client)
+                code, body = await control(client, "start", pin=PIN, csrf=csrf,
+                                           headers={"Host": host, "Origin": f"http://{host}"})
+                assert (code, body["code"]) == (421, "wrong_host")
+                untouched(table, before)
+
+    run_async(go())
+
+
+def test_the_pis_own_names_are_answered(table: Any, run_async: Any) -> None:
+    from referee.web.security import own_names
+
+    async def go() -> None:
+        async with serve(table) as client:
+            for name in own_names():
+                response = await client.get("/api/snapshot", headers={"Host": f"{name}:8080"})
+                assert response.status == 200, name
+
+    run_async(go())

@@ -147,3 +147,54 @@ def test_origin_and_fetch_site_headers(headers: dict[str, str], ok: bool) -> Non
 )
 def test_clients_are_counted_per_ipv4_address_or_ipv6_network(remote: str | None, key: str) -> None:
     assert client_key(remote) == key
+
+
+def _spend_the_budget(guard: PinGuard) -> None:
+    for n in range(30):  # 30 wrong PINs from 30 addresses, none of them near its own limit
+        with pytest.raises(WrongPin):
+            guard.check(f"10.1.0.{n}", f"{n:06}", session=f"attacker-{n}")
+
+
+def test_the_directors_code_lets_a_new_phone_in_while_someone_guesses_the_table_pin() -> None:
+    clock = ManualClock(0.0)
+    guard = PinGuard("390217", clock, director_pin="8046173529", global_limit=30, global_window=600.0)
+    _spend_the_budget(guard)
+    with pytest.raises(WrongPin, match="a phone that has not given it before needs the director's code"):
+        guard.check("192.168.1.30", "390217", session="new-phone")  # the table PIN is not looked at now
+    guard.check("192.168.1.30", "8046173529", session="new-phone")  # the director's code is
+    guard.check("192.168.1.30", "390217", session="new-phone")  # and from then on the phone is trusted
+    for n in range(200):  # the guessers go on: every try is refused, the table PIN's budget stays spent
+        with pytest.raises(PermissionDenied):
+            guard.check(f"10.2.0.{n}", f"{n:06}", session=f"more-{n}")
+    guard.check("192.168.1.31", "8046173529", session="another-new-phone")  # still not locked out
+    assert guard.guessing() == (30, True)
+
+
+def test_nobody_locks_the_directors_code_each_source_is_slowed() -> None:
+    clock = ManualClock(0.0)
+    guard = PinGuard("390217", clock, director_pin="8046173529", global_limit=30, global_window=600.0)
+    guard.check("192.168.1.20", "390217", session="players-phone")
+    _spend_the_budget(guard)
+    for n in range(1000):  # 1,000 addresses guess the director's code too: each is slowed, nobody locks it
+        with pytest.raises(WrongPin, match="not the director's code"):
+            guard.check(f"10.3.{n // 200}.{n % 200}", f"{n:010}", session=f"director-guess-{n}")
+    guard.check("192.168.1.30", "8046173529", session="new-phone")
+    guard.check("192.168.1.20", "390217", session="players-phone")  # the players' phone is never locked out
+    for _ in range(3):  # one source that keeps guessing it waits longer and longer, as for the table PIN
+        with pytest.raises(WrongPin):
+            guard.check("10.4.0.1", "0000000000", session="one-guesser")
+    with pytest.raises(WrongPin, match="wait 1 s"):
+        guard.check("10.4.0.1", "0000000000", session="one-guesser")
+    with pytest.raises(RateLimited):
+        guard.check("10.4.0.1", "8046173529", session="one-guesser")
+
+
+def test_no_alert_for_a_typo_or_two() -> None:
+    guard = PinGuard("390217", ManualClock(0.0), global_limit=30)
+    for n in range(9):
+        with pytest.raises(WrongPin):
+            guard.check(f"10.0.0.{n}", "111111")
+    assert guard.guessing() is None
+    with pytest.raises(WrongPin):
+        guard.check("10.0.0.9", "111111")
+    assert guard.guessing() == (10, False)

@@ -66,3 +66,49 @@ def test_a_wrong_pin_is_one_log_line(table: Any, run_async: Any, caplog: Any) ->
 
     with caplog.at_level(logging.INFO):  # as `referee run` logs (the access log decides at the start)
         run_async(go())
+
+
+def test_one_source_cannot_hold_the_pages_connections_others_keep_theirs(table: Any, run_async: Any) -> None:
+    """460 event streams from one address once held the page (cap 512); a source now keeps at most 64, its
+    own oldest closed first, and the streams of other sources are never touched."""
+    from referee.web import serve
+    from referee.web.limits import MAX_PER_SOURCE
+
+    async def stream_from(source: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        writer.write(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        await writer.drain()
+        assert (await reader.readline()).startswith(b"HTTP/1.1 200")
+        return reader, writer
+
+    async def still_open(reader: asyncio.StreamReader) -> bool:
+        with contextlib.suppress(TimeoutError):
+            while True:  # what the stream sent so far, then EOF if it was closed
+                chunk = await asyncio.wait_for(reader.read(65536), 0.05)
+                if not chunk:
+                    return False
+        return True
+
+    async def go() -> None:
+        port = free_port()
+        started = asyncio.Event()
+        task = asyncio.create_task(serve(table, "127.0.0.1", port, "390217", started=started))
+        await asyncio.wait_for(started.wait(), 10)
+        players = [await stream_from("127.0.0.1", port) for _ in range(5)]  # the players' pages
+        flood = [await stream_from("127.0.0.2", port) for _ in range(3 * MAX_PER_SOURCE)]
+        try:
+            open_flood = [await still_open(r) for r, _ in flood]
+            assert sum(open_flood) == MAX_PER_SOURCE
+            assert open_flood[-MAX_PER_SOURCE:] == [True] * MAX_PER_SOURCE  # the newest kept, the oldest gone
+            assert all([await still_open(r) for r, _ in players])
+            async with ClientSession() as session:  # and a new page from the players' side is answered
+                response = await session.get(f"http://127.0.0.1:{port}/api/snapshot")
+                assert response.status == 200
+        finally:
+            for _, w in players + flood:
+                w.close()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(task, 10)
+
+    run_async(go())
