@@ -27,7 +27,7 @@ MIN_TILES = 8  # tiles a frame needs before the lift is measured on it
 MAX_TILES = 30  # ... and beyond which it is not measured again: on a crowded board every square is some
 # tile's face at any lift, and the measure loses its hold (it fell to 0 on game 13's later frames)
 USE_LIFT = 0.015  # below this the top faces' grid is the board's (within 0.1 square everywhere)
-AWAY = 0.45  # an empty square beside a tile is measured from this far (share of a square) from that side
+AWAY = 0.2  # an empty square beside a tile is measured from at least this far (share of a square) from that side
 
 
 def foot(calibration: Calibration) -> np.ndarray:
@@ -80,8 +80,9 @@ def boxes_away_from(
     tiles: np.ndarray, inset: float, lift: float = 0.0, at: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per square, the part (x0, x1, y0, y1 as shares of the square) to measure it on: the middle, inset by
-    `inset`, moved off each side that has a tile beside it: by `AWAY` at least (a tile's shade and side),
-    and past the top face of any of its eight neighbours that reaches over it (with `lift` about `at`)."""
+    `inset`, moved off each side that has a tile beside it past the top face of any of its eight neighbours
+    that reaches over it (with `lift` about `at`), and no further: a tile slid a third of a square onto the
+    square is a tile in motion, to be doubted, not a face leaning over (the shade is `reader.SHADE`'s)."""
     grid = np.asarray(tiles, bool).reshape(SIZE, SIZE)
     at = np.zeros(2) if at is None else np.asarray(at, np.float64)
     rows, cols = np.divmod(np.arange(SIZE * SIZE), SIZE)
