@@ -358,7 +358,10 @@ def load_record(path: str | None) -> GCGRecord:
     from referee.input_files import MAX_GCG_BYTES, check_game_record, read_regular_file
 
     text, _ = decode_gcg(read_regular_file(path, max_bytes=MAX_GCG_BYTES, what="game record"))
-    record = parse_gcg(text)
+    try:
+        record = parse_gcg(text)
+    except GCGError as exc:  # which file, in the one line (the parser knows only the text)
+        raise GCGError(f"{path}: {exc}", form=exc.form, **dict(exc.fields)) from None
     if not record.players and not record.moves:
         # a file that is no game record at all: said as such, not as a setting of the table it would make
         raise GCGError(f"{path}: no #player lines and no moves (lines starting with '>'): not a GCG record",

@@ -97,7 +97,7 @@ def test_a_file_past_the_line_cap_is_one_unreadable_line(tmp_path: Path, capsys:
     path = tmp_path / "huge.gcg"
     path.write_text("#player1 a a\n#player2 b b\n" + ">a: - +0 0\n>b: - +0 0\n" * MAX_GCG_LINES, encoding="utf-8")
     code, lines = run(capsys, str(path))
-    assert code == 1
+    assert code == 2  # a file that is not a game's record: exit 2, as every unreadable one (issue 26)
     assert lines == [f"{path}: unreadable: the record has {2 * MAX_GCG_LINES + 2} lines, more than the "
                      f"{MAX_GCG_LINES} a game record can need: not a game's record",
                      "checked 0 games, 0 plays, 1 mismatches"]

@@ -104,10 +104,17 @@ def test_a_5000_digit_score_is_one_line_not_a_traceback(tmp_path: Path, capsys: 
 
 @pytest.mark.parametrize(("text", "why"), [
     ("#player1 a a\n#player2 b b\n#lexicon CSW21\n#title only pragmas\n", "has no moves"),
-    ("#player1 a a\n#player2 b b\n" + "#note n\n" * 100_000, "has no moves"),
+    # The issue's own records (100,000 note lines, 10,000 players, 60,000 passes) are past the line cap
+    # (game.gcg.MAX_GCG_LINES) before they are read as records; smaller ones of each kind reach the record's
+    # own checks.
+    ("#player1 a a\n#player2 b b\n" + "#note n\n" * 100_000, "lines, more than the 10000 a game record"),
+    ("#player1 a a\n#player2 b b\n" + "#note n\n" * 5_000, "has no moves"),
     ("".join(f"#player{i} p{i} P{i}\n" for i in range(1, 10_001)) + ">p1: ACT 8G CAT +10 10\n",
-     "names 10,000 players; a game has 2 to 4"),
-    ("#player1 a a\n#player2 b b\n" + ">a: - +0 0\n>b: - +0 0\n" * 30_000, "has 60,000 moves; a game has far fewer"),
+     "lines, more than the 10000 a game record"),
+    ("".join(f"#player{i} p{i} P{i}\n" for i in range(1, 1_001)) + ">p1: ACT 8G CAT +10 10\n",
+     "names 1,000 players; a game has 2 to 4"),
+    ("#player1 a a\n#player2 b b\n" + ">a: - +0 0\n>b: - +0 0\n" * 30_000, "lines, more than the 10000 a game record"),
+    ("#player1 a a\n#player2 b b\n" + ">a: - +0 0\n>b: - +0 0\n" * 2_000, "has 4,000 moves; a game has far fewer"),
     ("#player1 a a\n#player2 b b\n#note " + "x" * 50_000_000 + "\n", "more than a game record can be (1 MB"),
 ])
 def test_records_that_are_not_games_are_refused_by_check_and_demo(
