@@ -199,6 +199,11 @@ def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> No
             tables = await (await client.get("/api/tables")).json()
             return json.loads(line[5:])[0], [t["table"] for t in tables]
 
-    first, tables = asyncio.run(run())
+    # In a thread of its own: a test run before this one may leave an event loop running in this thread
+    # (asyncio.run then refuses), and the coroutine would be left never awaited.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        first, tables = pool.submit(lambda: asyncio.run(run())).result(timeout=60)
     assert first["table"] == 123456789 and first["players"] == []  # shown empty to the page that asked
     assert tables == [4] and 123456789 not in director.tables
