@@ -101,9 +101,21 @@ class TileClassifier:
 
     @classmethod
     def train(
-        cls, patches: np.ndarray, labels: list[str], *, meta: dict[str, Any] | None = None, seed: int = 0
+        cls,
+        patches: np.ndarray,
+        labels: list[str],
+        *,
+        meta: dict[str, Any] | None = None,
+        seed: int = 0,
+        own: int = 0,
     ) -> TileClassifier:
-        """Teach from glyph patches (N x PATCH x PATCH uint8) and their letters."""
+        """Teach from glyph patches (N x PATCH x PATCH uint8) and their letters.
+
+        `own`: the first `own` patches are the user's own tiles, the rest rendered ones. The doubt measure
+        compares a tile with the stored examples, so the own tiles are stored first (a letter's examples are
+        filled up with rendered ones only where the photos hold fewer than PROTOTYPES_PER_CLASS), and they
+        count twice in the SVM: a few photos must outweigh the many renders of a face unlike the set's.
+        """
         labels = [str(x) for x in labels]
         if len(patches) != len(labels) or len(labels) == 0:
             raise ModelError("nothing to learn from: no labelled tiles with a letter")
@@ -118,14 +130,31 @@ class TileClassifier:
         svm.setKernel(cv2.ml.SVM_RBF)
         svm.setC(10.0)
         svm.setGamma(0.5)
-        svm.train(aug_feats, cv2.ml.ROW_SAMPLE, np.tile(y, len(AUGMENT) + 1))
+        reps = len(AUGMENT) + 1
+        train_feats, train_y = aug_feats, np.tile(y, reps)
+        if own:
+            mine = np.concatenate([np.arange(own) + r * len(y) for r in range(reps)])
+            train_feats = np.concatenate([train_feats, aug_feats[mine]])
+            train_y = np.concatenate([train_y, train_y[mine]])
+        svm.train(train_feats, cv2.ml.ROW_SAMPLE, train_y)
         rng = np.random.default_rng(seed)
+        is_own = np.arange(len(y)) < own
         keep = np.concatenate(
-            [rng.permutation(np.flatnonzero(y == k))[:PROTOTYPES_PER_CLASS] for k in range(len(classes))]
+            [
+                np.concatenate(
+                    [
+                        rng.permutation(np.flatnonzero((y == k) & is_own)),
+                        rng.permutation(np.flatnonzero((y == k) & ~is_own)),
+                    ]
+                )[:PROTOTYPES_PER_CLASS]
+                for k in range(len(classes))
+            ]
         )
         protos, plabels = feats[keep], y[keep]
         typical = _typical_distance(protos, plabels)
-        info = {"classes": classes, "examples": len(labels)}
+        info: dict[str, Any] = {"classes": classes, "examples": len(labels)}
+        if own:
+            info["own_examples"] = own
         info.update(meta or {})
         return cls(svm, classes, protos, plabels, typical, info)
 

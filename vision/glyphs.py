@@ -52,11 +52,20 @@ def render_tile(
     ink: tuple[int, int, int] = (40, 45, 40),
     scale: float = 0.55,
     short_q: bool = False,
+    width: float = 1.0,
+    value_scale: float = 0.2,
+    value_at: tuple[float, float] = (0.86, 0.9),
 ) -> np.ndarray:
     """A square BGR image of one tile seen from above. `letter` "?" or "" draws a blank tile.
 
     `short_q` draws Q as an O crossed by a short tail at its lower right, as the geometric sans faces of
-    printed tiles do; TrueType fonts at hand (DejaVu) hang a long tail below the line instead.
+    printed tiles do; TrueType fonts at hand (DejaVu) hang a long tail below the line instead. `width`
+    stretches the letter sideways about its middle: printed tiles use wide geometric faces (a round O, a
+    wide W) that no font at hand has, and DejaVu's letters are about a quarter narrower. `value_scale` is
+    the value's height as a part of the tile (printed tiles' digits are larger than DejaVu's at 0.2), and
+    `value_at` where the value's lower right corner lies, as parts of the tile (printed tiles put it nearer
+    the corner than DejaVu's metrics do; nearer the letter, a Q's tail and its 10 run together into one
+    glyph).
     """
     img = np.empty((size, size, 3), np.uint8)
     img[:] = face
@@ -65,7 +74,7 @@ def render_tile(
     if font.startswith("hershey:"):
         _hershey(img, letter, value, font, ink, scale)
     else:
-        img = _truetype(img, letter, value, font, ink, scale, short_q and letter == "Q")
+        img = _truetype(img, letter, value, font, ink, scale, short_q and letter == "Q", width, value_scale, value_at)
     return img
 
 
@@ -77,30 +86,49 @@ def _truetype(
     ink: tuple[int, int, int],
     scale: float,
     short_q: bool = False,
+    width: float = 1.0,
+    value_scale: float = 0.2,
+    value_at: tuple[float, float] = (0.86, 0.9),
 ) -> np.ndarray:
     from PIL import Image, ImageDraw, ImageFont
 
     size = img.shape[0]
-    pil = Image.fromarray(img[..., ::-1])
-    draw = ImageDraw.Draw(pil)
+    # The letter is drawn as a coverage mask first, so that it can be stretched sideways on its own (the
+    # value keeps its shape), then laid on the face in the ink's colour.
+    mask = Image.new("L", (size, size), 0)
+    draw = ImageDraw.Draw(mask)
     big = ImageFont.truetype(font, max(8, round(size * scale * 1.32)))
-    colour = tuple(int(c) for c in ink[::-1])
     # Centre the capital's box (not the font's line box) a little up and left, as printed tiles do.
     shape = "O" if short_q else letter
     box = draw.textbbox((0, 0), shape, font=big)
     w, h = box[2] - box[0], box[3] - box[1]
     x, y = (size - w) / 2 - box[0] - size * 0.04, (size - h) / 2 - box[1] - size * 0.02
-    draw.text((x, y), shape, font=big, fill=colour)
+    draw.text((x, y), shape, font=big, fill=255)
     if short_q:
         left, top = x + box[0], y + box[1]
-        stroke = max(2, round(h * 0.14))
-        draw.line([(left + 0.55 * w, top + 0.62 * h), (left + 1.02 * w, top + 1.05 * h)], fill=colour, width=stroke)
+        # The tail of printed tiles' Q starts inside the bowl and ends at the bowl's own lower right: it
+        # does not hang below the line, so the letter's box stays the O's.
+        stroke = max(2, round(h * 0.16))
+        draw.line([(left + 0.58 * w, top + 0.66 * h), (left + 0.98 * w, top + 0.99 * h)], fill=255, width=stroke)
+    cover = np.asarray(mask, np.float32) / 255.0
+    if width != 1.0:
+        middle = size / 2 - size * 0.04
+        m = np.float32([[width, 0, middle * (1 - width)], [0, 1, 0]])
+        cover = cv2.warpAffine(cover, m, (size, size), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    rgb = img[..., ::-1].astype(np.float32)
+    rgb = rgb * (1 - cover[..., None]) + np.float32(ink[::-1]) * cover[..., None]
+    pil = Image.fromarray(np.clip(rgb + 0.5, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(pil)
+    colour = tuple(int(c) for c in ink[::-1])
     if value is not None:
-        small = ImageFont.truetype(font, max(6, round(size * 0.2)))
+        small = ImageFont.truetype(font, max(6, round(size * value_scale)))
         text = str(value)
         vb = draw.textbbox((0, 0), text, font=small)
         draw.text(
-            (size * 0.86 - (vb[2] - vb[0]) - vb[0], size * 0.9 - (vb[3] - vb[1]) - vb[1]), text, font=small, fill=colour
+            (size * value_at[0] - (vb[2] - vb[0]) - vb[0], size * value_at[1] - (vb[3] - vb[1]) - vb[1]),
+            text,
+            font=small,
+            fill=colour,
         )
     return np.asarray(pil)[..., ::-1].copy()
 

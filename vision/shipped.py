@@ -20,7 +20,11 @@ from vision.errors import ModelError
 from vision.glyphs import font_choices, render_tile
 from vision.tilesets import tile_values
 
-RECIPE = 10  # bump when the rendering recipe changes, so stale caches are rebuilt
+RECIPE = 11  # bump when the rendering recipe changes, so stale caches are rebuilt
+# Printed tiles use wide geometric faces and large values; the fonts at hand are narrower with small values.
+# Letters are drawn from as wide as the font to a third wider, values from 0.18 to 0.3 of the tile.
+WIDTHS = (1.0, 1.35)
+VALUE_SCALES = (0.18, 0.3)
 
 
 def cache_dir() -> Path:
@@ -38,8 +42,21 @@ def rendered_glyphs(tiles: str, variants: int = 6, seed: int = 0) -> tuple[np.nd
             for _ in range(variants):
                 tile_side = round(cells.PITCH * rng.uniform(0.88, 1.0))
                 scale = float(rng.uniform(0.42, 0.52))
-                short_q = letter == "Q" and bool(rng.integers(2))
-                tile = render_tile(letter, value, tile_side, font, scale=scale, short_q=short_q)
+                short_q = letter == "Q" and rng.random() < 0.75
+                width = float(rng.uniform(*WIDTHS))
+                value_scale = float(rng.uniform(*VALUE_SCALES))
+                value_at = (float(rng.uniform(0.86, 0.93)), float(rng.uniform(0.9, 0.95)))
+                tile = render_tile(
+                    letter,
+                    value,
+                    tile_side,
+                    font,
+                    scale=scale,
+                    short_q=short_q,
+                    width=width,
+                    value_scale=value_scale,
+                    value_at=value_at,
+                )
                 canvas = _on_green(tile, size, rng.integers(-3, 4, size=2))
                 m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(-6, 6)), 1.0)
                 canvas = cv2.warpAffine(canvas, m, (size, size), borderMode=cv2.BORDER_REPLICATE)

@@ -21,7 +21,7 @@ from vision.errors import LabelsError, VisionError
 from vision.geometry import SIZE
 from vision.images import read_image
 from vision.registration import calibrate
-from vision.tilesets import BLANK, EMPTY
+from vision.tilesets import BLANK, EMPTY, tile_values
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,17 @@ def glyphs_from_photo(
     return patches, letters
 
 
-def teach(photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None) -> TileClassifier:
-    """A classifier taught on the lettered tiles of `photos`."""
+def teach(
+    photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None, tiles: str | None = None
+) -> TileClassifier:
+    """A classifier taught on the lettered tiles of `photos`.
+
+    `tiles` ("english", "german"): the shipped classifier's rendered tiles of that set are taught as well,
+    after the photos' own. A few photos of a new set (two frames of the first turns) hold a dozen letters
+    of the set's thirty; the renders keep the others readable, while the photos' tiles, stored first and
+    counted twice, make the set's own face the one tiles are compared with. Without `tiles`, only the
+    photos are taught, and letters they lack cannot be read.
+    """
     patches: list[np.ndarray] = []
     letters: list[str] = []
     skipped = 0
@@ -107,6 +116,17 @@ def teach(photos: list[LabelledPhoto], *, meta: dict[str, Any] | None = None) ->
         letters += t
     if not patches:
         raise LabelsError("the labels hold no lettered tiles to learn from")
-    info = {"source": "taught", "photos": len(photos) - skipped, "skipped_occluded": skipped}
+    info: dict[str, Any] = {"source": "taught", "photos": len(photos) - skipped, "skipped_occluded": skipped}
     info.update(meta or {})
-    return TileClassifier.train(np.stack(patches), letters, meta=info)
+    if tiles is None:
+        return TileClassifier.train(np.stack(patches), letters, meta=info)
+    from vision.shipped import rendered_glyphs
+
+    unknown = sorted(set(letters) - set(tile_values(tiles)))
+    if unknown:
+        raise LabelsError(f"the labels hold letters that are not {tiles} tiles: {' '.join(unknown)}")
+    rendered, rendered_letters = rendered_glyphs(tiles)
+    info.update({"source": "taught+rendered", "tiles": tiles})
+    return TileClassifier.train(
+        np.concatenate([np.stack(patches), rendered]), letters + rendered_letters, meta=info, own=len(letters)
+    )

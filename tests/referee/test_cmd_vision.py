@@ -174,3 +174,19 @@ def test_a_frame_that_cuts_the_grid_shows_unseen_squares_and_which_edge(
     out = capsys.readouterr().out
     assert "unseen (outside the frame): A1 B1 " in out and "why: 30 square(s) outside the frame" in out
     assert "  ##............." in out
+
+
+def test_teach_with_a_tile_set_keeps_letters_the_photos_lack(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One photo with a handful of letters, taught with `--tiles german`: the model reads all of the set."""
+    (cache / "g1").mkdir()
+    board = ["." * 15] * 7 + ["....HAUS.......", *(["." * 15] * 7)]
+    cv2.imwrite(str(cache / "g1" / "p0.png"), render_scene(board, seed=21).frame)
+    entries = [{"game": "g1", "file": "p0.png", "board": board}]
+    (cache / "labels.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+    model = cache / "tiles.model"
+    assert main(["vision", "teach", str(cache / "labels.json"), "-o", str(model), "--tiles", "german"]) == 0
+    out = capsys.readouterr().out
+    assert "taught 4 of your tiles" in out and "Ä" in out and "Z" in out
+    assert main(["vision", "teach", str(cache / "labels.json"), "-o", str(model), "--tiles", "english"]) == 0
+    assert main(["vision", "teach", str(cache / "labels.json"), "-o", str(model)]) == 0
+    assert "letters AHSU" in capsys.readouterr().out  # without the set's renders: only what the photo shows

@@ -77,3 +77,64 @@ def test_photos_labelled_occluded_are_not_taught(tmp_path: Path) -> None:
     labels.write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
     model = teach(load_labels(labels))  # hand.png does not even exist: it is never opened
     assert model.meta["photos"] == 2 and model.meta["skipped_occluded"] == 1
+
+
+def test_letters_not_of_the_set_are_refused_when_teaching_with_its_renders(tmp_path: Path) -> None:
+    labels = _write_photos(tmp_path, {"g1": [1]})  # German tiles, umlauts among them
+    assert any("Ä" in row for row in json.loads(labels.read_text(encoding="utf-8"))[0]["board"])
+    with pytest.raises(LabelsError, match="not english tiles: Ä"):
+        teach(load_labels(labels), tiles="english")
+
+
+def test_own_tiles_are_the_examples_a_tile_is_compared_with(tmp_path: Path) -> None:
+    """With renders alongside, the photos' tiles are the stored examples of their letters: the doubt measure
+    compares a tile with the set's own face, not with a font's."""
+    labels = _write_photos(tmp_path, {"g1": [1]})
+    photos = load_labels(labels)
+    model = teach(photos, tiles="german")
+    assert model.meta["source"] == "taught+rendered"
+    own = model.meta["own_examples"]
+    assert 0 < own < model.meta["examples"]
+    image = cv2.imread(str(photos[0].path))
+    from vision.classifier import PROTOTYPES_PER_CLASS
+    from vision.teach import glyphs_from_photo
+
+    patches, letters = glyphs_from_photo(image, photos[0].board, calibrate(image).matrix)
+    # A tile taught from the photo is its own nearest stored example (distance about zero), however many
+    # renders of its letter there are, as long as the photo holds no more of it than are stored.
+    kept = [k for k, x in enumerate(letters) if letters.count(x) <= PROTOTYPES_PER_CLASS]
+    assert len(kept) > 20
+    guesses = model.predict(np.stack([patches[k] for k in kept]))
+    assert [g.letter for g in guesses] == [letters[k] for k in kept]
+    assert max(g.novelty for g in guesses) < 0.05
+
+
+def test_two_frames_of_a_real_game_teach_its_set(shared_dir: Path) -> None:
+    """`referee vision teach --tiles german` on a real game's first two clean frames reads the rest of it."""
+    from vision.teach import is_occluded
+
+    labels = shared_dir / "photos" / "labels.json"
+    if not labels.is_file():
+        pytest.skip("no labelled photos")
+    frames = [p for p in load_labels(labels) if p.game == "game13" and not is_occluded(p)]
+    if len(frames) < 10:
+        pytest.skip("game13 is not among the shared photos")
+    model = teach(frames[:2], tiles="german")
+    from vision.images import read_image
+    from vision.reader import ALL_SQUARES
+
+    reader = BoardReader(calibrate(read_image(frames[0].path)), model)
+    tiles = right = confident_wrong = 0
+    for photo in frames[2::4]:
+        reading = reader.read(read_image(photo.path), str(photo.path))
+        for r, row in enumerate(photo.board):
+            for c, want in enumerate(row):
+                if want == ".":
+                    continue
+                sq = reading.squares[ALL_SQUARES[r * 15 + c]]
+                tiles += 1
+                right += sq.letter == want
+                confident_wrong += sq.letter != want and not sq.uncertain
+    assert tiles > 200
+    assert confident_wrong == 0
+    assert right / tiles >= 0.995
