@@ -8,7 +8,7 @@ shipped classifier (renders only) reads the same frames as the baseline. Per squ
 frame, right when the reader's best letter (or empty) is the label's; "sure" also asks that the reader
 does not doubt it. Per tile: the letters of the tiles, and the confident wrong ones.
 
-    .venv/bin/python benchmarks/teach.py [--games game13,game15] [--frames 1,2,3,5]
+    .venv/bin/python benchmarks/teach.py [--games game13,game15] [--frames 1,2,3]
 
 Exits 0 with a 'skipped' line without the photos.
 """
@@ -57,7 +57,7 @@ def _score(reader: object, photos: list[object]) -> dict[str, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", default="", help="comma-separated games (default: every shared game)")
-    parser.add_argument("--frames", default="1,2,3,5", help="the N of 'taught on the first N frames'")
+    parser.add_argument("--frames", default="1,2,3", help="the N of 'taught on the first N frames'")
     args = parser.parse_args(argv)
     if not (PHOTOS / "labels.json").is_file():
         print(f"skipped: no photos at {PHOTOS}")

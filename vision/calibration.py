@@ -81,21 +81,15 @@ class Calibration:
         w, h = self.image_size
         edge = np.linspace(0, SIDE, 4 * SIDE + 1)
         zeros, sides = np.zeros_like(edge), np.full_like(edge, SIDE)
-        outline = np.vstack(
-            [
-                np.column_stack([edge, zeros]),
-                np.column_stack([sides, edge]),
-                np.column_stack([edge, sides]),
-                np.column_stack([zeros, edge]),
-            ]
-        )
+        outline = np.vstack([
+            np.column_stack([edge, zeros]), np.column_stack([sides, edge]),
+            np.column_stack([edge, sides]), np.column_stack([zeros, edge]),
+        ])
         pts = self.board_to_image(outline)
         out = []
         for name, beyond in (
-            ("top", pts[:, 1] < -0.5),
-            ("right", pts[:, 0] > w - 0.5),
-            ("bottom", pts[:, 1] > h - 0.5),
-            ("left", pts[:, 0] < -0.5),
+            ("top", pts[:, 1] < -0.5), ("right", pts[:, 0] > w - 0.5),
+            ("bottom", pts[:, 1] > h - 0.5), ("left", pts[:, 0] < -0.5),
         ):
             if beyond.any():
                 out.append(name)

@@ -103,7 +103,9 @@ def per_square_mean(plane: np.ndarray, inset: float = 0.2) -> np.ndarray:
     return out
 
 
-def per_box_mean(plane: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray) -> np.ndarray:
+def per_box_mean(
+    plane: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray
+) -> np.ndarray:
     """Mean of `plane` over one box per square (225 rows; channels kept): the box spans x0..x1, y0..y1 of
     the square (shares of a square, per square). From the integral image, as `per_square_mean`."""
     off = PAD * PITCH

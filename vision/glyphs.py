@@ -113,10 +113,12 @@ def _truetype(
     cover = np.asarray(mask, np.float32) / 255.0
     if width != 1.0:
         middle = size / 2 - size * 0.04
-        m = np.float32([[width, 0, middle * (1 - width)], [0, 1, 0]])
-        cover = cv2.warpAffine(cover, m, (size, size), flags=cv2.INTER_LINEAR, borderValue=0.0)
+        m = np.array([[width, 0.0, middle * (1 - width)], [0.0, 1.0, 0.0]], np.float32)
+        cover = np.asarray(
+            cv2.warpAffine(cover, m, (size, size), flags=cv2.INTER_LINEAR, borderValue=0.0), np.float32
+        )
     rgb = img[..., ::-1].astype(np.float32)
-    rgb = rgb * (1 - cover[..., None]) + np.float32(ink[::-1]) * cover[..., None]
+    rgb = rgb * (1 - cover[..., None]) + np.array(ink[::-1], np.float32) * cover[..., None]
     pil = Image.fromarray(np.clip(rgb + 0.5, 0, 255).astype(np.uint8))
     draw = ImageDraw.Draw(pil)
     colour = tuple(int(c) for c in ink[::-1])

@@ -53,11 +53,8 @@ SPREAD_MASK = np.array([[1, 1, 0], [1, 1, 1], [1, 1, 1], [1, 1, 0], [1, 1, 1]], 
 # The green boards' design (the synthetic renderer's palette, B, G, R per kind), whose pattern of log colours
 # a tone curve scales; and how much of a measured pattern may lie outside it for the tone to be measured.
 DESIGN_COLOURS = {
-    ".": np.array([60.0, 135.0, 40.0]),
-    "T": np.array([45.0, 45.0, 205.0]),
-    "D": np.array([125.0, 130.0, 235.0]),
-    "t": np.array([165.0, 85.0, 25.0]),
-    "d": np.array([225.0, 175.0, 95.0]),
+    ".": np.array([60.0, 135.0, 40.0]), "T": np.array([45.0, 45.0, 205.0]), "D": np.array([125.0, 130.0, 235.0]),
+    "t": np.array([165.0, 85.0, 25.0]), "d": np.array([225.0, 175.0, 95.0]),
 }
 MAX_PATTERN_MISFIT = 0.42
 

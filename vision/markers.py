@@ -62,10 +62,8 @@ MAX_MARKER_MM = (PAGE_MM[0] - 2 * MARGIN_MM - GAP_MM) / 2
 def check_marker_size(marker_mm: float) -> float:
     """`marker_mm` if the sheet can hold four markers of that size, else a `VisionError` saying the range."""
     if not MIN_MARKER_MM <= marker_mm <= MAX_MARKER_MM:
-        raise VisionError(
-            f"a marker of {marker_mm:g} mm does not fit the A4 sheet: give a size from "
-            f"{MIN_MARKER_MM:g} to {MAX_MARKER_MM:g} mm (30 mm suits a board under a camera)"
-        )
+        raise VisionError(f"a marker of {marker_mm:g} mm does not fit the A4 sheet: give a size from "
+                          f"{MIN_MARKER_MM:g} to {MAX_MARKER_MM:g} mm (30 mm suits a board under a camera)")
     return marker_mm
 
 

@@ -120,9 +120,8 @@ def cut(frame: np.ndarray, edge: str, share: float = 0.03) -> np.ndarray:
     }[edge].copy()
 
 
-def bump(
-    frame: np.ndarray, shift: tuple[float, float] = (0.03, 0.015), degrees: float = 2.0, scale: float = 1.03
-) -> np.ndarray:
+def bump(frame: np.ndarray, shift: tuple[float, float] = (0.03, 0.015), degrees: float = 2.0,
+         scale: float = 1.03) -> np.ndarray:
     """The camera knocked: the picture shifted by `shift` (shares of its width and height), turned by
     `degrees` and scaled by `scale` about its centre, at the same frame size (the camera is the same)."""
     h, w = frame.shape[:2]
@@ -130,9 +129,8 @@ def bump(
     return np.asarray(cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=TABLE_BGR))
 
 
-def bump_matrix(
-    size: tuple[int, int], shift: tuple[float, float] = (0.03, 0.015), degrees: float = 2.0, scale: float = 1.03
-) -> np.ndarray:
+def bump_matrix(size: tuple[int, int], shift: tuple[float, float] = (0.03, 0.015), degrees: float = 2.0,
+                scale: float = 1.03) -> np.ndarray:
     """The 2x3 affine map of `bump` for frames of `size` (width, height): where each pixel goes."""
     w, h = size
     m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, scale)
@@ -152,9 +150,8 @@ def resize_to(frame: np.ndarray, width: int) -> np.ndarray:
     return cv2.resize(frame, (width, round(h * width / w)), interpolation=interp)
 
 
-def stand_tiles(
-    frame: np.ndarray, corners: np.ndarray, board: tuple[str, ...] | list[str], lift: float = 0.045
-) -> np.ndarray:
+def stand_tiles(frame: np.ndarray, corners: np.ndarray, board: tuple[str, ...] | list[str],
+                lift: float = 0.045) -> np.ndarray:
     """Tall tiles seen by a low camera: every tile of `board` raised into a box whose top face the camera
     sees displaced away from the frame's centre by `lift` of its distance from it (in squares: 0.045 puts
     a tile 7 squares out 0.3 of a square over its outer neighbour), and whose inner side shows between its
@@ -176,15 +173,8 @@ def stand_tiles(
     tiles.sort(key=lambda rc: -float(np.hypot(rc[1] + 0.5 - foot[0], rc[0] + 0.5 - foot[1])))
     inset = 0.03  # a tile is a little smaller than its square
     for r, c in tiles:
-        base = np.array(
-            [
-                [c + inset, r + inset],
-                [c + 1 - inset, r + inset],
-                [c + 1 - inset, r + 1 - inset],
-                [c + inset, r + 1 - inset],
-            ],
-            np.float64,
-        )
+        base = np.array([[c + inset, r + inset], [c + 1 - inset, r + inset], [c + 1 - inset, r + 1 - inset],
+                         [c + inset, r + 1 - inset]], np.float64)
         top = foot + (1.0 + lift) * (base - foot)
         base_px = cv2.perspectiveTransform(base[None], to_image)[0]
         top_px = cv2.perspectiveTransform(top[None], to_image)[0]
@@ -195,10 +185,8 @@ def stand_tiles(
             continue
         roi = out[y0:y1, x0:x1]
         offset = np.array([x0, y0], np.float64)
-        face = frame[
-            max(0, int(base_px[:, 1].min())) : int(base_px[:, 1].max()) + 1,
-            max(0, int(base_px[:, 0].min())) : int(base_px[:, 0].max()) + 1,
-        ]
+        face = frame[max(0, int(base_px[:, 1].min())) : int(base_px[:, 1].max()) + 1,
+                     max(0, int(base_px[:, 0].min())) : int(base_px[:, 0].max()) + 1]
         if face.size == 0:
             continue
         side = np.median(face.reshape(-1, 3), axis=0) * 0.78  # the side, in the tile's own shade

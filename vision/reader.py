@@ -36,6 +36,7 @@ SHADE = 40.0  # Lab lightness a square beside a tile may lose to the tile's shad
 MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 TURN_CHECK_NOVELTY = 1.5  # tiles less unusual than this as they lie are not checked for being turned
+TURN_CLEARER = 0.85  # a turned tile's novelty, as a share of its own, below which it is taken as turned
 NOTE_SQUARES = 8  # squares named in a note before "and N more"
 SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
@@ -217,24 +218,16 @@ class BoardReader:
             self._wait = recalibration.RETRY_FRAMES
             why = (
                 f"{len(check.differ)} of the {check.checked} known tile(s) do not read the same there "
-                f"({_names(list(check.differ))})"
-                if check.checked
-                else "no tile read before can be checked there"
-                if not seen.occluded
-                else "the board found again is not clear yet"
+                f"({_names(list(check.differ))})" if check.checked else
+                "no tile read before can be checked there" if not seen.occluded else
+                "the board found again is not clear yet"
             )
-            return _doubted(
-                reading,
-                f"the camera moved by about {distance:.1f} squares; the grid found again "
-                f"is not used: {why}; waiting for a frame that shows the board as it was",
-            )
+            return _doubted(reading, f"the camera moved by about {distance:.1f} squares; the grid found again "
+                                     f"is not used: {why}; waiting for a frame that shows the board as it was")
         self._use(candidate if not empty_board else found)
         self.recalibrations += 1
-        seen.notes.insert(
-            0,
-            f"the camera moved by about {distance:.1f} squares; calibrated again on this "
-            f"frame ({check.checked} known tile(s) read where they were)",
-        )
+        seen.notes.insert(0, f"the camera moved by about {distance:.1f} squares; calibrated again on this "
+                             f"frame ({check.checked} known tile(s) read where they were)")
         if not seen.occluded:
             self._remember(seen)
         return seen
@@ -306,7 +299,9 @@ class BoardReader:
                 f"{_names(self._unseen)}; {move_camera_hint(edges)}"
             )
         ms = (time.perf_counter() - start) * 1000.0
-        return BoardReading(results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen))
+        return BoardReading(
+            results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen)
+        )
 
     def _check_lamp(self, raw: np.ndarray) -> None:
         """Ask the game's first tiles whether the calibration's lamp is the light or the board's design.
@@ -343,9 +338,8 @@ class BoardReader:
             self._lift_tiles = count
         top_pl, top_stats = pl, stats
         if self.lift >= parallax.USE_LIFT:
-            top = light.apply(
-                cells.rectify(frame, parallax.top_matrix(self._matrix, self._foot, self.lift)), self._light
-            )
+            top = light.apply(cells.rectify(frame, parallax.top_matrix(self._matrix, self._foot, self.lift)),
+                              self._light)
             top_pl = cells.planes(top, self._board_value)
             top_stats = cells.colour_stats(top, top_pl)
             tiles = (top_stats[:, 0] >= TILE_FACE) & self._seen
@@ -445,7 +439,7 @@ class BoardReader:
             rotated = np.ascontiguousarray(np.rot90(stack[check], quarter, axes=(1, 2)))
             for k, alt in zip(check, self.classifier.predict(rotated), strict=True):
                 mine = guesses[k]
-                if alt.letter != mine.letter and not alt.doubtful and alt.novelty < 0.85 * mine.novelty:
+                if alt.letter != mine.letter and not alt.doubtful and alt.novelty < TURN_CLEARER * mine.novelty:
                     out.add(k)
         return out
 
@@ -582,4 +576,6 @@ def combine_readings(readings: Sequence[BoardReading]) -> BoardReading:
             letter = (votes or every).most_common(1)[0][0]
             out[name] = SquareReading(name, letter != EMPTY, letter, 0.0, True)
     unseen = sorted({n for r in readings for n in r.unseen}, key=ALL_SQUARES.index)
-    return BoardReading(out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings), unseen=unseen)
+    return BoardReading(
+        out, occluded=all(r.occluded for r in readings), ms=sum(r.ms for r in readings), unseen=unseen
+    )

@@ -189,14 +189,9 @@ def quad_cut_sides(quad: np.ndarray, size: tuple[int, int]) -> dict[int, str]:
     w, h = size
     tol = 0.01 * max(w, h) + 2
     pts = np.asarray(quad, np.float64).reshape(4, 2)
-    on_edge = np.column_stack(
-        [  # per corner: on the frame's top, right, bottom, left edge
-            pts[:, 1] <= tol,
-            pts[:, 0] >= w - 1 - tol,
-            pts[:, 1] >= h - 1 - tol,
-            pts[:, 0] <= tol,
-        ]
-    )
+    on_edge = np.column_stack([  # per corner: on the frame's top, right, bottom, left edge
+        pts[:, 1] <= tol, pts[:, 0] >= w - 1 - tol, pts[:, 1] >= h - 1 - tol, pts[:, 0] <= tol
+    ])
     out = {}
     for side in range(4):
         both = on_edge[side] & on_edge[(side + 1) % 4]

@@ -25,6 +25,7 @@ RECIPE = 11  # bump when the rendering recipe changes, so stale caches are rebui
 # Letters are drawn from as wide as the font to a third wider, values from 0.18 to 0.3 of the tile.
 WIDTHS = (1.0, 1.35)
 VALUE_SCALES = (0.18, 0.3)
+VALUE_CORNERS = ((0.86, 0.93), (0.9, 0.95))  # where the value's lower-right corner lies: x range, y range
 
 
 def cache_dir() -> Path:
@@ -45,7 +46,7 @@ def rendered_glyphs(tiles: str, variants: int = 6, seed: int = 0) -> tuple[np.nd
                 short_q = letter == "Q" and rng.random() < 0.75
                 width = float(rng.uniform(*WIDTHS))
                 value_scale = float(rng.uniform(*VALUE_SCALES))
-                value_at = (float(rng.uniform(0.86, 0.93)), float(rng.uniform(0.9, 0.95)))
+                value_at = (float(rng.uniform(*VALUE_CORNERS[0])), float(rng.uniform(*VALUE_CORNERS[1])))
                 tile = render_tile(
                     letter,
                     value,

@@ -45,7 +45,8 @@ def natural_key(path: Path) -> tuple[object, ...]:
 
 def image_files(folder: Path) -> list[Path]:
     """The image files of a folder (not its subfolders), in natural order (`natural_key`)."""
-    return sorted((q for q in folder.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file()), key=natural_key)
+    return sorted((q for q in folder.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES and q.is_file()),
+                  key=natural_key)
 
 
 class FrameSource(Protocol):
@@ -176,37 +177,19 @@ class OpenCVSource:
         buffers = self.granted["buffers"]
         self._drain = (buffers if isinstance(buffers, int) and buffers >= 1 else self.DEFAULT_BUFFERS) + 1
         g = self.granted
-        log.info(
-            "%s: %sx%s %s at %s fps, %s driver buffer(s)",
-            self.name,
-            g["width"],
-            g["height"],
-            g["fourcc"],
-            g["fps"],
-            g["buffers"] or "?",
-        )
+        log.info("%s: %sx%s %s at %s fps, %s driver buffer(s)", self.name, g["width"], g["height"], g["fourcc"],
+                 g["fps"], g["buffers"] or "?")
         if (g["width"], g["height"]) != (width, height) or g["fourcc"] != fourcc:
-            log.warning(
-                "%s: asked for %dx%d %s, the camera gives %sx%s %s",
-                self.name,
-                width,
-                height,
-                fourcc,
-                g["width"],
-                g["height"],
-                g["fourcc"],
-            )
+            log.warning("%s: asked for %dx%d %s, the camera gives %sx%s %s", self.name, width, height, fourcc,
+                        g["width"], g["height"], g["fourcc"])
 
     def _granted(self) -> dict[str, Any]:
         code = int(self._cap.get(cv2.CAP_PROP_FOURCC))
         fourcc = "".join(chr((code >> (8 * k)) & 0xFF) for k in range(4)).strip("\0 ") or "?"
-        return {
-            "width": int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
-            "height": int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT)),
-            "fourcc": fourcc,
-            "fps": round(float(self._cap.get(cv2.CAP_PROP_FPS)), 1),
-            "buffers": int(self._cap.get(cv2.CAP_PROP_BUFFERSIZE)),
-        }
+        return {"width": int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                "height": int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT)),
+                "fourcc": fourcc, "fps": round(float(self._cap.get(cv2.CAP_PROP_FPS)), 1),
+                "buffers": int(self._cap.get(cv2.CAP_PROP_BUFFERSIZE))}
 
     def read(self) -> np.ndarray:
         """A frame taken after this call began (the driver's queued frames are dropped first)."""
@@ -248,14 +231,8 @@ class Picamera2Source:
 
     CAPTURE_TIMEOUT_S = 5.0
 
-    def __init__(
-        self,
-        camera: int = 0,
-        *,
-        size: tuple[int, int] = (2028, 1520),
-        lens_position: float | None = None,
-        module: Any = None,
-    ) -> None:
+    def __init__(self, camera: int = 0, *, size: tuple[int, int] = (2028, 1520), lens_position: float | None = None,
+                 module: Any = None) -> None:
         self.name = f"picamera2:{camera}"
         if module is None:
             try:
@@ -325,9 +302,8 @@ class Picamera2Source:
         except TimeoutError as exc:
             with contextlib.suppress(Exception):
                 self._cam.cancel_all_and_flush()
-            raise FrameSourceError(
-                f"{self.name}: no frame within {self.CAPTURE_TIMEOUT_S:g} s (is the camera cable seated?)"
-            ) from exc
+            raise FrameSourceError(f"{self.name}: no frame within {self.CAPTURE_TIMEOUT_S:g} s "
+                                   "(is the camera cable seated?)") from exc
         except RuntimeError as exc:
             raise FrameSourceError(f"{self.name}: the camera gave no frame ({exc})") from exc
         if frame is None or frame.ndim != 3:
@@ -340,10 +316,8 @@ class Picamera2Source:
 
 
 CAMERA_OPTIONS = {"picamera2": ("size", "lens"), "v4l2": ("size", "fourcc")}
-ACCEPTED = (
-    "picamera2: or picamera2:N, v4l2:N or v4l2:/dev/..., files:PATH or synthetic:; a camera may take "
-    "?size=WxH (both), &lens=DIOPTRES (picamera2) or &fourcc=MJPG (v4l2)"
-)
+ACCEPTED = ("picamera2: or picamera2:N, v4l2:N or v4l2:/dev/..., files:PATH or synthetic:; a camera may take "
+            "?size=WxH (both), &lens=DIOPTRES (picamera2) or &fourcc=MJPG (v4l2)")
 
 
 def _options(url: str, scheme: str, query: str) -> dict[str, Any]:
@@ -352,9 +326,8 @@ def _options(url: str, scheme: str, query: str) -> dict[str, Any]:
     for part in filter(None, query.split("&")):
         key, _, value = part.partition("=")
         if key not in CAMERA_OPTIONS[scheme]:
-            raise FrameSourceError(
-                f"{url}: unknown option {key!r}; {scheme}: takes " + ", ".join(CAMERA_OPTIONS[scheme])
-            )
+            raise FrameSourceError(f"{url}: unknown option {key!r}; {scheme}: takes "
+                                   + ", ".join(CAMERA_OPTIONS[scheme]))
         try:
             if key == "size":
                 w, _, h = value.lower().partition("x")
@@ -370,11 +343,8 @@ def _options(url: str, scheme: str, query: str) -> dict[str, Any]:
                     raise ValueError
                 out["fourcc"] = value
         except ValueError:
-            hint = {
-                "size": "WIDTHxHEIGHT in pixels, e.g. 1920x1080",
-                "lens": "a lens position in dioptres, 0 (infinity) to about 15, e.g. 2.0 for a board 50 cm away",
-                "fourcc": "four letters, e.g. MJPG",
-            }
+            hint = {"size": "WIDTHxHEIGHT in pixels, e.g. 1920x1080", "lens": "a lens position in dioptres, "
+                    "0 (infinity) to about 15, e.g. 2.0 for a board 50 cm away", "fourcc": "four letters, e.g. MJPG"}
             raise FrameSourceError(f"{url}: {key}={value!r} is not valid; {key} is {hint[key]}") from None
     return out
 
@@ -390,15 +360,11 @@ def check_source(url: str) -> tuple[str, str, dict[str, Any]]:
         target, _, query = rest.partition("?")
         options = _options(url, scheme, query)
         if scheme == "picamera2" and target and not target.isdigit():
-            raise FrameSourceError(
-                f"{url}: {target!r} is not a camera number: use picamera2: for the first camera "
-                "or picamera2:N, N = 0, 1, ... as `rpicam-hello --list-cameras` numbers them"
-            )
+            raise FrameSourceError(f"{url}: {target!r} is not a camera number: use picamera2: for the first camera "
+                                   "or picamera2:N, N = 0, 1, ... as `rpicam-hello --list-cameras` numbers them")
         if scheme == "v4l2" and target and not (target.isdigit() or target.startswith("/")):
-            raise FrameSourceError(
-                f"{url}: {target!r} is neither a device number nor a device path: use v4l2:N "
-                "(/dev/videoN) or v4l2:/dev/v4l/by-id/... (`ls /dev/v4l/by-id/`)"
-            )
+            raise FrameSourceError(f"{url}: {target!r} is neither a device number nor a device path: use v4l2:N "
+                                   "(/dev/videoN) or v4l2:/dev/v4l/by-id/... (`ls /dev/v4l/by-id/`)")
         return scheme, target, options
     if scheme == "files":
         FileSource.from_spec(rest)  # recorded frames are there or not: no use waiting for them (reads nothing)

@@ -50,24 +50,17 @@ def register(sub: Any) -> None:
     dice.add_argument("--tiles", choices=("english", "german"), default="english")
     dice.set_defaults(handler=handle_dice)
 
-    rp = vsub.add_parser(
-        "replay",
-        help="play a photographed game through the table: its record, or its questions",
-        description="Play the photos of a game (one per turn, in order; a folder in natural "
-        "order) through the table a live game with the camera alone runs, pressing "
-        "the clock after each photo. Prints one line per turn. Exit 0 when every "
-        "turn scored without a question, 1 when the table asked, 2 on bad input.",
-    )
+    rp = vsub.add_parser("replay", help="play a photographed game through the table: its record, or its questions",
+                         description="Play the photos of a game (one per turn, in order; a folder in natural "
+                                     "order) through the table a live game with the camera alone runs, pressing "
+                                     "the clock after each photo. Prints one line per turn. Exit 0 when every "
+                                     "turn scored without a question, 1 when the table asked, 2 on bad input.")
     rp.add_argument("photos", nargs="+", metavar="PHOTO_OR_FOLDER")
     rp.add_argument("--players", nargs="+", required=True, metavar="NAME", help="the players, in playing order")
     rp.add_argument("--tiles", choices=("english", "german"), default="german", help="the edition (default german)")
-    rp.add_argument(
-        "--lexicon",
-        default="",
-        metavar="NAME",
-        help="an installed lexicon or a word-list file: pins blanks and judges challenges (without "
-        "it every blank is asked)",
-    )
+    rp.add_argument("--lexicon", default="", metavar="NAME",
+                    help="an installed lexicon or a word-list file: pins blanks and judges challenges (without "
+                         "it every blank is asked)")
     rp.add_argument("--calibration", metavar="CALIB.json", help="default: calibrate on the first photo")
     rp.add_argument("--model", metavar="MODEL", help="a model from `referee vision teach` (default: shipped)")
     rp.add_argument("--gcg", metavar="OUT.gcg", help="write the game's record here")
@@ -151,7 +144,8 @@ def handle_calibrate(args: argparse.Namespace) -> int:
         from vision.geometry import move_camera_hint
 
         unseen = int((~calib.visible()).sum())
-        print(f"{args.output}: {unseen} square(s) outside the frame will be read as unseen; {move_camera_hint(cut)}")
+        print(f"{args.output}: {unseen} square(s) outside the frame will be read as unseen; "
+              f"{move_camera_hint(cut)}")
     return 0
 
 
@@ -219,15 +213,10 @@ def handle_dice(args: argparse.Namespace) -> int:
         seen_w, seen_h = min(x + w, width) - max(x, 0), min(y + h, height) - max(y, 0)
         if min(seen_w, seen_h) < reader.min_side:
             # Nothing this small can show a die: say why no dice come back, rather than an empty list.
-            where = (
-                f"the tray area {x},{y},{w},{h} of its {width}x{height} pixels"
-                if tray
-                else f"it is {width}x{height} pixels"
-            )
-            status = _fail(
-                f"{path}: too small to hold a die: {where}, and a die needs at least "
-                f"{reader.min_side}x{reader.min_side} (a photo of the tray from above)"
-            )
+            where = f"the tray area {x},{y},{w},{h} of its {width}x{height} pixels" if tray else \
+                f"it is {width}x{height} pixels"
+            status = _fail(f"{path}: too small to hold a die: {where}, and a die needs at least "
+                           f"{reader.min_side}x{reader.min_side} (a photo of the tray from above)")
             continue
         dice = reader.read(image)
         if not dice:
@@ -257,14 +246,8 @@ def handle_replay(args: argparse.Namespace) -> int:
     if args.gcg and Path(args.gcg).is_dir():
         return _fail(f"--gcg {args.gcg}: is a folder; give the file to write")
     try:
-        result = replay(
-            args.photos,
-            args.players,
-            tiles=args.tiles,
-            lexicon=args.lexicon,
-            calibration=args.calibration,
-            model=args.model,
-        )
+        result = replay(args.photos, args.players, tiles=args.tiles, lexicon=args.lexicon,
+                        calibration=args.calibration, model=args.model)
     except ReplayError as exc:
         return _fail(f"replay: {exc}")
     except RefereeError as exc:  # a photo that cannot be read, a calibration file that is not one
@@ -277,9 +260,8 @@ def handle_replay(args: argparse.Namespace) -> int:
             print(turn.line(), flush=True)
         asked = sum(t.asked for t in result.turns)
         scored = sum(t.result == "scored" for t in result.turns)
-        print(
-            f"{scored} play(s) scored, {asked} turn(s) asked ({result.questions} question(s)), {result.seconds:.1f} s"
-        )
+        print(f"{scored} play(s) scored, {asked} turn(s) asked ({result.questions} question(s)), "
+              f"{result.seconds:.1f} s")
     if args.gcg:
         try:
             Path(args.gcg).write_text(result.gcg, encoding="utf-8")
