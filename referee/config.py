@@ -82,7 +82,7 @@ class SensorSection:
     camera: str = ""
     calibration: Path | None = None
     fusion: str = "sensors"
-    min_confidence: float = 0.9
+    min_confidence: float = 0.5  # referee.fusion.MIN_CONFIDENCE: why 0.5
     settle_ms: int = 300
     dice_tray: tuple[int, int, int, int] | None = None  # Scramble: where the dice tray is in the camera's frame
     rack_area: tuple[int, int, int, int] | None = None  # where racks left at the end are laid for the camera

@@ -106,10 +106,11 @@ def _truetype(
     draw.text((x, y), shape, font=big, fill=255)
     if short_q:
         left, top = x + box[0], y + box[1]
-        # The tail of printed tiles' Q starts inside the bowl and ends at the bowl's own lower right: it
-        # does not hang below the line, so the letter's box stays the O's.
-        stroke = max(2, round(h * 0.16))
-        draw.line([(left + 0.58 * w, top + 0.66 * h), (left + 0.98 * w, top + 0.99 * h)], fill=255, width=stroke)
+        # The tail of printed tiles' Q is a thick stroke from the bowl's middle to its own lower right (camera
+        # C's set: a font's tail, from the bowl's edge outwards, left its three Q tiles 0-45 % sure against O):
+        # it does not hang below the line, so the letter's box stays the O's.
+        stroke = max(2, round(h * 0.20))
+        draw.line([(left + 0.48 * w, top + 0.52 * h), (left + 0.88 * w, top + 0.92 * h)], fill=255, width=stroke)
     cover = np.asarray(mask, np.float32) / 255.0
     if width != 1.0:
         middle = size / 2 - size * 0.04

@@ -486,10 +486,16 @@ def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.n
     # scene), so the change is fitted as one affine map of Lab (3 x 3 and an offset), not channel by channel:
     # a frame exposed otherwise than the calibration frame turns its red squares from orange to pink, which
     # no per-channel gain gives. With few squares, per channel only (the map would fit noise).
+    # A light that changes over a game changes unevenly: the sun moves along the table, a lamp is on one
+    # side. On camera C the board's far corner brightens by 31 in lightness over the game while the near
+    # corner darkens by 32; one map for the whole board leaves both past `MAX_COLOUR_SHIFT`. So the map has a
+    # term for the square's place as well (a plane over the board, each channel), fitted with the rest: a
+    # hand changes a few squares, a plane moves all of them.
     full = usable.sum() >= 40
     ones = np.ones((len(x), 1), np.float64)
-    design = np.hstack([x.astype(np.float64), ones])
-    mapping = np.vstack([np.eye(3), np.zeros((1, 3))])
+    place = _places()
+    design = np.hstack([x.astype(np.float64), ones] + ([place[usable]] if full else []))
+    mapping = np.vstack([np.eye(3), np.zeros((1 + (place.shape[1] if full else 0), 3))])
     for _ in range(2):
         if full:
             mapping, *_ = np.linalg.lstsq(design[keep], y[keep].astype(np.float64), rcond=None)
@@ -509,7 +515,10 @@ def _undo_light(lab: np.ndarray, refs: np.ndarray, known: np.ndarray, face: np.n
     linear, offset = mapping[:3], mapping[3]
     if abs(np.linalg.det(linear)) < 1e-3:
         return lab
-    out: np.ndarray = (lab.astype(np.float64) - offset) @ np.linalg.inv(linear)
+    shifted = lab.astype(np.float64) - offset
+    if full:
+        shifted -= place @ mapping[4:]
+    out: np.ndarray = shifted @ np.linalg.inv(linear)
     # What the change does to one kind of square beyond that fit (a camera's white balance moves the red
     # squares more than the green ones the fit is mostly made of): per premium kind, the median of what is
     # left over its empty squares. A hand covers a few squares of a kind, never most of them (the corners'
@@ -546,6 +555,14 @@ def _shift_beside_tiles(change: np.ndarray, tiles: np.ndarray) -> np.ndarray:
     light_change[shaded] = np.minimum(light_change[shaded] + SHADE, 0.0)
     out: np.ndarray = np.sqrt(light_change**2 + change[:, 1] ** 2 + change[:, 2] ** 2)
     return out
+
+
+@cache
+def _places() -> np.ndarray:
+    """Each square's place on the board (225 x 2, column and row from -1 to 1), the light's plane's terms."""
+    rows, cols = np.divmod(np.arange(SIZE * SIZE), SIZE)
+    half = (SIZE - 1) / 2
+    return np.stack([(cols - half) / half, (rows - half) / half], axis=1).astype(np.float64)
 
 
 @cache

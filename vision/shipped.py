@@ -20,7 +20,7 @@ from vision.errors import ModelError
 from vision.glyphs import font_choices, render_tile
 from vision.tilesets import tile_values
 
-RECIPE = 11  # bump when the rendering recipe changes, so stale caches are rebuilt
+RECIPE = 12  # bump when the rendering recipe changes, so stale caches are rebuilt
 # Printed tiles use wide geometric faces and large values; the fonts at hand are narrower with small values.
 # Letters are drawn from as wide as the font to a third wider, values from 0.18 to 0.3 of the tile.
 WIDTHS = (1.0, 1.35)

@@ -24,6 +24,15 @@ def test_low_confidence_or_uncertain_is_doubt_never_a_letter() -> None:
     assert pic["H9"].letter is None and pic["H9"].doubt
 
 
+def test_a_letter_the_camera_trusts_is_scored_above_the_default_floor() -> None:
+    """camera C's C tiles read at 0.65-0.76 and were right on every shared photo: the default floor (0.5) scores
+    them, where 0.9 asked about each at every turn; below it, or doubted by the reader, it is still asked."""
+    pic = fuse(None, {"D3": cam("C", conf=0.76), "L14": cam("C", conf=0.45), "C7": cam("Q", 0.8, uncertain=True)})
+    assert pic["D3"] == Cell("C")
+    assert pic["L14"].letter is None and "45% sure" in pic["L14"].doubt
+    assert pic["C7"].letter is None and pic["C7"].doubt
+
+
 def test_sensor_wins_on_presence_and_disagreement_is_doubt() -> None:
     pic = fuse({"H8": None}, {"H8": cam(None, occupied=False), "A1": cam("E")})
     assert set(pic) == {"H8"}

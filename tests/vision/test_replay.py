@@ -160,3 +160,51 @@ def test_shared_game12_plays_through_the_table(shared_dir: Path, cache: Path) ->
             assert turn.result == "asked" and all(q.square or q.why for q in turn.questions), turn.photo
     assert sum(t.result == "scored" for t in played) >= len(played) // 2
     assert check_record(parse_gcg(result.gcg), german()).mismatches == []
+
+
+def _record_words(record: Path, folder: Path) -> Path:
+    """The words of the plays that stood in a real record (the engine's replay of it; a play challenged off
+    is left out), as a word list: the tournament list the game was judged by is not shipped, and the German
+    list the project installs lacks words this game played (KÖLNERS)."""
+    from game.events import EventKind
+    from game.gcg import decode_gcg
+    from game.gcg_check import replay_record
+
+    game, _ = replay_record(parse_gcg(decode_gcg(record.read_bytes())[0]), german())
+    assert game is not None
+    events = game.events
+    words = {w for i, e in enumerate(events) if e.kind is EventKind.PLAY
+             and not (i + 1 < len(events) and events[i + 1].kind is EventKind.WITHDRAWN) for w in e.words}
+    path = folder / "record-words.txt"
+    path.write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game, players, record", [
+    ("game13", ["Timon", "Alex"], "nu19_timon-alex.gcg"),
+    ("game15", ["Johannes", "Stefan"], "nu19_johannes-stefan.gcg"),
+])
+def test_shared_camera_c_games_replay_without_a_question(shared_dir: Path, cache: Path, game: str,
+                                                         players: list[str], record: str) -> None:
+    """Camera C's games (1504x1504, re-encoded JPEG), calibrated on their first photo (name tiles): every turn
+    scores without a question, nothing typed (game15's light moves across the board over the game; its Q, and
+    game13's, read against O; two blanks pinned by the words). Every play of the record is reproduced, square,
+    word and score, but one line of game15's record, whose square is wrong (`referee gcg check` says so: its
+    NEUENDER at E5 scores 104 there, and the photos and labels.json show it on row 2)."""
+    from game.gcg import decode_gcg
+    from referee.replay import compare_plays, recorded_plays
+
+    gcg_path = shared_dir / "gcg" / "german" / record
+    if not (shared_dir / "photos" / game).is_dir() or not gcg_path.is_file():
+        pytest.skip(f"{game} or its record is not among the shared data")
+    result = replay([shared_dir / "photos" / game], players, tiles="german",
+                    lexicon=str(_record_words(gcg_path, cache)))
+    assert [(t.photo, t.questions) for t in result.turns if t.asked] == []
+    assert check_record(parse_gcg(result.gcg), german()).mismatches == []
+    theirs = recorded_plays(decode_gcg(gcg_path.read_bytes())[0])
+    matched, differ = compare_plays(recorded_plays(result.gcg), theirs)
+    if game == "game15":
+        assert matched == len(theirs) - 1 and len(differ) == 1 and "NEUENDER" in differ[0], differ
+    else:
+        assert matched == len(theirs), differ
