@@ -228,6 +228,17 @@
     $("director-result").textContent = Director.describe(answer);
   }
 
+  // A file as text: UTF-8, else the Windows encoding a spreadsheet there saves its CSV in (Excel's plain
+  // "CSV" in a German Windows is Windows-1252: its umlauts are not UTF-8).
+  async function fileText(file) {
+    const bytes = await file.arrayBuffer();
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch (error) {
+      return new TextDecoder("windows-1252").decode(bytes);
+    }
+  }
+
   async function sendPairings() {
     const file = $("pairings-file").files[0];
     if (!file) { $("director-result").textContent = "choose the pairings file first"; return; }
@@ -236,7 +247,7 @@
       const [division, value] = part.split("=").map((s) => s.trim());
       if (division && value) offsets[division.toUpperCase()] = Number(value);
     }
-    const answer = await Director.post("/api/pairings", { format: $("pairings-format").value, text: await file.text(),
+    const answer = await Director.post("/api/pairings", { format: $("pairings-format").value, text: await fileText(file),
       round: Number($("pairings-round").value), offsets });
     $("director-result").textContent = answer.error ? `refused: ${answer.error}` :
       `round ${answer.round}: ${answer.games.length} tables sent their players` +
