@@ -76,6 +76,10 @@ class Director:
         self.commands: dict[str, SentCommand] = {}
         # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
         self.link_stats: Callable[[], dict[str, int]] = dict
+        # whether the broker is reached (tournament/director/broker_watch.py), once a link is started
+        self.broker_state: Callable[[], dict[str, Any]] = lambda: {
+            "connected": False, "url": "", "error": "no broker link", "since": None, "tries": 0,
+            "text": "not connected to a broker"}
         self._delays: deque[float] = deque(maxlen=2000)
         self._restore()
 
