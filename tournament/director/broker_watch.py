@@ -112,7 +112,8 @@ class BrokerWatch:
                 self.up()
 
         def on_disconnect(c: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
-            self.lost(str(reason_code))
+            if getattr(reason_code, "is_failure", True):  # not the director's own disconnect at its stop
+                self.lost(str(reason_code))
 
         def on_connect_fail(c: Any, userdata: Any) -> None:
             with self._lock:
