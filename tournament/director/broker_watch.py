@@ -43,6 +43,7 @@ class BrokerWatch:
         self.since: str | None = None  # when the present outage began (None while connected)
         self.tries = 0  # failed connects in the present outage
         self.listeners: list[Callable[[], None]] = []
+        self._seen_error = False  # reconnect() saw the connect's error (on_connect_fail then adds nothing)
 
     # --- what happened (paho's thread) -----------------------------------------------------------
 
@@ -133,7 +134,6 @@ class BrokerWatch:
                 self.failed(str(exc) or type(exc).__name__)
                 raise
 
-        self._seen_error = False
         client.on_connect = on_connect
         client.on_disconnect = on_disconnect
         client.on_connect_fail = on_connect_fail

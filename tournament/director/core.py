@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tournament import topics
+from tournament.director import entered
 from tournament.director.hall import TableState, now_iso
 from tournament.director.store import Store
 from tournament.pairings import Pairing
@@ -280,4 +281,5 @@ class Director:
                 ended=snap.get("state") == "ended" and bool(result),
                 winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
                 event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game))
+        out += [entry.record(self.name) for entry in entered.load(self.store)]  # the director's, kept apart
         return out

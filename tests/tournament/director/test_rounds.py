@@ -70,3 +70,133 @@ def test_pairings_csv_from_a_spreadsheet_over_http(tmp_path: Path) -> None:
     assert (s2, [g["players"] for g in b2["games"]]) == (200, [["Jörg Groß", "Ümit Öz"], ["Eva", "Frank"]])
     assert [(t, a["players"], a["first"]) for t, cmd, a, _ in sent][-2:] == [
         (1, ["Jörg Groß", "Ümit Öz"], 1), (2, ["Eva", "Frank"], 0)]
+
+
+def _tourney_with_rounds(rounds: int) -> str:
+    """The fixture tourney.js as tsh writes it after pairing `rounds` rounds (the later ones not paired yet)."""
+    import json
+
+    from tournament.pairings import tourney_data
+
+    data = tourney_data((FIXTURES / "tourney.js").read_text(encoding="utf-8"))
+    for division in data["divisions"]:
+        for player in division["players"][1:]:
+            player["pairings"] = player["pairings"][:rounds]
+            player["scores"] = player["scores"][:rounds - 1]
+            for key in ("p12", "board"):
+                if key in player.get("etc", {}):
+                    player["etc"][key] = player["etc"][key][:rounds]
+    return "newt=" + json.dumps(data, ensure_ascii=False) + ";"
+
+
+def _play(director: Director, table: int, players: list[str], scores: tuple[int, int] | None) -> None:
+    """A table's game of its pairing reaching the director: its header, then (with scores) its end."""
+    from tournament.payloads import EventMessage, SnapshotMessage
+
+    game = (director.tables[table].game or 0) + 1 if table in director.tables else 1
+    director.on_event(EventMessage(table, game, 0, "game", {"players": players, "name": f"Table {table}"}, 0.0, "t"))
+    state = "ended" if scores else "turn"
+    snap = {"state": state, "players": [{"name": n, "score": s} for n, s in zip(players, scores or (0, 0),
+                                                                                strict=True)],
+            "moves": [{"kind": "play", "player": 0, "notation": "8D QUIZ", "score": scores[0] if scores else 0,
+                       "total": scores[0] if scores else 0}],
+            "result": {"winners": [0 if scores[0] > scores[1] else 1]} if scores else None}
+    director.on_snapshot(SnapshotMessage(table, game, 5, snap))
+
+
+def test_a_round_from_tsh_to_a_result_entered_for_a_dead_table(tmp_path: Path) -> None:
+    from tournament.director.rounds import TshWatch, progress
+
+    director, sent = make(tmp_path)
+    tourney = tmp_path / "tourney.js"
+    tourney.write_text(_tourney_with_rounds(1), encoding="utf-8")
+    watch = TshWatch(director, tourney, {"B": 10})
+    assert watch.check() == 1  # no round yet: round 1 goes at once
+    seated = {t: a["players"] for t, cmd, a, _ in sent if cmd == "set_players"}
+    assert sorted(seated) == [1, 2, 11, 12, 21, 22]
+    for table, players in seated.items():
+        if table != 22:  # table 22's Pi is dead: nothing of its game reaches the director
+            _play(director, table, players, (400 + table, 350) if table != 12 else None)
+    done = progress(director)
+    assert done is not None and done["text"] == "round 1: 4 of 6 finished" and done["unfinished"] == [12, 22]
+    _play(director, 12, seated[12], (377, 390))  # table 12 finishes
+    assert watch.check() is None and watch.waiting is None  # tsh has not paired round 2
+
+    tourney.write_text(_tourney_with_rounds(2), encoding="utf-8")  # tsh pairs round 2
+    assert watch.check() is None and watch.waiting == 2
+    assert watch.state()["text"] == "tsh has paired round 2: sent when round 1 is finished or closed"
+    before = len(sent)
+
+    async def body(client: TestClient[Any, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"hall": await (await client.get("/api/hall")).json()}
+        out["close"] = await post(client, "/api/round/close", {"round": 1})
+        out["hall2"] = await (await client.get("/api/hall")).json()
+        out["unpaired"] = await post(client, "/api/result", {"round": 1, "table": 9, "scores": [1, 2]})
+        out["bad"] = await post(client, "/api/result", {"round": 1, "table": 22, "scores": [1, "x"]})
+        out["enter"] = await post(client, "/api/result", {"round": 1, "table": 22, "scores": [350, 420],
+                                                          "reason": "its Pi is dead; scores from the players' sheet"})
+        out["correct"] = await post(client, "/api/result", {"round": 1, "table": 22, "scores": [352, 420]})
+        out["csv"] = await (await client.get("/results/round/1.csv")).text()
+        out["tsh"] = await (await client.get("/results/round/1/tsh.txt")).text()
+        out["zip"] = await (await client.get("/results/round/1.zip")).read()
+        out["round1"] = await (await client.get("/api/round/1")).json()
+        return out
+
+    out = with_client(director, body, tsh=watch)
+    assert out["hall"]["round"]["text"] == "round 1: 5 of 6 finished"
+    assert [t["table"] for t in out["hall"]["round"]["waiting_for"]] == [22]
+    assert out["hall"]["tsh"]["waiting"] == 2 and out["hall"]["broker"]["connected"] is False
+    status, closed = out["close"]
+    assert status == 200 and closed["closed"] and closed["text"] == "round 1: 5 of 6 finished · closed"
+    # closing round 1 let round 2 go: every table of tsh's round 2 got its players
+    assert sorted(t for t, cmd, _, _ in sent[before:] if cmd == "set_players") == [1, 2, 11, 12, 22]
+    assert out["hall2"]["round"]["text"] == "round 2: 0 of 5 finished" and out["hall2"]["tsh"]["loaded"] == 2
+    assert out["unpaired"][0] == 400 and "table 9 has no pairing in round 1" in out["unpaired"][1]["error"]
+    assert out["bad"][0] == 400 and "Jürgen Groß's score must be a whole number" in out["bad"][1]["error"]
+    status, entry = out["enter"]
+    assert status == 200 and entry["round"]["text"] == "round 1: 6 of 6 finished (1 entered by the director) · closed"
+    row22 = next(t for t in out["correct"][1]["round"]["tables"] if t["table"] == 22)
+    assert row22["status"] == "entered" and row22["scores"] == [352, 420]
+    assert row22["entered"]["by"] == "director" and row22["entered"]["corrections"] == 1
+    assert row22["entered"]["reason"] == ""  # a correction says its own reason (none here)
+    rows = out["csv"].splitlines()
+    assert rows[0].endswith(",game,entered_by") and len(rows) == 7
+    row = next(r for r in rows if r.startswith("1,2,22,"))
+    assert row.startswith("1,2,22,Ayşe Özdemir,352,Jürgen Groß,420,") and row.endswith(",22-director,director")
+    assert sum(r.endswith(",director") for r in rows) == 1  # the tables' own results are unmarked
+    assert "# table 22: entered by director, not sent by the table\n" in out["tsh"]
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(out["zip"])) as archive:
+        gcg = [n for n in archive.namelist() if n.startswith("round01/gcg/")]
+    assert len(gcg) == 5 and not any("table022" in n for n in gcg)  # no score sheet for the entered result
+    assert [t["status"] for t in out["round1"]["tables"]] == ["finished"] * 5 + ["entered"]
+
+
+def test_an_entered_result_replaces_the_tables_own_and_can_be_withdrawn(tmp_path: Path) -> None:
+    from tournament.pairings import Pairing
+    from tournament.results import results_json
+
+    director, _ = make(tmp_path)
+    director.send_pairings([Pairing(1, 5, "A", ("Ann", "Ben"), 0)])
+    _play(director, 5, ["Ann", "Ben"], (300, 310))  # the table's own result, scored wrong on paper
+
+    async def body(client: TestClient[Any, Any]) -> list[tuple[int, Any]]:
+        return [await post(client, "/api/result", {"round": 1, "table": 5, "scores": [330, 310],
+                                                   "reason": "ruling: a 30-point play was missed"}),
+                (200, results_json(director.records())),
+                await post(client, "/api/result", {"round": 1, "table": 5, "withdraw": True}),
+                (200, results_json(director.records())),
+                await post(client, "/api/result", {"round": 1, "table": 5, "withdraw": True})]
+
+    (_, entered), (_, replaced), (_, withdrawn), (_, restored), again = with_client(director, body)
+    import json
+
+    assert entered["ok"] and entered["round"]["text"] == "round 1: 1 of 1 finished (1 entered by the director)"
+    games, aside = json.loads(replaced)["games"], json.loads(replaced)["abandoned"]
+    assert [(g["score1"], g["winner"], g["entered_by"]) for g in games] == [(330, "Ann", "director")]
+    assert [(g["game"], g["status"]) for g in aside] == [("5-1", "replaced")]  # the table's record is kept
+    assert withdrawn["withdrawn"] is True
+    assert [(g["score1"], g["entered_by"]) for g in json.loads(restored)["games"]] == [(300, "")]
+    assert again[0] == 400 and "no result entered by the director for table 5" in again[1]["error"]
