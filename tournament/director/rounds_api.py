@@ -123,7 +123,9 @@ def _summary(done: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     return {k: v for k, v in done.items() if k != "tables"} | {
         "waiting_for": [{"table": t["table"], "players": t["players"], "status": t["status"], "online": t["online"]}
-                        for t in done["tables"] if t["status"] not in ("finished", "entered")]}
+                        for t in done["tables"] if t["status"] not in ("finished", "entered")],
+        "entered_results": [{"table": t["table"], "scores": t["scores"], "by": t["entered"]["by"]}
+                            for t in done["tables"] if t["status"] == "entered"]}
 
 
 async def _poll(tsh: TshWatch | None, every_s: float) -> None:
