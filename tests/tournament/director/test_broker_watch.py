@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from tournament.acl import DIRECTOR_USER, acl_text
 from tournament.director.core import Director
 from tournament.director.link import BrokerLink
 from tournament.director.store import Store
+from tournament.settings import BrokerSettings
 from tournament.testing.broker import Broker, mosquitto_path
 
 from .conftest import EVENT, password, settings, wait_for
@@ -57,8 +59,6 @@ def test_the_director_says_it_cannot_reach_its_broker_and_when_it_does(
 
 
 def test_a_refused_login_is_said_too(broker: Any, tmp_path: Path) -> None:
-    from tournament.settings import BrokerSettings
-
     director = Director(EVENT, Store(tmp_path / "d.sqlite3"))
     link = BrokerLink(director, BrokerSettings(broker.host, broker.port, username=DIRECTOR_USER, password="wrong"))
     loop = asyncio.new_event_loop()
@@ -71,6 +71,50 @@ def test_a_refused_login_is_said_too(broker: Any, tmp_path: Path) -> None:
         assert "Not authorized" in director.broker_state()["error"] or "Bad user" in director.broker_state()["error"]
     finally:
         link.stop()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+        director.store.close()
+
+
+@pytest.mark.browser
+def test_the_hall_page_says_the_broker_is_out_of_reach(tmp_path: Path, page: Any) -> None:
+    """The page a director opens with a wrong broker address: red, with the address and the reason, not a
+    green "live" over 0 tables."""
+    from aiohttp import web
+
+    from referee.commands.director import DirectorGuard
+    from tournament.director.app import create_app
+    from tournament.testing.broker import free_port
+
+    expect = pytest.importorskip("playwright.sync_api").expect
+    port = free_port()  # nothing listens there: the wrong address
+    director = Director(EVENT, Store(tmp_path / "d.sqlite3"))
+    link = BrokerLink(director, BrokerSettings("127.0.0.1", port, username=DIRECTOR_USER, password="x"))
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    runner = web.AppRunner(create_app(director, DirectorGuard("hall-key-2026")))
+
+    async def start() -> int:
+        link.start()
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        return int(runner.addresses[0][1])
+
+    try:
+        http = asyncio.run_coroutine_threadsafe(start(), loop).result(10)
+        page.goto(f"http://127.0.0.1:{http}/")
+        broker = page.locator("#broker")
+        expect(broker).to_have_attribute("data-connected", "false")
+        expect(broker).to_have_text(re.compile(rf"^cannot reach broker mqtt://127\.0\.0\.1:{port}: .*Connection "
+                                               r"refused; retrying$"), timeout=10000)
+        assert broker.evaluate("(b) => getComputedStyle(b).backgroundColor") == "rgb(255, 92, 92)"  # the error red
+        page.screenshot(path="/tmp/28b/no-broker.png")
+    finally:
+        link.stop()
+        asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
         loop.close()
