@@ -24,7 +24,6 @@ from typing import Any
 from tournament.director import entered
 from tournament.director.core import Director
 from tournament.pairings import PairingsError, parse_tourney_js, tsh_round
-from tournament.results import GameRecord, split_per_pairing
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +60,6 @@ def progress(director: Director, round_: int | None = None) -> dict[str, Any] | 
         return None
     pairings = director.store.pairings(round_)
     entries = {e.table: e for e in entered.load(director.store) if e.round == round_}
-    records: dict[int, GameRecord] | None = None  # read from the store only when the hall cannot say
     tables = []
     for pairing in pairings:
         number = int(pairing["table"])
@@ -76,12 +74,7 @@ def progress(director: Director, round_: int | None = None) -> dict[str, Any] | 
                 else "playing"
             scores = [int(p.get("score", 0)) for p in state.snapshot.get("players") or [] if isinstance(p, dict)]
         else:  # the table moved on (or never reported): its game of this round, if the director holds one
-            if records is None:
-                counted, _ = split_per_pairing(r for r in director.records() if r.round == round_)
-                records = {r.table: r for r in counted}
-            record = records.get(number)
-            status = "waiting" if record is None else "finished" if record.ended else "playing"
-            scores = None if record is None else list(record.scores)
+            status, scores = _stored_status(director, number, round_)
         tables.append({"table": number, "division": pairing["division"], "players": list(pairing["players"]),
                        "status": status, "scores": scores, "online": bool(state and state.online),
                        "entered": None if entry is None else {"by": entry.by, "at": entry.at, "reason": entry.reason,
@@ -97,6 +90,18 @@ def progress(director: Director, round_: int | None = None) -> dict[str, Any] | 
     return {"round": round_, "paired": len(tables), "finished": finished, "entered": by_hand, "closed": closed,
             "done": closed or (bool(tables) and finished == len(tables)), "text": text,
             "unfinished": [t["table"] for t in tables if t["status"] not in FINISHED], "tables": tables}
+
+
+def _stored_status(director: Director, table: int, round_: int) -> tuple[str, list[int] | None]:
+    """A pairing's status from the director's store, for a table whose game now is not the round's (one
+    table's games only: the hall page asks every 2 s). As in the results: the last game that ended counts."""
+    games = [g for g in director.store.games(table) if g.round == round_ and g.snapshot]
+    ended = [g for g in games if g.snapshot and g.snapshot.get("state") == "ended" and g.snapshot.get("result")]
+    shown = ended[-1] if ended else games[-1] if games else None
+    if shown is None or not shown.snapshot:
+        return "waiting", None
+    scores = [int(p.get("score", 0)) for p in shown.snapshot.get("players") or [] if isinstance(p, dict)]
+    return ("finished" if ended else "playing"), scores
 
 
 @dataclass

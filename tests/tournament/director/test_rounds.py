@@ -172,6 +172,15 @@ def test_a_round_from_tsh_to_a_result_entered_for_a_dead_table(tmp_path: Path) -
         gcg = [n for n in archive.namelist() if n.startswith("round01/gcg/")]
     assert len(gcg) == 5 and not any("table022" in n for n in gcg)  # no score sheet for the entered result
     assert [t["status"] for t in out["round1"]["tables"]] == ["finished"] * 5 + ["entered"]
+    # table 1 starts its round 2 game: round 1 still says it finished (from the director's store)
+    round2 = {t: a["players"] for t, cmd, a, _ in sent[before:] if cmd == "set_players"}
+    _play(director, 1, round2[1], None)
+    assert director.tables[1].round == 2
+    done = progress(director, 1)
+    assert done is not None and done["tables"][0]["status"] == "finished" and done["tables"][0]["scores"] == [401, 350]
+    again = progress(director)
+    assert again is not None and again["text"] == "round 2: 0 of 5 finished"
+    assert [t["status"] for t in again["tables"]][:2] == ["playing", "waiting"]
 
 
 def test_an_entered_result_replaces_the_tables_own_and_can_be_withdrawn(tmp_path: Path) -> None:
