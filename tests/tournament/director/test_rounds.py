@@ -209,3 +209,24 @@ def test_an_entered_result_replaces_the_tables_own_and_can_be_withdrawn(tmp_path
     assert withdrawn["withdrawn"] is True
     assert [(g["score1"], g["entered_by"]) for g in json.loads(restored)["games"]] == [(300, "")]
     assert again[0] == 400 and "no result entered by the director for table 5" in again[1]["error"]
+
+
+def test_a_tsh_file_being_written_or_missing_is_said_and_read_again(tmp_path: Path, caplog: Any) -> None:
+    from tournament.director.rounds import TshWatch
+
+    director, sent = make(tmp_path)
+    tourney = tmp_path / "tourney.js"
+    watch = TshWatch(director, tourney, {"B": 10})
+    assert watch.check() is None and watch.state()["text"].startswith(f"tsh: cannot read {tourney}")
+    full = _tourney_with_rounds(1)
+    tourney.write_text(full[: len(full) // 2], encoding="utf-8")  # tsh is still writing it
+    assert watch.check() is None and "tourney.js: not tsh's tourney.js (Unterminated string" in (watch.error or "")
+    assert sent == []
+    director.sender = None  # the broker is away: nothing sent, tried again at the next look
+    tourney.write_text(full, encoding="utf-8")
+    assert watch.check() is None and watch.waiting == 1
+    assert watch.state()["text"].startswith("tsh: round 1 not sent yet: the director is not connected")
+    director.sender = lambda table, cmd, args, cid: sent.append((table, cmd, args, cid))
+    assert watch.check() == 1 and watch.error is None and len(sent) == 6
+    assert watch.check() is None and len(sent) == 6  # once
+    assert sum("tsh file:" in r.getMessage() for r in caplog.records) == 3  # each new reason once
