@@ -167,6 +167,7 @@ class TshWatch:
         try:
             self.director.send_pairings(games)
         except RuntimeError as exc:  # the broker is away: tried again at the next check
+            self.director.store.set_meta("round", current)  # still the current one: not sent, not begun
             self.waiting = following
             self._fail(f"round {following} not sent yet: {exc}")
             return None
