@@ -40,10 +40,11 @@ def make(tmp_path: Path) -> tuple[Director, Sent]:
     return director, sent
 
 
-def with_client(director: Director, body: Callable[[TestClient[Any, Any]], Awaitable[Any]], **app: Any) -> Any:
+def with_client(director: Director, body: Callable[[TestClient[Any, Any]], Awaitable[Any]], *, guard: Any = None,
+                **app: Any) -> Any:
     """Run `body` against the director's app on a loop of its own thread (see test_core.py: why a thread)."""
     async def run() -> Any:
-        async with TestClient(TestServer(create_app(director, OpenGuard(), **app))) as client:
+        async with TestClient(TestServer(create_app(director, guard or OpenGuard(), **app))) as client:
             return await body(client)
 
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -230,3 +231,18 @@ def test_a_tsh_file_being_written_or_missing_is_said_and_read_again(tmp_path: Pa
     assert watch.check() == 1 and watch.error is None and len(sent) == 6
     assert watch.check() is None and len(sent) == 6  # once
     assert sum("tsh file:" in r.getMessage() for r in caplog.records) == 3  # each new reason once
+
+
+def test_closing_and_entering_need_the_director_key(tmp_path: Path) -> None:
+    from referee.commands.director import DirectorGuard
+    from tournament.pairings import Pairing
+
+    director, _ = make(tmp_path)
+    director.send_pairings([Pairing(1, 5, "A", ("Ann", "Ben"), 0)])
+
+    async def body(client: TestClient[Any, Any]) -> list[int]:
+        return [(await client.post(path, json=data)).status for path, data in (
+            ("/api/round/close", {"round": 1}), ("/api/result", {"round": 1, "table": 5, "scores": [1, 2]}))]
+
+    assert with_client(director, body, guard=DirectorGuard("hall-key-2026")) == [403, 403]  # no CSRF token
+    assert director.store.meta("closed_rounds") is None and director.store.meta("entered_results") is None
