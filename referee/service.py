@@ -47,6 +47,7 @@ from referee.table.picture import Picture
 from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
+from referee.tournament_restart import keeps_last_game
 
 if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
     from hardware.factory import TableDevices
@@ -177,12 +178,15 @@ class TableService:
             return resumed
         setup = TableSetup.from_config(self.config)
         last = self.journal.last_game()
-        if last is not None and _same_setup(last.setup, setup.to_dict()):
+        seated = last is not None and keeps_last_game(self.config, last.setup, setup.to_dict())
+        if last is not None and (seated or _same_setup(last.setup, setup.to_dict())):
             # The last game here has ended: it stays on the page, complete, until someone starts the next one
-            # (the page's "new game"). A changed configuration (other players, other rules) starts a new one.
+            # (the page's "new game"). A changed configuration (other players, other rules) starts a new one,
+            # but for the players of a tournament table: the director seats those (referee/tournament_restart.py).
             shown = LiveTable.resume(self.journal, self._rules, monotonic=self.mono, game_id=last.id)
             if shown is not None and shown.machine.state == "ended":
-                log.info("game %s has ended: shown until the next game is started", last.id)
+                log.info("game %s has ended: shown until %s", last.id,
+                         "the director's next pairing" if seated else "the next game is started")
                 return shown
         table = LiveTable.new_game(setup, self._rules(setup), journal=self.journal, monotonic=self.mono)
         log.info("new game %s at %s: %s", table.game_id, setup.table, " v ".join(setup.players))

@@ -18,7 +18,9 @@ beyond JSON. What the pairings need of it (docs/tournaments.md lists what a real
 
 A round is paired when the players' `pairings` reach it; its games are the pairs seen once from each end.
 The CSV is for events run without tsh: `round,table,player1,player2,first` (first: 1, 2 or empty for a draw),
-an optional `division` column, a header line, `#` comments.
+an optional `division` column, a header line, `#` comments. It is read as spreadsheets save it: fields separated
+by `,`, `;` (a German or French spreadsheet, whose decimal mark is the comma) or a tab, whichever splits the
+header into its columns; lines ending in CR LF, LF or CR alone (an old Mac's); German column names too.
 
 Parsing is strict: anything that does not fit raises `PairingsError` naming the file, the place and what.
 """
@@ -272,14 +274,44 @@ def _check_tables(games: list[Pairing], source: str) -> None:
         tables[game.table] = game
 
 
+_REQUIRED = ("round", "table", "player1", "player2")
+# a German spreadsheet's own column names, read as the English ones
+_COLUMN_ALIASES = {"runde": "round", "tisch": "table", "brett": "table", "gruppe": "division",
+                   "spieler1": "player1", "spieler2": "player2", "beginnt": "first", "erster": "first"}
+_DELIMITERS = (",", ";", "\t")
+
+
+def _column(cell: str) -> str:
+    name = cell.strip().lower().replace(" ", "")
+    return _COLUMN_ALIASES.get(name, name)
+
+
+def csv_delimiter(text: str) -> str:
+    """The field separator of a CSV, sniffed from its header (the first line that is neither empty nor a `#`
+    comment): of `,`, `;` and tab, the one that splits it into the most of the columns a pairing needs (a
+    German spreadsheet writes `;`, its decimal mark being the comma); `,` when none does."""
+    for raw in re.split(r"\r\n|\r|\n", text):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        try:
+            found = {d: sum(_column(c) in _REQUIRED for c in next(csv.reader([raw[:4096]], delimiter=d), []))
+                     for d in _DELIMITERS}
+        except csv.Error:  # not text a CSV reader takes: the reader proper says where
+            return ","
+        best = max(_DELIMITERS, key=lambda d: found[d])  # the first of equals: `,`
+        return best if found[best] else ","
+    return ","
+
+
 def parse_pairings_csv(text: str, source: str = "pairings.csv") -> list[Pairing]:
-    """Read a pairings CSV: `round,table,player1,player2,first[,division]` with a header line."""
+    """Read a pairings CSV: `round,table,player1,player2,first[,division]` with a header line; `;` or tab for
+    `,` as a spreadsheet saves it (`csv_delimiter`)."""
     text = text.lstrip("\ufeff")
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         raise PairingsError(f"{source}:{line}: not a CSV text file (a NUL byte: a spreadsheet or another binary "
                             f"file? Save it as CSV)")
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=csv_delimiter(text))
     try:
         rows = list(reader)
     except csv.Error as exc:
@@ -290,12 +322,18 @@ def parse_pairings_csv(text: str, source: str = "pairings.csv") -> list[Pairing]
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
         cells = [c.strip() for c in row]
+        bad = next((c for c in cells if "\ufffd" in c), None)
+        if bad is not None:
+            raise PairingsError(f"{source}:{line}: {bad!r} holds a character that is not text: the file is not "
+                                f"UTF-8 (save it as \"CSV UTF-8\", or send it from the hall page, which also reads "
+                                f"a Windows spreadsheet's own encoding)")
         if header is None:
-            header = [c.lower().replace(" ", "") for c in cells]
-            missing = [c for c in ("round", "table", "player1", "player2") if c not in header]
+            header = [_column(c) for c in cells]
+            missing = [c for c in _REQUIRED if c not in header]
             if missing:
+                single = f"; it is one field {cells[0]!r}: separate the fields with , or ;" if len(cells) == 1 else ""
                 raise PairingsError(f"{source}:{line}: the header needs round, table, player1, player2 (and first, "
-                                    f"division): {', '.join(missing)} missing")
+                                    f"division): {', '.join(missing)} missing{single}")
             continue
         if len(cells) != len(header):
             raise PairingsError(f"{source}:{line}: {len(cells)} fields, the header has {len(header)}")

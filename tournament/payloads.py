@@ -203,6 +203,9 @@ def _check_args(cmd: str, args: Mapping[str, Any]) -> None:
             raise PayloadError(f"{k} payload: 'args.first' must be the index of the player who starts, got {first!r}")
     elif cmd == "message":
         _str(k, args, "text", max_len=500)
+        minutes = _int(k, args, "minutes", low=1, optional=True)  # how long the table shows it (default 10)
+        if minutes is not None and minutes > 1440:
+            raise PayloadError(f"{k} payload: field 'minutes' must be at most 1440 (a day), got {minutes}")
     elif cmd == "adjust_time":
         _int(k, args, "player", low=0)
         _int(k, args, "seconds")

@@ -56,6 +56,7 @@ class GameRecord:
     event: str = ""
     game: str = ""  # the game's id in the director's exports ("table-game")
     number: int | None = None  # the table's own number of the game (its journal's game id)
+    entered_by: str = ""  # who entered this result by hand (tournament/director/entered.py); "" for a table's
 
     @property
     def spread(self) -> int:
@@ -122,8 +123,9 @@ def split_per_pairing(records: Iterable[GameRecord]) -> tuple[list[GameRecord], 
     """The games that count, one per pairing (round, division, table), and the others with why they are set
     aside: "abandoned" (it never ended) or "replaced" (a later game of the pairing ended too).
 
-    The game that counts is the last that ended, else the last one (by the table's game number, else in the
-    order given). Games outside the pairings (round 0) are each their own."""
+    The game that counts is a result the director entered, else the last that ended, else the last one (by
+    the table's game number, else in the order given). Games outside the pairings (round 0) are each their
+    own."""
     counted: list[GameRecord] = []
     aside: list[tuple[GameRecord, str]] = []
     groups: dict[tuple[int, str, int], list[tuple[int, GameRecord]]] = {}
@@ -136,7 +138,8 @@ def split_per_pairing(records: Iterable[GameRecord]) -> tuple[list[GameRecord], 
         ordered = [r for _, r in sorted(games, key=lambda g: (g[1].number if g[1].number is not None else -1,
                                                               g[0]))]
         ended = [r for r in ordered if r.ended]
-        result = ended[-1] if ended else ordered[-1]
+        entered = [r for r in ordered if r.entered_by]
+        result = entered[-1] if entered else ended[-1] if ended else ordered[-1]
         counted.append(result)
         aside += [(r, "replaced" if r.ended else "abandoned") for r in ordered if r is not result]
     return counted, aside
@@ -154,6 +157,8 @@ def tsh_lines(records: Iterable[GameRecord]) -> dict[str, list[str]]:
             continue
         lines = out.setdefault(record.division, [])
         a, b = record.ids[0], record.ids[1]
+        if record.entered_by:
+            lines.append(f"# table {record.table}: entered by {record.entered_by}, not sent by the table")
         if a is None or b is None:
             lines.append(f"# table {record.table}: {record.players[0]} {record.scores[0]} - {record.players[1]} "
                          f"{record.scores[1]} (no tsh player numbers: the pairings did not come from tsh)")
@@ -169,7 +174,7 @@ def _row(record: GameRecord) -> dict[str, Any]:
             "player2": record.players[1], "score2": record.scores[1],
             "tsh1": record.ids[0], "tsh2": record.ids[1], "spread": record.spread,
             "winner": "tie" if len(won) > 1 else record.players[won[0]] if won else "",
-            "ended": record.ended, "game": record.game}
+            "ended": record.ended, "game": record.game, "entered_by": record.entered_by}
 
 
 def results_csv(records: Iterable[GameRecord]) -> str:
@@ -178,7 +183,8 @@ def results_csv(records: Iterable[GameRecord]) -> str:
     rows = [_row(r) for r in sorted(split_per_pairing(records)[0], key=lambda r: (r.round, r.division, r.table))]
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=["round", "division", "table", "player1", "score1", "player2",
-                                                "score2", "tsh1", "tsh2", "spread", "winner", "ended", "game"],
+                                                "score2", "tsh1", "tsh2", "spread", "winner", "ended", "game",
+                                                "entered_by"],
                             lineterminator="\n")
     writer.writeheader()
     for row in rows:
@@ -291,7 +297,8 @@ def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[G
     folder = f"round{round_:02d}"
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for record in sorted(results, key=lambda r: (r.division, r.table)):
-            archive.writestr(f"{folder}/gcg/{gcg_name(record)}", game_gcg(record))
+            if not record.entered_by:  # a result entered by hand has no score sheet: results.csv holds it
+                archive.writestr(f"{folder}/gcg/{gcg_name(record)}", game_gcg(record))
         for record, _ in aside:
             archive.writestr(f"{folder}/abandoned/{gcg_name(record)}", game_gcg(record))
         if aside:

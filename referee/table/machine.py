@@ -58,6 +58,8 @@ from referee.table.rules import TableRules, check_letter
 from referee.table.setup import TableSetup
 from referee.table.state import Alert, LastPlay, TableState, TableTime
 
+DEFAULT_MESSAGE_MINUTES = 10  # how long a director's message stays when the director gave no minutes
+
 
 class TableMachine:
     """One table's game. Feed it events with `apply`; read it with `snapshot` and `alerts`."""
@@ -88,6 +90,7 @@ class TableMachine:
         self.timed_out = False  # Scramble: this commit came from the 60-second timer running out
         self._journaled_verdict: bool | None = None
         self.held = False  # the director holds a challenge: the table is paused until it is released
+        self.message_until_ms: int | None = None  # table time the director's message goes (`_dir_message`)
         self.clock: GameClock | None = None
         self.timer: TurnTimer | None = None
         if setup.clock_mode == "tournament":
@@ -157,6 +160,8 @@ class TableMachine:
         if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None \
                 and not self.game_waits:
             dues.append(self.last.deadline_ms)
+        if self.message_until_ms is not None:
+            dues.append(self.message_until_ms)
         return math.ceil(min(dues)) if dues else None
 
     @property
@@ -334,10 +339,17 @@ class TableMachine:
             raise ControlError("seat_not_now", state=self.state)
 
     def _dir_message(self, args: dict[str, Any]) -> None:
+        """The director's words on every view, for `minutes` (default 10, at most a day) of table time: a
+        message that stayed for the rest of the game was read as news hours later. The table's own tick falls
+        due when it goes (`next_due_ms`), so a replay from the journal drops it at the same instant."""
         message = args.get("text")
         if not isinstance(message, str) or not message.strip():
             raise ControlError("message_empty")
+        minutes = args.get("minutes", DEFAULT_MESSAGE_MINUTES)
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 24 * 60:
+            raise ControlError("message_minutes", minutes=minutes)
         self._notice("info", "director_message", message.strip()[:500])
+        self.message_until_ms = self.time.ms + minutes * 60_000
 
     def _player_arg(self, args: dict[str, Any]) -> int:
         player = args.get("player")
@@ -417,6 +429,9 @@ class TableMachine:
     # --- timers ----------------------------------------------------------------------------------
 
     def _poll(self) -> None:
+        if self.message_until_ms is not None and self.time.ms >= self.message_until_ms:
+            self.message_until_ms = None
+            self.notices = [a for a in self.notices if a.code != "director_message"]
         if self.clock is not None:
             for tev in self.clock.poll():
                 assert tev.player is not None

@@ -257,6 +257,8 @@ REFUSALS: dict[str, dict[str, str]] = {
                      "de": "Spieler werden vor dem Spielbeginn gesetzt (der Tisch ist {state})"},
     "message_empty": {"en": "a message to the table needs a text",
                       "de": "eine Nachricht an den Tisch braucht einen Text"},
+    "message_minutes": {"en": "a message is shown for 1 to 1440 minutes, not {minutes!r}",
+                        "de": "eine Nachricht wird 1 bis 1440 Minuten gezeigt, nicht {minutes!r}"},
     "director_seat": {"en": "player must be a seat from 0 to {last}, not {player!r}",
                       "de": "der Spieler muss ein Platz von 0 bis {last} sein, nicht {player!r}"},
     "adjust_seconds": {"en": "seconds must be a number (negative to take time), not {seconds!r}",

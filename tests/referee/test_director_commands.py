@@ -251,3 +251,41 @@ def test_an_adjustment_after_the_end_changes_the_result_and_replays_from_the_jou
     assert t.game_id is not None
     again = replay_game(Journal(path), t.game_id).snapshot()  # an ended game is rebuilt from its journal
     assert again["result"] == snap["result"] and again["moves"] == snap["moves"]
+
+
+def _messages(snap: object) -> list[str]:
+    return [a["text"] for a in snap["alerts"] if a["code"] == "director_message"]  # type: ignore[index]
+
+
+def test_a_message_expires_after_its_minutes_and_after_ten_by_default(tmp_path: Path) -> None:
+    """A director's message stayed on the table's page for the rest of the game ("Round 3 starts at 14:00"
+    still there at 16:00): it goes after the minutes it was sent for, ten when none were given."""
+    t = make(tmp_path)
+    t.director("message", {"text": "Table 4, please wait", "minutes": 2}, by="director", command_id="m1")
+    assert _messages(t.advance(119)) == ["Table 4, please wait"]
+    assert _messages(t.advance(2)) == []
+    t.director("message", {"text": "Round 3 at 14:00"}, by="director", command_id="m2")
+    assert _messages(t.advance(9 * 60)) == ["Round 3 at 14:00"]
+    assert _messages(t.advance(61)) == []
+    with pytest.raises(ControlError, match="minutes"):
+        t.director("message", {"text": "x", "minutes": 0}, by="director", command_id="m3")
+
+
+def test_a_message_expires_at_the_same_time_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    t = SimulatedTable(default_setup(), words=WORDS, journal=Journal(path))
+    t.director("message", {"text": "Lunch until 13:30", "minutes": 5}, by="director", command_id="m1")
+    t.advance(60)
+    t.checkpoint()
+
+    def resumed(seconds: float) -> list[str]:
+        again = LiveTable.resume(Journal(path), lambda s: table_rules(s, WordSet(WORDS)),
+                                 monotonic=ManualClock(seconds))
+        assert again is not None
+        again.poll()
+        return _messages(again.snapshot())
+
+    assert resumed(0) == ["Lunch until 13:30"]  # table time resumes at the last heartbeat: 4 minutes left
+    t.advance(4 * 60 + 1)
+    t.checkpoint()
+    assert resumed(0) == []

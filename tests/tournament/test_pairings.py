@@ -174,3 +174,42 @@ def test_a_binary_file_sent_as_csv_is_refused_with_what_and_where() -> None:
 def test_old_mac_line_ends_are_lines() -> None:
     games = parse_pairings_csv("round,table,player1,player2\r1,1,Ann,Ben\r1,2,Cid,Dan\r")
     assert [g.players for g in games] == [("Ann", "Ben"), ("Cid", "Dan")]
+
+
+def test_a_german_spreadsheets_semicolon_csv_is_read() -> None:
+    """Excel and LibreOffice in a German locale write `;` between fields (the comma is the decimal mark): the
+    reader took the whole line for one field and said the header lacked every column."""
+    text = ("\ufeff# Runde 1, von Hand gepaart\r\nround;table;division;player1;player2;first\r\n"
+            "1;1;A;Anna Müller;Bernd Schmidt;1\r\n1;2;A;\"Weber; Clara\";Dirk Fischer;2\r\n"
+            "1;3;B;Eva Braun;Frank Roth;\r\n"
+            ";;;;;\r\n")
+    games = parse_pairings_csv(text)
+    assert games == [
+        Pairing(1, 1, "A", ("Anna Müller", "Bernd Schmidt"), 0),
+        Pairing(1, 2, "A", ("Weber; Clara", "Dirk Fischer"), 1),
+        Pairing(1, 3, "B", ("Eva Braun", "Frank Roth"), None),
+    ]
+    # the same, saved on an old Mac (CR only) with German column names
+    german = "Runde;Tisch;Gruppe;Spieler1;Spieler2;Beginnt\r1;4;B;Jörg Groß;Ümit Öz;2\r"
+    assert parse_pairings_csv(german) == [Pairing(1, 4, "B", ("Jörg Groß", "Ümit Öz"), 1)]
+    # tabs (a spreadsheet's "text, tab separated")
+    assert parse_pairings_csv("round\ttable\tplayer1\tplayer2\n2\t5\tA B\tC, D\n")[0].players == ("A B", "C, D")
+
+
+def test_the_fixture_csv_as_a_spreadsheet_saves_it() -> None:
+    """The real fixture rewritten as a German spreadsheet saves it: `;`, CRLF or CR, a BOM."""
+    plain = (FIXTURES / "pairings.csv").read_text(encoding="utf-8")
+    expected = parse_pairings_csv(plain)
+    for newline in ("\r\n", "\r"):
+        sheet = "\ufeff" + newline.join(line.replace(",", ";") for line in plain.splitlines()) + newline
+        assert parse_pairings_csv(sheet) == expected
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("round|table|player1|player2\n1|1|A|B\n", r":1: the header needs round, table, player1, player2 .*one field "
+                                                r"'round\|table\|player1\|player2': separate the fields with , or ;"),
+    ("round;table;player1;player2\n1;1;M\ufffdller;B\n", r":2: .*not UTF-8 .*save it as .CSV UTF-8."),
+])
+def test_csv_the_reader_cannot_split_says_why(text: str, message: str) -> None:
+    with pytest.raises(PairingsError, match=message):
+        parse_pairings_csv(text, "round.csv")

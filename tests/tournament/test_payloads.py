@@ -63,6 +63,8 @@ def test_malformed_event_names_the_field(raw: bytes, message: str) -> None:
     ("adjust_time", {"player": 0}, "'seconds'"),
     ("correct_score", {"player": -1, "points": 5}, "'player' must be at least 0"),
     ("message", {"text": ""}, "'text'"),
+    ("message", {"text": "lunch", "minutes": 0}, "'minutes' must be at least 1"),
+    ("message", {"text": "lunch", "minutes": 2000}, "'minutes' must be at most 1440"),
     ("hold", {"hold": "yes"}, "args.hold"),
     ("replay", {"game": 1, "from": 5, "to": 2}, "before"),
 ])

@@ -35,6 +35,8 @@ from aiohttp import web
 from tournament.director.access import Guard, Refused
 from tournament.director.core import Director
 from tournament.director.hub import HallHub, full_view
+from tournament.director.rounds import TshWatch
+from tournament.director.rounds_api import add_routes as add_round_routes
 from tournament.pairings import PairingsError, parse_pairings_csv, parse_tourney_js, tsh_round
 from tournament.payloads import COMMANDS, PayloadError
 from tournament.results import game_gcg, results_csv, results_json, round_zip, standings, standings_csv, tsh_lines
@@ -105,7 +107,8 @@ async def _session(request: web.Request) -> web.Response:
     director = request.app[DIRECTOR]
     body = {"token": guard.token_for(sid), "control": guard.enabled, "event": director.event,
             "name": director.name, "feature": request.app[FEATURE], "commands": list(PAGE_COMMANDS),
-            "reason": None if guard.enabled else "commands are off: no director credential is configured"}
+            "reason": None if guard.enabled else "commands are off: no director credential is configured",
+            "broker": director.broker_state()}
     response = _json(body, headers={"Cache-Control": "no-store"})
     if fresh:
         response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="Strict", path="/")
@@ -293,8 +296,10 @@ async def _standings(request: web.Request) -> web.Response:
     return web.Response(text=standings_csv(standings(paired or records)), content_type="text/csv", charset="utf-8")
 
 
-def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None) -> web.Application:
-    """The director's application. `guard` checks the director credential and the page's session."""
+def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None,
+               tsh: TshWatch | None = None, tsh_poll_s: float | None = None) -> web.Application:
+    """The director's application. `guard` checks the director credential and the page's session; `tsh`
+    watches tsh's tourney.js for the next round (tournament/director/rounds.py)."""
     app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
     app[DIRECTOR] = director
     app[GUARD] = guard
@@ -322,5 +327,7 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     app.router.add_get("/results/round/{r:\\d+}.csv", _round_csv)
     app.router.add_get("/results/round/{r:\\d+}.json", _round_json)
     app.router.add_get("/results/standings.csv", _standings)
+    add_round_routes(app, director, authorise=_authorise, read_body=_body, tsh=tsh,
+                     **({"tsh_poll_s": tsh_poll_s} if tsh_poll_s is not None else {}))
     app.router.add_static("/static/", STATIC_DIR, append_version=False)
     return app

@@ -33,6 +33,8 @@ class DirectorConfig:
     state_dir: Path
     broker: BrokerSettings
     feature: list[int] = field(default_factory=list)
+    tsh_file: Path | None = None  # tsh's tourney.js: the next round's pairings loaded when tsh pairs it
+    tsh_offsets: dict[str, int] = field(default_factory=dict)  # division -> table number offset
 
 
 def _secret(path: Path, base: Path, where: str) -> str:
@@ -57,7 +59,8 @@ def load(path: str | Path) -> DirectorConfig:
     base = path.resolve().parent
     director: dict[str, Any] = raw.get("director") or {}
     broker: dict[str, Any] = raw.get("broker") or {}
-    known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature"}}
+    known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature", "tsh_file",
+                          "tsh_offsets"}}
     for section, keys in known.items():
         extra = set(raw.get(section) or {}) - keys
         if extra:
@@ -90,6 +93,15 @@ def load(path: str | Path) -> DirectorConfig:
     except SettingsError as exc:
         raise DirectorConfigError(f"{path}: [broker] {exc}") from None
     state_dir = Path(director.get("state_dir", "director-state"))
+    tsh_file = director.get("tsh_file")
+    if tsh_file is not None and (not isinstance(tsh_file, str) or not tsh_file.strip()):
+        raise DirectorConfigError(f"{path}: [director] tsh_file: the path of tsh's tourney.js, not {tsh_file!r}")
+    offsets = director.get("tsh_offsets", {})
+    if not isinstance(offsets, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                                for v in offsets.values()):
+        raise DirectorConfigError(f"{path}: [director] tsh_offsets: a table number offset per division, like "
+                                  f"{{B = 100}}, not {offsets!r}")
     return DirectorConfig(event, str(director.get("name") or event), str(director.get("host", "127.0.0.1")), port,
                           credential, state_dir if state_dir.is_absolute() else base / state_dir, config,
-                          list(feature))
+                          list(feature), None if tsh_file is None else base / Path(tsh_file),
+                          {str(k).upper(): int(v) for k, v in offsets.items()})

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tournament import topics
+from tournament.director import entered
 from tournament.director.hall import TableState, now_iso
 from tournament.director.store import Store
 from tournament.pairings import Pairing
@@ -76,6 +77,10 @@ class Director:
         self.commands: dict[str, SentCommand] = {}
         # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
         self.link_stats: Callable[[], dict[str, int]] = dict
+        # whether the broker is reached (tournament/director/broker_watch.py), once a link is started
+        self.broker_state: Callable[[], dict[str, Any]] = lambda: {
+            "connected": False, "url": "", "error": "no broker link", "since": None, "tries": 0,
+            "text": "not connected to a broker"}
         self._delays: deque[float] = deque(maxlen=2000)
         self._restore()
 
@@ -276,4 +281,5 @@ class Director:
                 ended=snap.get("state") == "ended" and bool(result),
                 winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
                 event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game))
+        out += [entry.record(self.name) for entry in entered.load(self.store)]  # the director's, kept apart
         return out

@@ -14,6 +14,7 @@ import contextlib
 import logging
 from typing import Any
 
+from tournament.director.broker_watch import BrokerWatch
 from tournament.director.core import Director
 from tournament.director_link import DirectorLink
 from tournament.payloads import AckMessage, EventMessage, SnapshotMessage, StatusMessage
@@ -32,6 +33,8 @@ class BrokerLink:
         self.link = DirectorLink(settings, director.event, on_event=self._on_event, on_snapshot=self._on_snapshot,
                                  on_status=self._on_status, on_ack=self._on_ack, by=director.by,
                                  client_id=client_id or f"{director.event}-director")
+        self.watch = BrokerWatch(settings.url)  # the hall page and the log say when the broker is out of reach
+        self.watch.attach(self.link.client)
 
     @property
     def receiver_stats(self) -> Any:
@@ -43,6 +46,7 @@ class BrokerLink:
             self.link.receiver.restore(table, game, next_seq)
         self.director.sender = self._send
         self.director.link_stats = self._stats
+        self.director.broker_state = self.watch.state
         self.link.start()
 
     def _stats(self) -> dict[str, int]:

@@ -12,6 +12,7 @@ from tournament.director.app import create_app
 from tournament.director.config import DirectorConfig
 from tournament.director.core import Director
 from tournament.director.link import BrokerLink
+from tournament.director.rounds import TshWatch
 from tournament.director.store import Store
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,8 @@ async def serve(config: DirectorConfig, guard: Guard, *, started: asyncio.Event 
     store = Store(config.state_dir / "director.sqlite3")
     director = Director(config.event, store, name=config.name)
     link = BrokerLink(director, config.broker)
-    runner = web.AppRunner(create_app(director, guard, feature=config.feature))
+    tsh = TshWatch(director, config.tsh_file, dict(config.tsh_offsets)) if config.tsh_file is not None else None
+    runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh))
     await runner.setup()
     try:
         link.start()

@@ -18,6 +18,7 @@ from tournament.acl import DIRECTOR_USER, acl_text, table_user
 from tournament.director.app import create_app
 from tournament.director.core import Director
 from tournament.director.link import BrokerLink
+from tournament.director.rounds import TshWatch
 from tournament.director.store import Store
 from tournament.settings import BrokerSettings
 from tournament.simhall import SimTable
@@ -49,14 +50,18 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 class DirectorServer:
     """The director (store, broker link, web app) on its own event loop in a thread, as `referee director` runs."""
 
-    def __init__(self, broker: Broker, state_dir: Path, credential: str | None = KEY, **backoff: float) -> None:
+    def __init__(self, broker: Broker, state_dir: Path, credential: str | None = KEY, *,
+                 tsh_file: Path | None = None, tsh_offsets: dict[str, int] | None = None, **backoff: float) -> None:
         self.loop = asyncio.new_event_loop()
         state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(state_dir / "director.sqlite3")
         self.director = Director(EVENT, self.store, name="Test Open")
         self.link = BrokerLink(self.director, settings(broker, DIRECTOR_USER))
         self.guard = DirectorGuard(credential, **backoff)
-        self.runner = web.AppRunner(create_app(self.director, self.guard, feature=[1, 2]))
+        # with `tsh_file`, tsh's tourney.js is looked at ten times a second (the service: every 3 s)
+        self.tsh = TshWatch(self.director, tsh_file, dict(tsh_offsets or {})) if tsh_file is not None else None
+        self.runner = web.AppRunner(create_app(self.director, self.guard, feature=[1, 2], tsh=self.tsh,
+                                               tsh_poll_s=0.1))
         self.port = 0
         self._thread = threading.Thread(target=self.loop.run_forever, name="director", daemon=True)
 

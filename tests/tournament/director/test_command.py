@@ -91,3 +91,45 @@ def test_a_configuration_and_key_saved_with_a_byte_order_mark_are_read(tmp_path:
     (tmp_path / "key.txt").write_bytes(b"\xef\xbb\xbfa-long-director-key\r\n")
     config = load(path)
     assert (config.event, config.credential) == ("e1", "a-long-director-key")
+
+
+def test_the_tsh_file_and_its_offsets(tmp_path: Path) -> None:
+    config = load(write(tmp_path, 'event = "e1"\ntsh_file = "tsh/html/tourney.js"\ntsh_offsets = {b = 100}\n'))
+    assert (config.tsh_file, config.tsh_offsets) == (tmp_path / "tsh/html/tourney.js", {"B": 100})
+    assert load(write(tmp_path, 'event = "e1"\n')).tsh_file is None
+    for bad, message in (('tsh_file = 3', r"\[director\] tsh_file: the path of tsh's tourney.js, not 3"),
+                         ('tsh_offsets = {B = "x"}', r"\[director\] tsh_offsets: a table number offset per division")):
+        with pytest.raises(DirectorConfigError, match=message):
+            load(write(tmp_path, f'event = "e1"\n{bad}\n'))
+
+
+@pytest.mark.slow
+def test_a_director_with_a_wrong_broker_address_says_so(tmp_path: Path) -> None:
+    """It started, served a green "live" hall of 0 tables and logged nothing: now its log and its page say it."""
+    from tournament.testing.broker import free_port
+
+    from .conftest import wait_for
+
+    port = free_port()  # nothing listens there
+    path = write(tmp_path, 'event = "test-open"\nport = 0\n', f'broker = "mqtt://127.0.0.1:{port}"\n'
+                                                             'credentials = "cred.txt"\n')
+    log_path = tmp_path / "director.log"
+    with log_path.open("w", encoding="utf-8") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "referee", "director", "--config", str(path)],
+                                   stdout=subprocess.PIPE, stderr=log_file, text=True,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("director: http://127.0.0.1:"), line
+        wait_for(lambda: "cannot reach broker" in log_path.read_text(encoding="utf-8"), 20, "the log line")
+        assert (f"director: cannot reach broker mqtt://127.0.0.1:{port} ([Errno 111] Connection refused); "
+                f"retrying every 1 s") in log_path.read_text(encoding="utf-8")
+        with urllib.request.urlopen(line.split(" ", 1)[1].strip() + "api/hall", timeout=10) as response:
+            broker = json.loads(response.read())["broker"]
+        assert broker["connected"] is False and broker["text"].startswith(f"cannot reach broker mqtt://127.0.0.1:{port}")
+    finally:
+        os.kill(process.pid, signal.SIGINT)
+        process.wait(15)
+        if process.stdout is not None:
+            process.stdout.close()

@@ -62,6 +62,7 @@ def test_the_hall_with_50_tables(director_server: Any, sim_tables: Any, page: An
     # no key: refused, and nothing reaches a table
     page.locator("#director summary").click()
     page.locator('[data-all="pause"]').click()
+    page.locator("#confirm-yes").click()  # a hall-wide action asks first
     expect(page.locator("#director-result")).to_have_text(re.compile("refused: this needs the director key"),
                                                           timeout=5000)
     assert all(t.applied == [] for t in tables)
@@ -70,6 +71,7 @@ def test_the_hall_with_50_tables(director_server: Any, sim_tables: Any, page: An
     page.locator("#key").fill(KEY)
     page.locator("#pause-reason").fill("fire alarm")
     page.locator('[data-all="pause"]').click()
+    page.locator("#confirm-yes").click()  # a hall-wide action asks first
     expect(page.locator("#director-result")).to_have_text(f"pause: {TABLES} of {TABLES} tables acknowledged",
                                                           timeout=10000)
     assert all(t.state == "paused" and [c.cmd for c in t.applied] == ["pause"] for t in tables)
@@ -157,6 +159,7 @@ def test_a_round_from_tourney_js_on_the_page_to_the_tsh_lines_and_the_zip(
     page.locator("#pairings-file").set_input_files(str(FIXTURES / "tourney.js"))
     page.locator("#pairings-offsets").fill("B=10")
     page.locator("#send-pairings").click()
+    page.locator("#confirm-yes").click()
     expect(page.locator("#director-result")).to_have_text(
         "round 1: 6 tables sent their players; byes: A Brett Cappelletto", timeout=5000)  # 21, 22: division 2
     wait(lambda: all(t.game == 2 for t in tables), what="every table to start the round's game")
@@ -165,6 +168,7 @@ def test_a_round_from_tourney_js_on_the_page_to_the_tsh_lines_and_the_zip(
     page.locator("#division").select_option("B")
     expect(page.locator(".tile")).to_have_count(2)
     page.locator('[data-all="start"]').click()
+    page.locator("#confirm-yes").click()
     expect(page.locator("#director-result")).to_have_text("start: 4 of 4 tables acknowledged", timeout=5000)
     for table in tables:
         for move in table_moves:

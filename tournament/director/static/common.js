@@ -106,6 +106,61 @@ const Director = (() => {
     return source;
   }
 
+  // Ask before an action that cannot be taken back or reaches many tables: a dialog in the page (not the
+  // browser's confirm(), which a kiosk or a test may have turned off). Resolves to true for "yes".
+  function confirmAction(text, yes) {
+    let dialog = document.getElementById("confirm");
+    if (!dialog) {
+      dialog = el("dialog", "confirm");
+      dialog.id = "confirm";
+      const words = el("p", "confirm-text");
+      words.id = "confirm-text";
+      const row = el("div", "row");
+      const ok = el("button", "confirm-yes");
+      ok.id = "confirm-yes";
+      ok.type = "button";
+      ok.value = "yes";
+      const no = el("button", "confirm-no", "Cancel");
+      no.id = "confirm-no";
+      no.type = "button";
+      row.append(ok, no);
+      dialog.append(words, row);
+      document.body.append(dialog);
+      ok.addEventListener("click", () => dialog.close("yes"));
+      no.addEventListener("click", () => dialog.close("no"));
+    }
+    dialog.querySelector("#confirm-text").textContent = text;
+    dialog.querySelector("#confirm-yes").textContent = yes || "Yes";
+    dialog.returnValue = "";
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+      dialog.showModal();
+      dialog.querySelector("#confirm-no").focus();  // Enter alone does not confirm
+    });
+  }
+
+  // What the hall page shows above the tiles, looked at every 2 s: the broker (reached or not, and why),
+  // the round's progress and the tsh file. `onHall` gets the whole answer.
+  function watchHall(onHall) {
+    async function look() {
+      try {
+        const response = await fetch("/api/hall", { credentials: "same-origin" });
+        const hall = await response.json();
+        const broker = document.getElementById("broker");
+        if (broker && hall.broker) {
+          broker.dataset.connected = String(hall.broker.connected);
+          broker.textContent = hall.broker.connected ? "broker connected" : hall.broker.text;
+          broker.title = hall.broker.text;
+        }
+        if (onHall) onHall(hall);
+      } catch (error) {
+        // the director itself is away: the event stream's indicator says so
+      }
+    }
+    look();
+    return setInterval(look, 2000);
+  }
+
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -113,6 +168,6 @@ const Director = (() => {
     return node;
   }
 
-  return { loadSession, command, post, describe, clockText, clockNow, drawBoard, stream, el,
+  return { loadSession, command, post, describe, clockText, clockNow, drawBoard, stream, el, confirmAction, watchHall,
            get session() { return session; } };
 })();

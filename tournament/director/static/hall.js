@@ -10,6 +10,7 @@
   let pageIndex = 0;
   let order = [];                // the tables of the current filter and sort
   let layoutDirty = true;
+  let enteredResults = new Map(); // table -> the result the director entered for it this round (/api/hall)
   const hall = document.getElementById("hall");
   const $ = (id) => document.getElementById(id);
 
@@ -82,6 +83,12 @@
       item.dataset.code = a.code;
       return item;
     }));
+    const entry = enteredResults.get(tile.table);  // the round's result the director entered for this table
+    if (entry) {
+      const item = Director.el("li", "alert entered", `result entered by ${entry.by}: ${entry.scores.join("-")}`);
+      item.dataset.code = "entered";
+      alerts.append(item);
+    }
     drawTileBoard(node, tile);
   }
 
@@ -221,11 +228,31 @@
     }
   }
 
+  const ALL_WORDS = { pause: "Pause every table", resume: "Resume every table",
+                      start: "Start the round: every waiting table's clock starts" };
+
   async function allCommand(cmd) {
+    const count = [...tiles.values()].filter((v) => v.tile.online).length;
+    if (!await Director.confirmAction(`${ALL_WORDS[cmd] || cmd} (${count} tables online)?`,
+                                      cmd === "start" ? "Start the round" : `${cmd[0].toUpperCase()}${cmd.slice(1)} all`)) {
+      $("director-result").textContent = `${cmd}: not sent`;
+      return;
+    }
     $("director-result").textContent = `${cmd}: sending…`;
     const reason = cmd === "pause" ? $("pause-reason").value.trim() : "";
     const answer = await Director.command(cmd, "all", reason ? { reason } : {});
     $("director-result").textContent = Director.describe(answer);
+  }
+
+  // A file as text: UTF-8, else the Windows encoding a spreadsheet there saves its CSV in (Excel's plain
+  // "CSV" in a German Windows is Windows-1252: its umlauts are not UTF-8).
+  async function fileText(file) {
+    const bytes = await file.arrayBuffer();
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch (error) {
+      return new TextDecoder("windows-1252").decode(bytes);
+    }
   }
 
   async function sendPairings() {
@@ -236,11 +263,102 @@
       const [division, value] = part.split("=").map((s) => s.trim());
       if (division && value) offsets[division.toUpperCase()] = Number(value);
     }
-    const answer = await Director.post("/api/pairings", { format: $("pairings-format").value, text: await file.text(),
-      round: Number($("pairings-round").value), offsets });
+    const round = Number($("pairings-round").value);
+    if (!await Director.confirmAction(`Send round ${round}'s pairings from ${file.name}? Every paired table starts ` +
+                                      "a new game with its players.", "Send pairings")) {
+      $("director-result").textContent = "pairings: not sent";
+      return;
+    }
+    const answer = await Director.post("/api/pairings", { format: $("pairings-format").value, text: await fileText(file),
+      round, offsets });
+    lookNow();
     $("director-result").textContent = answer.error ? `refused: ${answer.error}` :
       `round ${answer.round}: ${answer.games.length} tables sent their players` +
       (answer.byes.length ? `; byes: ${answer.byes.join(", ")}` : "");
+  }
+
+  // The round above the tiles: "round 1: 18 of 20 finished", the tables it waits for, tsh's next round.
+  function onHall(hall) {
+    const entered = new Map(((hall.round && hall.round.entered_results) || []).map((e) => [e.table, e]));
+    const changed = [...new Set([...entered.keys(), ...enteredResults.keys()])].filter((t) =>
+      JSON.stringify(entered.get(t)) !== JSON.stringify(enteredResults.get(t)));
+    enteredResults = entered;
+    for (const table of changed) {
+      const node = shown.get(table);
+      if (node) renderTile(node, tiles.get(table).tile, tiles.get(table).receivedAt);
+    }
+    const round = hall.round;
+    $("round-line").hidden = !round && !hall.tsh;
+    $("round-line").dataset.done = round ? String(round.done) : "";
+    $("round-text").textContent = round ? round.text : "no round paired yet";
+    const waiting = round ? round.waiting_for : [];
+    $("round-waiting").textContent = waiting.length && waiting.length <= 8 ? "waiting for " + waiting.map((t) =>
+      `table ${t.table}${t.online ? "" : " (offline)"}`).join(", ") : "";
+    $("tsh-text").textContent = hall.tsh ? `· ${hall.tsh.text}` : "";
+    $("tsh-text").classList.toggle("bad", Boolean(hall.tsh && hall.tsh.error));
+    if (round && !$("close-round").dataset.touched) $("close-round").value = round.round;
+    if (round && !$("result-round").dataset.touched) $("result-round").value = round.round;
+    showResultPlayers();
+  }
+
+  async function lookNow() {
+    const response = await fetch("/api/hall", { credentials: "same-origin" });
+    onHall(await response.json());
+  }
+
+  async function roundView(round) {
+    const response = await fetch(`/api/round/${round}`, { credentials: "same-origin" });
+    return response.ok ? response.json() : null;
+  }
+
+  let pairingsSeen = null;
+  async function showResultPlayers() {
+    const round = Number($("result-round").value);
+    const table = Number($("result-table").value);
+    if (!round || !table) { $("result-players").textContent = ""; return; }
+    const view = await roundView(round);
+    pairingsSeen = view && view.tables.find((t) => t.table === table);
+    $("result-players").textContent = pairingsSeen ? `${pairingsSeen.players[0]} v ${pairingsSeen.players[1]}` +
+      (pairingsSeen.entered ? ` (entered by ${pairingsSeen.entered.by}: ${pairingsSeen.scores.join("-")})` : "") :
+      `table ${table} has no pairing in round ${round}`;
+  }
+
+  async function closeRound() {
+    const round = Number($("close-round").value);
+    const view = await roundView(round);
+    if (!view) { $("director-result").textContent = `round ${round} has no pairings`; return; }
+    const open = view.tables.filter((t) => t.status !== "finished" && t.status !== "entered");
+    const words = open.length ? ` ${open.length} of ${view.paired} tables have not finished (` +
+      open.map((t) => `table ${t.table}`).join(", ") + "): enter their results by hand." : " Every table has finished.";
+    if (!await Director.confirmAction(`Close round ${round}?${words}`, "Close the round")) {
+      $("director-result").textContent = "close: not done";
+      return;
+    }
+    const answer = await Director.post("/api/round/close", { round });
+    $("director-result").textContent = answer.error ? `refused: ${answer.error}` : answer.text;
+    lookNow();
+  }
+
+  async function enterResult(withdraw) {
+    const round = Number($("result-round").value);
+    const table = Number($("result-table").value);
+    await showResultPlayers();
+    if (!pairingsSeen) { $("director-result").textContent = $("result-players").textContent; return; }
+    const scores = [Number($("result-score1").value), Number($("result-score2").value)];
+    const who = `${pairingsSeen.players[0]} ${scores[0]} - ${scores[1]} ${pairingsSeen.players[1]}`;
+    const question = withdraw ? `Withdraw the result you entered for table ${table} in round ${round}? The ` +
+      "table's own game counts again." : `Enter ${who} as the result of table ${table} in round ${round}? It ` +
+      "replaces what the table sent, marked as entered by the director.";
+    if (!await Director.confirmAction(question, withdraw ? "Withdraw it" : "Enter the result")) {
+      $("director-result").textContent = "result: not entered";
+      return;
+    }
+    const body = withdraw ? { round, table, withdraw: true } :
+      { round, table, scores, reason: $("result-reason").value.trim() };
+    const answer = await Director.post("/api/result", body);
+    $("director-result").textContent = answer.error ? `refused: ${answer.error}` :
+      withdraw ? `table ${table}: the entered result withdrawn` : `table ${table}: ${who} entered`;
+    lookNow();
   }
 
   function resultsLinks() {
@@ -264,6 +382,14 @@
       button.addEventListener("click", () => allCommand(button.dataset.all));
     }
     $("send-pairings").addEventListener("click", sendPairings);
+    $("close-round-button").addEventListener("click", closeRound);
+    $("enter-result").addEventListener("click", () => enterResult(false));
+    $("withdraw-result").addEventListener("click", () => enterResult(true));
+    for (const id of ["close-round", "result-round"]) {
+      $(id).addEventListener("input", () => { $(id).dataset.touched = "true"; });
+    }
+    for (const id of ["result-round", "result-table"]) $(id).addEventListener("change", showResultPlayers);
+    if (!tv) Director.watchHall(onHall);
     $("results-round").addEventListener("input", resultsLinks);
     Director.stream("/events", onTiles);
     let resizing = 0;

@@ -60,8 +60,19 @@
     const session = await Director.loadSession();
     if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = session.reason; }
     for (const button of document.querySelectorAll("[data-cmd]")) {
-      button.addEventListener("click", () => send(button.dataset.cmd,
-        button.dataset.hold ? { hold: button.dataset.hold === "true" } : {}));
+      button.addEventListener("click", async () => {
+        if (button.dataset.cmd === "undo") {
+          const moves = (current && current.moves) || [];
+          const last = moves.length ? moves[moves.length - 1] : null;
+          const what = last ? `${last.notation} (${last.score >= 0 ? "+" : ""}${last.score})` : "the last play";
+          if (!await Director.confirmAction(`Undo ${what} at ${current ? current.name : `table ${table}`}? ` +
+                                            "The tiles go back to the player's rack.", "Undo the play")) {
+            $("director-result").textContent = "undo: not sent";
+            return;
+          }
+        }
+        send(button.dataset.cmd, button.dataset.hold ? { hold: button.dataset.hold === "true" } : {});
+      });
     }
     $("adjust-time").addEventListener("click", () =>
       send("adjust_time", { player: Number($("player").value), seconds: Number($("seconds").value) }));
@@ -71,9 +82,20 @@
     $("adjust-score").addEventListener("click", () =>
       send("correct_score", { player: Number($("player").value), points: Number($("points").value),
                               reason: $("reason").value.trim() }));
-    $("send-message").addEventListener("click", () => send("message", { text: $("message").value }));
-    $("set-players").addEventListener("click", () =>
-      send("set_players", { players: [$("p1").value.trim(), $("p2").value.trim()], first: 0 }));
+    $("send-message").addEventListener("click", () =>
+      send("message", { text: $("message").value, minutes: Math.round(Number($("message-minutes").value)) || 10 }));
+    $("set-players").addEventListener("click", async () => {
+      const players = [$("p1").value.trim(), $("p2").value.trim()];
+      const now = current && current.players.length ? ` The game shown (${current.players.map((p) => p.name)
+        .join(" v ")}, ${current.state || "–"}) is set aside.` : "";
+      if (!await Director.confirmAction(`Start a new game at ${current ? current.name : `table ${table}`}: ` +
+                                        `${players.join(" v ")}?${now}`, "New game")) {
+        $("director-result").textContent = "new game: not sent";
+        return;
+      }
+      send("set_players", { players, first: 0 });
+    });
+    Director.watchHall(null);
     Director.stream(`/events?table=${table}`, (batch, at) => {
       receivedAt = at;
       for (const tile of batch) if (tile.table === table) render(tile);
