@@ -16,6 +16,8 @@ beside tiles only on the part of them no neighbour's box can reach.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from vision import cells
@@ -46,13 +48,20 @@ def top_matrix(matrix: np.ndarray, at: np.ndarray, lift: float) -> np.ndarray:
 
 
 def measure_lift(
-    frame: np.ndarray, matrix: np.ndarray, at: np.ndarray, tiles: np.ndarray, board_value: float = 0.0
+    frame: np.ndarray,
+    matrix: np.ndarray,
+    at: np.ndarray,
+    tiles: np.ndarray,
+    board_value: float = 0.0,
+    correct: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> float:
     """The lift of this camera, from the tiles (`tiles`: 225 booleans) of one frame.
 
     Each lift tried gives a grid of top faces; the right one puts the tiles' pale faces squarely on their
     squares (the share of face pixels in the middle of the tiles' squares is highest). Refined between the
-    two best by a parabola.
+    two best by a parabola. `correct`: the calibration's light correction, applied to each rectified image
+    before its faces are found, as the reader does: under a warm lamp the raw faces are too orange to pass
+    for faces, the scores go flat, and a flat camera (game01 warm) measured the largest lift tried.
     """
     grid = np.asarray(tiles, bool).reshape(SIZE, SIZE)
     free = np.zeros((SIZE, SIZE), np.int32)  # empty squares beside each square, of its four
@@ -64,6 +73,8 @@ def measure_lift(
     scores = []
     for lift in LIFTS:
         rect = cells.rectify(frame, top_matrix(matrix, at, float(lift)))
+        if correct is not None:
+            rect = correct(rect)
         face = cells.per_square_mean(cells.planes(rect, board_value).face.astype(np.float32), inset=0.1)
         scores.append(float(face[asked].mean()))
     best = int(np.argmax(scores))

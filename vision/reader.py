@@ -334,7 +334,8 @@ class BoardReader:
         tiles = (stats[:, 0] >= TILE_FACE) & self._seen
         count = int(tiles.sum())
         if parallax.MIN_TILES <= count <= parallax.MAX_TILES and count * 2 >= self._lift_tiles * 3:
-            self.lift = parallax.measure_lift(frame, self._matrix, self._foot, tiles, self._board_value)
+            self.lift = parallax.measure_lift(frame, self._matrix, self._foot, tiles, self._board_value,
+                                              lambda r: light.apply(r, self._light))
             self._lift_tiles = count
         top_pl, top_stats = pl, stats
         if self.lift >= parallax.USE_LIFT:
