@@ -12,6 +12,8 @@ Routes (docs/director.md):
 - `POST /api/pairings` `{"format": "tsh" | "csv", "text": ..., "round": r, "offsets": {"B": 100}}`: read the
   round's pairings and send each table its players and first player
 - `GET /gcg/{n}.gcg` the table's current game as live GCG; `GET /gcg/{n}/{game}.gcg` one game
+- the broadcast's routes (`/tourney.js`, `/watch/{n}`, `/overlay/...`, the slots, the delay):
+  tournament/broadcast/routes.py
 - `GET /results/round/{r}.zip` (GCG of every game, results CSV/JSON, tsh lines, standings),
   `/results/round/{r}/tsh.txt`, `/results/round/{r}.csv`, `/results/round/{r}.json`, `/results/standings.csv`
 
@@ -32,6 +34,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tournament.broadcast.delay import Delay
+from tournament.broadcast.routes import BROADCAST, TOURNEY_META, Broadcast, add_routes
 from tournament.director.access import Guard, Refused
 from tournament.director.core import Director
 from tournament.director.hub import HallHub, full_view
@@ -217,6 +221,7 @@ async def _pairings(request: web.Request) -> web.Response:
         if fmt == "tsh":
             games, byes = tsh_round(parse_tourney_js(text), round_,
                                     table_offsets={str(k).upper(): int(v) for k, v in offsets.items()})
+            director.store.set_meta(TOURNEY_META, text)  # served back, scores filled in, as /tourney.js
         else:
             games = [p for p in parse_pairings_csv(text) if p.round == round_]
         if not games:
@@ -247,6 +252,7 @@ async def _gcg(request: web.Request) -> web.Response:
     record = _current_game(director, table, game)
     if record is None:
         return _error(404, "no_game", f"table {table} has no {'such ' if game else ''}game yet")
+    record = request.app[BROADCAST].public_record(record)  # a game still played: as spectators see it
     return web.Response(text=game_gcg(record), content_type="text/plain", charset="utf-8",
                         headers={"Cache-Control": "no-store"})
 
@@ -293,8 +299,10 @@ async def _standings(request: web.Request) -> web.Response:
     return web.Response(text=standings_csv(standings(paired or records)), content_type="text/csv", charset="utf-8")
 
 
-def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None) -> web.Application:
-    """The director's application. `guard` checks the director credential and the page's session."""
+def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None, delay: Delay | None = None,
+               language: str = "en") -> web.Application:
+    """The director's application. `guard` checks the director credential and the page's session; `delay`
+    and `language` are the broadcast's (tournament/broadcast/)."""
     app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
     app[DIRECTOR] = director
     app[GUARD] = guard
@@ -323,4 +331,5 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     app.router.add_get("/results/round/{r:\\d+}.json", _round_json)
     app.router.add_get("/results/standings.csv", _standings)
     app.router.add_static("/static/", STATIC_DIR, append_version=False)
+    add_routes(app, director, Broadcast(director, delay=delay, language=language), _authorise, _body)
     return app

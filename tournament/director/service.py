@@ -7,6 +7,7 @@ import logging
 
 from aiohttp import web
 
+from tournament.broadcast.delay import Delay
 from tournament.director.access import Guard
 from tournament.director.app import create_app
 from tournament.director.config import DirectorConfig
@@ -24,7 +25,9 @@ async def serve(config: DirectorConfig, guard: Guard, *, started: asyncio.Event 
     store = Store(config.state_dir / "director.sqlite3")
     director = Director(config.event, store, name=config.name)
     link = BrokerLink(director, config.broker)
-    runner = web.AppRunner(create_app(director, guard, feature=config.feature))
+    cast = config.broadcast
+    runner = web.AppRunner(create_app(director, guard, feature=config.feature, language=cast.language,
+                                      delay=Delay(cast.delay_moves, cast.delay_seconds)))
     await runner.setup()
     try:
         link.start()

@@ -1,0 +1,58 @@
+"""What a spectator may see of a table: its snapshot without what belongs to the director or the players.
+
+The director's tile (tournament/director/hall.py) carries the director's alerts (who paused, phony to take
+off, a refused command); a spectator sees the game: board, premiums, last play, score sheet, unseen tiles and
+bag, clocks, who is to play, the spread. A score sheet row's `rack` (the mover's whole rack, when the table
+sends it) is left out: after the play it tells what the mover kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.director.hall import TableState
+
+# score-sheet fields a spectator sees (a row's `rack` is not among them)
+MOVE_FIELDS = ("player", "kind", "notation", "words", "score", "total", "note")
+
+
+def _clock(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        return None
+    return {"ms": int(raw.get("remaining_ms", 0)), "running": bool(raw.get("running"))}
+
+
+def spectator_view(state: TableState) -> dict[str, Any]:
+    """One table as every public page and overlay draws it (docs/director.md, "Broadcasting the event")."""
+    snap = state.snapshot
+    players: list[dict[str, Any]] = []
+    for p in snap.get("players") or []:
+        if isinstance(p, dict):
+            players.append({"name": str(p.get("name", "")), "score": int(p.get("score", 0)),
+                            "on_turn": bool(p.get("on_turn")), "clock": _clock(p.get("clock")),
+                            "rack_count": p.get("rack_count")})
+    moves = [{k: m[k] for k in MOVE_FIELDS if k in m} for m in snap.get("moves") or [] if isinstance(m, dict)]
+    last = next((m for m in reversed(moves) if m.get("kind") in ("play", "exchange", "pass", "withdrawn")), None)
+    to_play = next((i for i, p in enumerate(players) if p["on_turn"]), None)
+    return {
+        "table": state.table, "name": state.name or str(snap.get("table", "")) or f"Table {state.table}",
+        "online": state.online, "game": state.game, "seq": state.seq, "round": state.round,
+        "division": state.division, "state": str(snap.get("state", "")), "kind": str(snap.get("game", "standard")),
+        "edition": str(snap.get("edition", "english")), "language": str(snap.get("language", "en")),
+        "players": players, "to_play": to_play,
+        "spread": players[0]["score"] - players[1]["score"] if len(players) == 2 else 0,
+        "board": list(snap.get("board") or []), "premiums": list(snap.get("premiums") or []),
+        "start": str(snap.get("start") or "H8"), "last_play": list(snap.get("last_play") or []),
+        "moves": moves, "last": last, "unseen": str(snap.get("unseen") or ""), "bag": snap.get("bag"),
+        "result": snap.get("result"), "delay": None,
+    }
+
+
+def waiting_view(view: dict[str, Any], delay: dict[str, Any]) -> dict[str, Any]:
+    """What spectators see while nothing of the game is old enough yet: who plays, an empty board, no score."""
+    out = dict(view)
+    out.update({"players": [{**p, "score": 0, "on_turn": False, "clock": None} for p in view["players"]],
+                "board": ["." * len(r) for r in view["board"]], "last_play": [], "moves": [], "last": None,
+                "unseen": "", "bag": None, "spread": 0, "to_play": None, "result": None,
+                "delay": {**delay, "waiting": True}})
+    return out
