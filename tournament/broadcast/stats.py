@@ -7,6 +7,8 @@ not taken back; a play taken back (its `withdrawn` row after it) is no play, nei
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -57,3 +59,26 @@ def game_stats(moves: Sequence[dict[str, Any]], scores: Sequence[int], players: 
     best = max((r["highest"] for r in per if r["highest"] is not None), key=lambda h: h["score"], default=None)
     return {"players": per, "bingos": sum(r["bingos"] for r in per), "highest": best,
             "spread": scores[0] - scores[1] if len(scores) == 2 else 0}
+
+
+STATS_FIELDS = ["round", "division", "table", "player1", "score1", "bingos1", "highest1", "highest_score1",
+                "player2", "score2", "bingos2", "highest2", "highest_score2", "spread"]
+
+
+def stats_csv(games: Sequence[tuple[int, str, int, Sequence[str], Sequence[int], Sequence[dict[str, Any]]]]) -> str:
+    """One line per game (round, division, table, players, scores, score sheet): both players' bingos and
+    highest play, and the spread; for the round's zip, beside results.csv."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(STATS_FIELDS)
+    for round_, division, table, players, scores, moves in games:
+        if len(players) != 2 or len(scores) != 2:
+            continue
+        stats = game_stats(moves, scores)
+        cells: list[Any] = [round_, division, table]
+        for i in range(2):
+            mine = stats["players"][i]
+            high = mine["highest"] or {"notation": "", "score": ""}
+            cells += [players[i], scores[i], mine["bingos"], high["notation"], high["score"]]
+        writer.writerow([*cells, stats["spread"]])
+    return buffer.getvalue()

@@ -65,3 +65,32 @@ def test_a_play_taken_back_is_neither_a_bingo_nor_the_highest() -> None:
     stats = game_stats(moves, [0, 22])
     assert stats["bingos"] == 0 and stats["players"][0]["highest"] is None
     assert stats["highest"] == {"notation": "8D QI", "score": 22} and stats["spread"] == -22
+
+
+def test_the_results_json_and_the_rounds_zip_carry_each_games_figures(shared_dir: Path) -> None:
+    import csv
+    import io
+    import json
+    import zipfile
+
+    from tournament.results import GameRecord, results_json, round_zip
+
+    path = shared_dir / "gcg" / GAMES[0]
+    if not path.exists():
+        pytest.skip(f"{path} is not there")
+    record = parse_gcg(path.read_bytes().decode("utf-8", "replace"))
+    nicks = [p.nick for p in record.players]
+    moves = [{"player": nicks.index(m.nick), "kind": KINDS[m.kind], "notation": m.move, "score": m.score,
+              "total": m.total} for m in record.moves]
+    finals = [next(m.total for m in reversed(record.moves) if m.nick == n) for n in nicks]
+    game = GameRecord(3, 1, "A", [p.name or p.nick for p in record.players], finals, moves, [1, 2], ended=True,
+                      game="3-1", number=1)
+    expected = game_stats(moves, finals)
+    row = json.loads(results_json([game]))["games"][0]
+    assert row["stats"] == expected and row["stats"]["bingos"] >= 4
+    with zipfile.ZipFile(io.BytesIO(round_zip([game], 1))) as archive:
+        lines = list(csv.DictReader(io.StringIO(archive.read("round01/stats.csv").decode())))
+    assert len(lines) == 1
+    assert int(lines[0]["bingos1"]) + int(lines[0]["bingos2"]) == expected["bingos"]
+    assert int(lines[0]["spread"]) == finals[0] - finals[1]
+    assert max(int(lines[0]["highest_score1"]), int(lines[0]["highest_score2"])) == expected["highest"]["score"]
