@@ -8,8 +8,10 @@ sends it) is left out: after the play it tells what the mover kept.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from game.tiles import load_tile_set, tile_set_names
 from tournament.director.hall import TableState
 
 # score-sheet fields a spectator sees (a row's `rack` is not among them)
@@ -20,6 +22,13 @@ def _clock(raw: Any) -> dict[str, Any] | None:
     if not isinstance(raw, dict):
         return None
     return {"ms": int(raw.get("remaining_ms", 0)), "running": bool(raw.get("running"))}
+
+
+@cache
+def tile_values(edition: str) -> dict[str, int]:
+    """What each letter is worth in `edition` (the engine's tile set), for the tiles the pages draw; empty for
+    what has no tile set (Scramble's dice)."""
+    return dict(load_tile_set(edition).values) if edition in tile_set_names() else {}
 
 
 def spectator_view(state: TableState) -> dict[str, Any]:
@@ -44,7 +53,7 @@ def spectator_view(state: TableState) -> dict[str, Any]:
         "board": list(snap.get("board") or []), "premiums": list(snap.get("premiums") or []),
         "start": str(snap.get("start") or "H8"), "last_play": list(snap.get("last_play") or []),
         "moves": moves, "last": last, "unseen": str(snap.get("unseen") or ""), "bag": snap.get("bag"),
-        "result": snap.get("result"), "delay": None,
+        "result": snap.get("result"), "values": tile_values(str(snap.get("edition", "english"))), "delay": None,
     }
 
 
