@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from tournament.broadcast.view import waiting_view
+from tournament.broadcast.view import rewound, waiting_view
 
 
 class DelayError(ValueError):
@@ -106,6 +106,12 @@ class DelayLine:
         due = self._due_index(now, delay)
         if not delay.active:
             return latest
+        if due is None and delay.moves:
+            # no picture of then is kept (the delay set during the game, the director started again): the
+            # position is worked out from the latest one, when it can be exactly
+            earlier = rewound(latest, delay.moves)
+            if earlier is not None:
+                return {**earlier, "delay": {**delay.to_dict(), "rewound": True}}
         if due is None:
             return waiting_view(latest, delay.to_dict())
         view = dict(self._entries[due][1])

@@ -11,6 +11,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from game.errors import NotationError
+from game.play import Play
+from game.squares import COLUMNS
 from game.tiles import load_tile_set, tile_set_names
 from tournament.director.hall import TableState
 
@@ -64,4 +67,73 @@ def waiting_view(view: dict[str, Any], delay: dict[str, Any]) -> dict[str, Any]:
                 "board": ["." * len(r) for r in view["board"]], "last_play": [], "moves": [], "last": None,
                 "unseen": "", "bag": None, "spread": 0, "to_play": None, "result": None,
                 "delay": {**delay, "waiting": True}})
+    return out
+
+
+TURN_KINDS = ("play", "exchange", "pass", "withdrawn", "lost_turn")
+
+
+def _placed(notation: str) -> list[tuple[int, int, str]] | None:
+    """The (row, column, letter) of the tiles a play's notation put down; None when it cannot be read."""
+    try:
+        cells = Play.from_str(notation).cells()
+    except NotationError:
+        return None
+    return [(sq.row, sq.col, ch) for sq, ch, through in cells if not through]
+
+
+def rewound(view: dict[str, Any], rows: int) -> dict[str, Any] | None:
+    """`view` as it was `rows` score-sheet rows earlier, worked out from the view alone: the tiles of the plays
+    since taken off the board (and back among the unseen tiles), the scores and the last play of then.
+
+    For a delay in moves when no picture of then is kept (the delay set during a game, a director started
+    again): the clocks of then are not known, so none are shown. None when a play since cannot be taken back
+    exactly (its notation unreadable, or its tiles not where it says): then nothing is shown early."""
+    moves = list(view["moves"])
+    keep, gone = moves[:max(0, len(moves) - rows)], moves[max(0, len(moves) - rows):]
+    board = [list(r) for r in view["board"]]
+    returned: list[str] = []
+    for i in range(len(gone) - 1, -1, -1):
+        move = gone[i]
+        if move.get("kind") != "play":
+            continue
+        following = gone[i + 1] if i + 1 < len(gone) else None
+        if following is not None and following.get("kind") == "withdrawn":
+            continue  # its tiles came off the board already
+        placed = _placed(str(move.get("notation", "")))
+        if placed is None:
+            return None
+        for row, col, ch in placed:
+            if not (0 <= row < len(board) and 0 <= col < len(board[row])) or board[row][col] != ch:
+                return None
+            board[row][col] = "."
+            returned.append("?" if ch.islower() else ch.upper())
+    players = view["players"]
+    unseen = "".join(sorted(view["unseen"] + "".join(returned)))
+    bag = view.get("bag")
+    if isinstance(bag, int):
+        bag = bag + len(returned) if bag > 0 else max(0, len(unseen) - 7 * len(players))
+    totals = [0] * len(players)
+    for move in keep:
+        player = move.get("player")
+        if isinstance(player, int) and 0 <= player < len(totals):
+            totals[player] = int(move.get("total", 0))
+    turns = [m for m in keep if m.get("kind") in TURN_KINDS]
+    last = turns[-1] if turns else None
+    if last is not None and len(players) == 2:
+        to_play: int | None = 1 - int(last.get("player", 0))
+    elif moves:
+        to_play = int(moves[0].get("player", 0))
+    else:
+        to_play = view.get("to_play")
+    last_play: list[str] = []
+    if keep and keep[-1].get("kind") == "play":
+        placed = _placed(str(keep[-1].get("notation", ""))) or []
+        last_play = [f"{COLUMNS[col]}{row + 1}" for row, col, _ in placed]
+    out = dict(view)
+    out.update({"board": ["".join(r) for r in board], "moves": keep, "last": last, "last_play": last_play,
+                "unseen": unseen, "bag": bag, "to_play": to_play, "state": "turn", "result": None,
+                "spread": totals[0] - totals[1] if len(totals) == 2 else 0,
+                "players": [{**p, "score": totals[i], "on_turn": i == to_play, "clock": None}
+                            for i, p in enumerate(players)]})
     return out

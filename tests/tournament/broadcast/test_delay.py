@@ -61,3 +61,40 @@ def test_a_new_game_starts_a_new_line_and_no_delay_shows_the_latest() -> None:
 def test_a_bad_delay_says_which_value(kwargs: dict[str, Any], words: str) -> None:
     with pytest.raises(DelayError, match=words):
         Delay(**kwargs)
+
+
+def test_without_a_picture_of_then_the_position_is_worked_out_from_the_latest() -> None:
+    from referee.sim.table import SimulatedTable, default_setup
+    from tournament.broadcast.view import rewound
+
+    table = SimulatedTable(default_setup(players=("Ann", "Ben")), words=["QI", "AX", "JOE", "WE", "AI", "QO",
+                                                                          "AIE", "JE"])
+    shots = [table.control("start", {})]
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        shots.append(table.advance(20))
+
+    def as_view(snap: Any) -> dict[str, Any]:
+        return {"game": 1, "seq": 0, "state": snap["state"], "board": list(snap["board"]), "unseen": snap["unseen"],
+                "bag": snap["bag"], "moves": [dict(m) for m in snap["moves"]], "last_play": list(snap["last_play"]),
+                "to_play": 0, "players": [{"name": p["name"], "score": p["score"], "on_turn": p["on_turn"],
+                                           "clock": None} for p in snap["players"]], "delay": None}
+
+    latest = as_view(shots[-1])
+    for back in (1, 2, 4):
+        then = shots[-1 - back]
+        earlier = rewound(latest, back)
+        assert earlier is not None
+        assert earlier["board"] == list(then["board"])
+        assert earlier["unseen"] == then["unseen"] and earlier["bag"] == then["bag"]
+        assert [p["score"] for p in earlier["players"]] == [p["score"] for p in then["players"]]
+        assert sorted(earlier["last_play"]) == sorted(then["last_play"])
+        assert [p["on_turn"] for p in earlier["players"]] == [p["on_turn"] for p in then["players"]]
+    # a line that has no picture of two moves ago (the delay set during the game) shows the worked-out one
+    line = DelayLine()
+    line.add(latest, 0.0, Delay(moves=2))
+    shown = line.shown(0.0, Delay(moves=2))
+    assert shown is not None and shown["board"] == list(shots[2]["board"]) and shown["delay"]["rewound"]
+    # a notation it cannot take back exactly: nothing is shown early
+    broken = dict(latest, moves=[*latest["moves"][:-1], {**latest["moves"][-1], "notation": "10E WE (E10=W)"}])
+    assert rewound(broken, 1) is None
