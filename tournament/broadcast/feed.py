@@ -12,10 +12,13 @@ reader written for tsh's files), outside strings only.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import json
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from tournament.pairings import PairingsError, parse_tourney_js, tourney_data
@@ -23,6 +26,7 @@ from tournament.results import GameRecord, split_per_pairing
 
 log = logging.getLogger(__name__)
 
+NO_FILE = "no tsh file is loaded: send a round's pairings from tsh's tourney.js first"
 _NULL = re.compile(r'"(?:[^"\\]|\\.)*"|\bnull\b', re.DOTALL)
 
 
@@ -78,19 +82,52 @@ def _paired(player: Any, r: int) -> int | None:
 class TourneyFeed:
     """The feed of one director, written again only when the file or an ended game changed.
 
-    `signature` is cheap (the tables' states and scores, no store read): while it stays the same, the
-    last text is served as it is, so a poller every few seconds costs the hall nothing."""
+    `signature` is cheap (the ended games and their scores, no store read): while it stays the same, the last
+    text is served as it is, so a poller every few seconds costs the hall nothing. When it changed, the feed is
+    written again in a thread (reading every game from the store waits for the store's writer, which a busy
+    hall keeps busy); an answer waits `FRESH_WAIT_S` for it at most and is otherwise the previous text, one
+    result behind for a moment, so the feed always answers quickly. The first answer always waits."""
+
+    FRESH_WAIT_S = 0.05
 
     def __init__(self) -> None:
         self._key: tuple[Any, ...] | None = None
-        self._text = ""
+        self._text: str | None = None
+        self._building: tuple[tuple[Any, ...], asyncio.Task[str]] | None = None
 
-    def text(self, source: str | None, signature: tuple[Any, ...], records: Any) -> str:
-        """The feed for the loaded tsh file `source`; `records()` is called only when something changed."""
+    def text(self, source: str | None, signature: tuple[Any, ...], records: Callable[[], Any]) -> str:
+        """The feed for the loaded tsh file `source`, written now when something changed."""
         if source is None:
-            raise PairingsError("no tsh file is loaded: send a round's pairings from tsh's tourney.js first")
+            raise PairingsError(NO_FILE)
         key = (hash(source), signature)
-        if key != self._key:
+        if key != self._key or self._text is None:
             self._text = write_tourney_js(filled_scores(source, records()))
             self._key = key
         return self._text
+
+    async def answer(self, source: str | None, signature: tuple[Any, ...], records: Callable[[], Any]) -> str:
+        """As `text`, on the event loop: the writing in a thread, the answer never waiting long for it."""
+        if source is None:
+            raise PairingsError(NO_FILE)
+        key = (hash(source), signature)
+        if key == self._key and self._text is not None:
+            return self._text
+        if self._building is None or self._building[0] != key:
+            def write() -> str:
+                return write_tourney_js(filled_scores(source, records()))
+
+            task = asyncio.get_running_loop().create_task(asyncio.to_thread(write))
+            self._building = (key, task)
+            task.add_done_callback(functools.partial(self._built, key))
+        task = self._building[1]
+        if self._text is None:
+            return await asyncio.shield(task)
+        with contextlib.suppress(TimeoutError):
+            return await asyncio.wait_for(asyncio.shield(task), self.FRESH_WAIT_S)
+        return self._text
+
+    def _built(self, key: tuple[Any, ...], task: asyncio.Task[str]) -> None:
+        if self._building is not None and self._building[1] is task:
+            self._building = None
+        if not task.cancelled() and task.exception() is None:
+            self._text, self._key = task.result(), key

@@ -182,11 +182,14 @@ class Broadcast:
                        scores=[int(p["score"]) for p in view["players"]] or record.scores, ended=False)
 
     def signature(self) -> tuple[Any, ...]:
-        """What the tsh feed depends on among the tables now: each one's game, state and scores."""
+        """What the tsh feed depends on among the tables now: the games ended, with their scores (a move at a
+        table still playing changes nothing in it, so the feed is not written again for it)."""
         out = []
         for table, state in sorted(self.director.tables.items()):
+            if state.snapshot.get("state") != "ended":
+                continue
             players = [p for p in state.snapshot.get("players") or [] if isinstance(p, dict)]
-            out.append((table, state.game, state.snapshot.get("state"), tuple(int(p.get("score", 0)) for p in players)))
+            out.append((table, state.game, tuple(int(p.get("score", 0)) for p in players)))
         return tuple(out)
 
     # --- the stream -----------------------------------------------------------------------------
@@ -249,7 +252,7 @@ def add_routes(app: web.Application, director: Director, broadcast: Broadcast, a
     async def tourney_js(request: web.Request) -> web.Response:
         source = director.store.meta(TOURNEY_META)
         try:
-            text = broadcast.feed.text(source, broadcast.signature(), director.records)
+            text = await broadcast.feed.answer(source, broadcast.signature(), director.records)
         except PairingsError as exc:
             return _error(404, "no_tsh_file", str(exc))
         return web.Response(text=text, content_type="application/javascript", charset="utf-8",

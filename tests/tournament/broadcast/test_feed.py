@@ -73,3 +73,30 @@ def test_the_feed_is_written_again_only_when_something_changed() -> None:
     assert feed.text(FIXTURE, ("a",), records) is first and len(calls) == 1
     feed.text(FIXTURE, ("b",), records)
     assert len(calls) == 2
+
+
+def test_an_answer_does_not_wait_long_for_the_feed_to_be_written_again() -> None:
+    import asyncio
+    import threading
+
+    feed = TourneyFeed()
+    release = threading.Event()
+
+    def slow() -> list[GameRecord]:
+        release.wait(10)  # the store's writer is busy
+        return round_records(2, ended={2}, scores={2: (401, 388)})  # table 2: players 3 and 1 of division A
+
+    async def run() -> None:
+        first = await feed.answer(FIXTURE, ("a",), lambda: round_records(2, ended=set(), scores={}))
+        assert "401" not in first
+        stale = await feed.answer(FIXTURE, ("b",), slow)  # written in a thread: the answer is the previous one
+        assert stale == first
+        release.set()
+        for _ in range(200):
+            fresh = await feed.answer(FIXTURE, ("b",), slow)
+            if fresh != first:
+                break
+            await asyncio.sleep(0.01)
+        assert parse_tourney_js(fresh).divisions["A"][3].scores[1] == 401
+
+    asyncio.run(run())
