@@ -70,11 +70,11 @@ class _Client:
 class Broadcast:
     """What spectators see of every table, through the event's delay, and where the stream slots point."""
 
-    def __init__(self, director: Director, *, delay: Delay | None = None, language: str = "en",
+    def __init__(self, director: Director, *, delay: Delay | None = None, language: str = "",
                  clock: Callable[[], float] | None = None) -> None:
         self.director = director
         self.clock = clock or director.clock
-        self.language = language if language in LANGUAGES else "en"
+        self.language = language if language in LANGUAGES else ""  # "": each page follows its table
         stored = director.store.meta(DELAY_META)
         self.delay = delay if delay is not None else Delay()
         if isinstance(stored, dict):  # the delay the director set last, kept over a restart

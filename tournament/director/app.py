@@ -300,7 +300,7 @@ async def _standings(request: web.Request) -> web.Response:
 
 
 def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None, delay: Delay | None = None,
-               language: str = "en") -> web.Application:
+               language: str = "") -> web.Application:
     """The director's application. `guard` checks the director credential and the page's session; `delay`
     and `language` are the broadcast's (tournament/broadcast/)."""
     app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)

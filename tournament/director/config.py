@@ -42,18 +42,18 @@ class BroadcastSettings:
 
     delay_moves: int = 0
     delay_seconds: float = 0.0
-    language: str = "en"
+    language: str = ""  # "": each page follows the language of the table it shows
 
 
 def _broadcast(raw: dict[str, Any], path: Path) -> BroadcastSettings:
-    moves, seconds, language = raw.get("delay_moves", 0), raw.get("delay_seconds", 0), raw.get("language", "en")
+    moves, seconds, language = raw.get("delay_moves", 0), raw.get("delay_seconds", 0), raw.get("language", "")
     if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= 50:
         raise DirectorConfigError(f"{path}: [broadcast] delay_moves: a whole number from 0 to 50, not {moves!r}")
     if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 3600:
         raise DirectorConfigError(f"{path}: [broadcast] delay_seconds: seconds from 0 to 3600, not {seconds!r}")
     if moves and seconds:
         raise DirectorConfigError(f"{path}: [broadcast]: delay_moves or delay_seconds, not both")
-    if language not in ("en", "de"):
+    if language not in ("", "en", "de"):
         raise DirectorConfigError(f"{path}: [broadcast] language: \"en\" or \"de\", not {language!r}")
     return BroadcastSettings(moves, float(seconds), language)
 

@@ -36,7 +36,7 @@ class FakeClock:
 
 
 class CastServer:
-    def __init__(self, state_dir: Path, *, delay: Delay | None = None, language: str = "en") -> None:
+    def __init__(self, state_dir: Path, *, delay: Delay | None = None, language: str = "") -> None:
         self.clock = FakeClock()
         self.loop = asyncio.new_event_loop()
         state_dir.mkdir(parents=True, exist_ok=True)

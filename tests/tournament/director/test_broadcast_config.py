@@ -14,7 +14,7 @@ BROKER = 'broker = "mqtt://127.0.0.1:1883"\ncredentials = "cred.txt"\n'
 
 
 def test_the_broadcast_section(tmp_path: Path) -> None:
-    assert load(write(tmp_path, 'event = "e1"\n')).broadcast == BroadcastSettings(0, 0.0, "en")
+    assert load(write(tmp_path, 'event = "e1"\n')).broadcast == BroadcastSettings(0, 0.0, "")
     config = load(write(tmp_path, 'event = "e1"\n', BROKER + '[broadcast]\ndelay_moves = 2\nlanguage = "de"\n'))
     assert config.broadcast == BroadcastSettings(2, 0.0, "de")
     config = load(write(tmp_path, 'event = "e1"\n', BROKER + "[broadcast]\ndelay_seconds = 90\n"))

@@ -210,3 +210,19 @@ def test_german_at_a_german_event(cast: Any, browser: Any) -> None:
     page.goto(f"{server.url}/overlay/5?fields=last&lang=en")
     expect(page.locator(".olast")).to_have_text(re.compile(r"^Last play: "), timeout=5000)
     assert page.errors == []
+
+
+def test_without_an_event_language_each_page_follows_its_table(cast: Any, browser: Any) -> None:
+    expect = pytest.importorskip("playwright.sync_api").expect
+    server = cast()
+    server.online(1)
+    server.online(2)
+    server.show(1, played(real_table(("Anna", "Bernd"), edition="german", language="de"), MOVES[:1])[-1])
+    server.show(2, played(real_table(("Ann", "Ben")), MOVES[:1])[-1])
+    page = new_page(browser, 1280, 720)
+    page.goto(f"{server.url}/overlay/1?fields=last,turn")
+    expect(page.locator(".olast")).to_have_text(re.compile(r"^Letzter Zug: Anna 8G QI \+\d+$"), timeout=5000)
+    expect(page.locator('.op[data-index="1"] .oturn')).to_have_text("am Zug")
+    page.goto(f"{server.url}/overlay/2?fields=last")
+    expect(page.locator(".olast")).to_have_text(re.compile(r"^Last play: Ann 8G QI \+22$"), timeout=5000)
+    assert page.errors == []
