@@ -3,8 +3,9 @@
 Routes (docs/director.md, "Broadcasting the event"):
 
 - `GET /tourney.js` tsh's file as loaded with the pairings, each ended game's scores filled in
-- `GET /watch/N` a spectator's view of table N; `GET /overlay/N?fields=...` an overlay for OBS or a hall
-  screen; `GET /overlay/slot/K` the overlay of whichever table stream slot K is aimed at
+- `GET /watch` every table, to choose one (`GET /api/watch` the same as JSON); `GET /watch/N` a spectator's
+  view of table N; `GET /overlay/N?fields=...` an overlay for OBS or a hall screen; `GET /overlay/slot/K` the
+  overlay of whichever table stream slot K is aimed at
 - `GET /broadcast/events?table=N` or `?slot=K`: server-sent `view` events, the table as spectators see it
   (through the delay); `GET /api/watch/N` the same once, as JSON; `GET /api/broadcast` the delay, the slots
   and the event's language
@@ -130,16 +131,22 @@ class Broadcast:
         self._shown[table] = (key, text)
         return text
 
+    def _watchers(self, table: int) -> list[_Client]:
+        return [c for c in self._clients if (self.slots.get(c.slot) if c.slot is not None else c.table) == table]
+
     def _push(self, table: int) -> None:
+        """Send table `table`'s picture to the pages watching it, when it changed (encoded once for all of
+        them; a table nobody watches costs no encoding)."""
+        watchers = self._watchers(table)
+        if not watchers:
+            return
         before = self._shown.get(table)
         text = self._encoded(table)
         if text is None or (before is not None and before[1] == text):
             return
-        for client in self._clients:
-            aimed = self.slots.get(client.slot) if client.slot is not None else client.table
-            if aimed == table:
-                client.pending = text
-                client.wake.set()
+        for client in watchers:
+            client.pending = text
+            client.wake.set()
 
     def tick(self) -> None:
         """Push every delayed picture that came due (the app calls it every `TICK_S`; tests step the clock)."""
@@ -267,6 +274,21 @@ def add_routes(app: web.Application, director: Director, broadcast: Broadcast, a
     async def overlay_page(request: web.Request) -> web.FileResponse:
         return await page("overlay.html")
 
+    async def index_page(request: web.Request) -> web.FileResponse:
+        return await page("index.html")
+
+    async def index_json(request: web.Request) -> web.Response:
+        """Every table as spectators see it now, in brief (through the delay, like everything public)."""
+        out = []
+        for table in sorted(director.tables):
+            view = broadcast.view(table)
+            if view is None:
+                continue
+            out.append({k: view.get(k) for k in ("table", "name", "round", "division", "state", "online", "delay")}
+                       | {"players": [{"name": p["name"], "score": p["score"], "on_turn": p["on_turn"]}
+                                      for p in view["players"]]})
+        return _json(out, headers={"Cache-Control": "no-store"})
+
     async def watch_json(request: web.Request) -> web.Response:
         number = int(request.match_info["n"])
         view = broadcast.view(number)
@@ -324,7 +346,9 @@ def add_routes(app: web.Application, director: Director, broadcast: Broadcast, a
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.router.add_get("/tourney.js", tourney_js)
+    app.router.add_get("/watch", index_page)
     app.router.add_get("/watch/{n:\\d+}", watch_page)
+    app.router.add_get("/api/watch", index_json)
     app.router.add_get("/overlay/{n:\\d+}", overlay_page)
     app.router.add_get("/overlay/slot/{k:\\d+}", overlay_page)
     app.router.add_get("/broadcast/events", broadcast.stream)

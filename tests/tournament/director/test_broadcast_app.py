@@ -120,6 +120,8 @@ def test_a_delay_in_moves_holds_back_the_overlay_and_the_live_gcg_never_the_dire
     assert not any(p["clock"]["running"] for p in view["players"])
     live = client.get("/gcg/3.gcg")[1]
     assert "7H AX" in live and "9F JOE" not in live and "#incomplete" in live
+    (brief,) = client.get("/api/watch")[1]  # every table in brief: through the delay as well
+    assert [p["score"] for p in brief["players"]] == [p["score"] for p in shots[2]["players"]]
     director_view = client.get("/api/table/3")[1]  # the director's own: everything, at once
     assert [m["notation"] for m in director_view["moves"]] == MOVES
     assert client.get("/api/broadcast")[1]["delay"] == {"moves": 2, "seconds": 0}

@@ -97,6 +97,14 @@ def test_the_spectator_view(cast: Any, browser: Any, width: int, height: int) ->
     after = played(table, [*MOVES, "11D ZA"])[-1]
     server.show(3, after)
     expect(page.locator("#moves tbody tr")).to_have_count(5, timeout=2000)
+    # every board, to choose one
+    page.goto(f"{server.url}/watch")
+    card = page.locator('.card[data-table="3"]')
+    expect(card.locator(".cscore")).to_have_text([str(p["score"]) for p in after["players"]], timeout=5000)
+    page.screenshot(path=f"/tmp/broadcast-index-{width}x{height}.png")
+    card.click()
+    expect(page).to_have_url(f"{server.url}/watch/3")
+    expect(page.locator("#board .sq")).to_have_count(225, timeout=5000)
     assert page.errors == []
 
 
