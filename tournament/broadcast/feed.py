@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import re
@@ -80,54 +79,68 @@ def _paired(player: Any, r: int) -> int | None:
 
 
 class TourneyFeed:
-    """The feed of one director, written again only when the file or an ended game changed.
+    """The feed of one director, written again (in a thread) when an ended game or the loaded file changed,
+    never while a poller waits.
 
-    `signature` is cheap (the ended games and their scores, no store read): while it stays the same, the last
-    text is served as it is, so a poller every few seconds costs the hall nothing. When it changed, the feed is
-    written again in a thread (reading every game from the store waits for the store's writer, which a busy
-    hall keeps busy); an answer waits `FRESH_WAIT_S` for it at most and is otherwise the previous text, one
-    result behind for a moment, so the feed always answers quickly. The first answer always waits."""
+    `changed()` is told of every game that ends or whose result changes (the broadcast follows the hall for
+    it); the feed is then written again half a second later (the ends of a round come in bursts), reading
+    every game from the store off the event loop, since the store's reads wait for its writer, which a busy
+    hall keeps busy. An answer is the last text written, at once: at most about a second behind the hall.
+    Only the first answer, and the first after another tsh file was loaded, waits for the writing."""
 
-    FRESH_WAIT_S = 0.05
+    DEBOUNCE_S = 0.5
 
-    def __init__(self) -> None:
-        self._key: tuple[Any, ...] | None = None
-        self._text: str | None = None
-        self._building: tuple[tuple[Any, ...], asyncio.Task[str]] | None = None
+    def __init__(self, source: Callable[[], str | None], records: Callable[[], Any]) -> None:
+        self._source = source
+        self._records = records
+        self.version = 0
+        self.writes = 0  # how often the feed was written (for the tests and the benchmark)
+        self._built: tuple[int, int, str] | None = None  # (version, hash of the tsh file, text)
+        self._task: asyncio.Task[None] | None = None
 
-    def text(self, source: str | None, signature: tuple[Any, ...], records: Callable[[], Any]) -> str:
-        """The feed for the loaded tsh file `source`, written now when something changed."""
+    def write(self) -> tuple[int, str]:
+        """The feed now: (hash of the tsh file it is written from, text). Runs in any thread."""
+        source = self._source()
         if source is None:
             raise PairingsError(NO_FILE)
-        key = (hash(source), signature)
-        if key != self._key or self._text is None:
-            self._text = write_tourney_js(filled_scores(source, records()))
-            self._key = key
-        return self._text
+        self.writes += 1
+        return hash(source), write_tourney_js(filled_scores(source, self._records()))
 
-    async def answer(self, source: str | None, signature: tuple[Any, ...], records: Callable[[], Any]) -> str:
-        """As `text`, on the event loop: the writing in a thread, the answer never waiting long for it."""
+    def changed(self) -> None:
+        """A game ended, or an ended game's scores changed: write the feed again soon."""
+        self.version += 1
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._task is not None and not self._task.done():
+            return  # the writing under way looks at the version again when it is done
+        with contextlib.suppress(RuntimeError):  # no loop running (a test of the hall alone): at the next answer
+            self._task = asyncio.get_running_loop().create_task(self._rewrite())
+
+    async def _rewrite(self) -> None:
+        await asyncio.sleep(self.DEBOUNCE_S)
+        while self._built is None or self._built[0] != self.version:
+            version = self.version
+            try:
+                source_hash, text = await asyncio.to_thread(self.write)
+            except PairingsError:
+                return  # no tsh file loaded yet: the first answer says so
+            except Exception:  # a feed that cannot be written must not stop the director
+                log.exception("tourney.js could not be written again; the previous one is served")
+                return
+            self._built = (version, source_hash, text)
+
+    async def answer(self) -> str:
+        """The feed as a poller gets it: the last text written, at once (written now only the first time)."""
+        source = self._source()
         if source is None:
             raise PairingsError(NO_FILE)
-        key = (hash(source), signature)
-        if key == self._key and self._text is not None:
-            return self._text
-        if self._building is None or self._building[0] != key:
-            def write() -> str:
-                return write_tourney_js(filled_scores(source, records()))
-
-            task = asyncio.get_running_loop().create_task(asyncio.to_thread(write))
-            self._building = (key, task)
-            task.add_done_callback(functools.partial(self._built, key))
-        task = self._building[1]
-        if self._text is None:
-            return await asyncio.shield(task)
-        with contextlib.suppress(TimeoutError):
-            return await asyncio.wait_for(asyncio.shield(task), self.FRESH_WAIT_S)
-        return self._text
-
-    def _built(self, key: tuple[Any, ...], task: asyncio.Task[str]) -> None:
-        if self._building is not None and self._building[1] is task:
-            self._building = None
-        if not task.cancelled() and task.exception() is None:
-            self._text, self._key = task.result(), key
+        built = self._built
+        if built is None or built[1] != hash(source):
+            version = self.version
+            source_hash, text = await asyncio.to_thread(self.write)
+            self._built = (version, source_hash, text)
+            return text
+        if built[0] != self.version:
+            self._schedule()
+        return built[2]

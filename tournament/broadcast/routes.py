@@ -84,12 +84,16 @@ class Broadcast:
         raw_slots = director.store.meta(SLOTS_META) or {}
         self.slots: dict[int, int] = {int(k): int(v) for k, v in raw_slots.items()} if isinstance(raw_slots, dict) \
             else {}
-        self.feed = TourneyFeed()
+        self.feed = TourneyFeed(lambda: director.store.meta(TOURNEY_META), director.records)
+        self._results: dict[int, tuple[Any, ...]] = {}  # table -> its ended game and scores (what the feed follows)
         self._lines: dict[int, DelayLine] = {}
         self._shown: dict[int, tuple[Any, str]] = {}  # table -> (key of the picture shown, its JSON)
         self._clients: set[_Client] = set()
         for state in director.tables.values():
             self._add(state)
+            result = self._result(state)
+            if result is not None:
+                self._results[state.table] = result
         self._unsubscribe = director.subscribe(self._on_change)
 
     def close(self) -> None:
@@ -107,6 +111,21 @@ class Broadcast:
     def _on_change(self, state: TableState) -> None:
         self._add(state)
         self._push(state.table)
+        result = self._result(state)
+        if self._results.get(state.table) != result:
+            if result is None:
+                self._results.pop(state.table, None)
+            else:
+                self._results[state.table] = result
+            self.feed.changed()
+
+    @staticmethod
+    def _result(state: TableState) -> tuple[Any, ...] | None:
+        """A table's ended game and its scores (None while its game is not over): all the feed depends on."""
+        if state.snapshot.get("state") != "ended":
+            return None
+        players = [p for p in state.snapshot.get("players") or [] if isinstance(p, dict)]
+        return (state.game, tuple(int(p.get("score", 0)) for p in players))
 
     def view(self, table: int) -> dict[str, Any] | None:
         """Table `table` as spectators see it now (None: it has not reported)."""
@@ -188,17 +207,6 @@ class Broadcast:
         return replace(record, moves=[dict(m) for m in view["moves"]],
                        scores=[int(p["score"]) for p in view["players"]] or record.scores, ended=False)
 
-    def signature(self) -> tuple[Any, ...]:
-        """What the tsh feed depends on among the tables now: the games ended, with their scores (a move at a
-        table still playing changes nothing in it, so the feed is not written again for it)."""
-        out = []
-        for table, state in sorted(self.director.tables.items()):
-            if state.snapshot.get("state") != "ended":
-                continue
-            players = [p for p in state.snapshot.get("players") or [] if isinstance(p, dict)]
-            out.append((table, state.game, tuple(int(p.get("score", 0)) for p in players)))
-        return tuple(out)
-
     # --- the stream -----------------------------------------------------------------------------
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
@@ -257,9 +265,8 @@ def add_routes(app: web.Application, director: Director, broadcast: Broadcast, a
     app[BROADCAST] = broadcast
 
     async def tourney_js(request: web.Request) -> web.Response:
-        source = director.store.meta(TOURNEY_META)
         try:
-            text = await broadcast.feed.answer(source, broadcast.signature(), director.records)
+            text = await broadcast.feed.answer()
         except PairingsError as exc:
             return _error(404, "no_tsh_file", str(exc))
         return web.Response(text=text, content_type="application/javascript", charset="utf-8",

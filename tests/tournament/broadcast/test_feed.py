@@ -61,42 +61,47 @@ def test_a_game_the_file_does_not_pair_is_left_out() -> None:
     assert data["divisions"][0]["players"][1]["scores"] == [452]  # as the file had it
 
 
-def test_the_feed_is_written_again_only_when_something_changed() -> None:
-    feed = TourneyFeed()
-    calls: list[int] = []
-
-    def records() -> list[GameRecord]:
-        calls.append(1)
-        return round_records(2, ended={1}, scores={1: (401, 388)})
-
-    first = feed.text(FIXTURE, ("a",), records)
-    assert feed.text(FIXTURE, ("a",), records) is first and len(calls) == 1
-    feed.text(FIXTURE, ("b",), records)
-    assert len(calls) == 2
-
-
-def test_an_answer_does_not_wait_long_for_the_feed_to_be_written_again() -> None:
+def test_the_feed_is_written_again_off_the_answer_when_a_game_ended() -> None:
     import asyncio
     import threading
 
-    feed = TourneyFeed()
+    ended: set[int] = set()
     release = threading.Event()
+    release.set()
 
-    def slow() -> list[GameRecord]:
-        release.wait(10)  # the store's writer is busy
-        return round_records(2, ended={2}, scores={2: (401, 388)})  # table 2: players 3 and 1 of division A
+    def records() -> list[GameRecord]:
+        release.wait(10)  # the store's writer may be busy: the answers do not wait for it
+        return round_records(2, ended=set(ended), scores={2: (401, 388)})  # table 2: players 3 and 1 of A
+
+    feed = TourneyFeed(lambda: FIXTURE, records)
+    feed.DEBOUNCE_S = 0.0
 
     async def run() -> None:
-        first = await feed.answer(FIXTURE, ("a",), lambda: round_records(2, ended=set(), scores={}))
-        assert "401" not in first
-        stale = await feed.answer(FIXTURE, ("b",), slow)  # written in a thread: the answer is the previous one
-        assert stale == first
+        first = await feed.answer()  # the first answer is written at once
+        assert feed.writes == 1 and "401" not in first
+        assert await feed.answer() is first and feed.writes == 1  # nothing changed: nothing written
+        release.clear()
+        ended.add(2)
+        feed.changed()  # table 2 ended its game
+        assert await feed.answer() is first  # being written: the answer is the previous text, at once
         release.set()
-        for _ in range(200):
-            fresh = await feed.answer(FIXTURE, ("b",), slow)
-            if fresh != first:
+        for _ in range(500):
+            fresh = await feed.answer()
+            if fresh is not first:
                 break
             await asyncio.sleep(0.01)
-        assert parse_tourney_js(fresh).divisions["A"][3].scores[1] == 401
+        assert parse_tourney_js(fresh).divisions["A"][3].scores[1] == 401 and feed.writes == 2
 
     asyncio.run(run())
+
+
+def test_without_a_tsh_file_the_feed_says_so() -> None:
+    import asyncio
+
+    import pytest
+
+    from tournament.pairings import PairingsError
+
+    feed = TourneyFeed(lambda: None, list)
+    with pytest.raises(PairingsError, match="no tsh file is loaded"):
+        asyncio.run(feed.answer())
