@@ -17,11 +17,16 @@ import contextlib
 import json
 import logging
 import re
+import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tournament.pairings import PairingsError, parse_tourney_js, tourney_data
 from tournament.results import GameRecord, split_per_pairing
+
+if TYPE_CHECKING:
+    from tournament.director.core import Director
+    from tournament.director.store import StoredGame
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +81,59 @@ def _paired(player: Any, r: int) -> int | None:
     if isinstance(pairings, list) and r < len(pairings) and isinstance(pairings[r], int):
         return int(pairings[r])
     return None
+
+
+class ResultCache:
+    """The games the feed writes scores from, kept between writings: every game read once (the director's
+    `records()`), then only the games that ended or changed since, so that writing the feed again during a
+    round's last minutes does not read the whole hall from the store each time.
+
+    `touch` runs on the director's loop, `records` in the writing thread: a lock hands the set over."""
+
+    def __init__(self, director: Director) -> None:
+        self.director = director
+        self._games: dict[tuple[int, int | None], GameRecord] | None = None
+        self._touched: set[tuple[int, int]] = set()
+        self._lock = threading.Lock()
+
+    def touch(self, table: int, game: int) -> None:
+        with self._lock:
+            self._touched.add((table, game))
+
+    def records(self) -> list[GameRecord]:
+        with self._lock:
+            touched, self._touched = self._touched, set()
+        if self._games is None:
+            self._games = {(r.table, r.number): r for r in self.director.records()}
+            return list(self._games.values())
+        for table in sorted({t for t, _ in touched}):
+            games = {g for t, g in touched if t == table}
+            for stored in self.director.store.games(table):
+                if stored.game in games:
+                    record = game_record(stored, self.director.name)
+                    if record is not None:
+                        self._games[(table, stored.game)] = record
+        return list(self._games.values())
+
+
+def game_record(stored: StoredGame, event: str) -> GameRecord | None:
+    """One stored game as the director's `records()` makes it (tournament/director/core.py): the same fields,
+    for one game at a time."""
+    snap = stored.snapshot
+    if not snap:
+        return None
+    players = [str(p.get("name", "")) for p in snap.get("players") or []]
+    if len(players) != 2:
+        return None
+    result = snap.get("result") or {}
+    return GameRecord(
+        stored.table, stored.round or 0, stored.division or "", players,
+        [int(p.get("score", 0)) for p in snap.get("players") or []],
+        [dict(m) for m in snap.get("moves") or []], list(stored.ids),
+        edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
+        ended=snap.get("state") == "ended" and bool(result),
+        winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
+        event=event, game=f"{stored.table}-{stored.game}", number=stored.game)
 
 
 class TourneyFeed:

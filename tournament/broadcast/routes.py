@@ -32,7 +32,7 @@ from typing import Any
 from aiohttp import web
 
 from tournament.broadcast.delay import Delay, DelayError, DelayLine
-from tournament.broadcast.feed import TourneyFeed
+from tournament.broadcast.feed import ResultCache, TourneyFeed
 from tournament.broadcast.view import spectator_view
 from tournament.director.access import Refused
 from tournament.director.core import Director
@@ -84,7 +84,8 @@ class Broadcast:
         raw_slots = director.store.meta(SLOTS_META) or {}
         self.slots: dict[int, int] = {int(k): int(v) for k, v in raw_slots.items()} if isinstance(raw_slots, dict) \
             else {}
-        self.feed = TourneyFeed(lambda: director.store.meta(TOURNEY_META), director.records)
+        self.results = ResultCache(director)
+        self.feed = TourneyFeed(lambda: director.store.meta(TOURNEY_META), self.results.records)
         self._results: dict[int, tuple[Any, ...]] = {}  # table -> its ended game and scores (what the feed follows)
         self._lines: dict[int, DelayLine] = {}
         self._shown: dict[int, tuple[Any, str]] = {}  # table -> (key of the picture shown, its JSON)
@@ -117,6 +118,8 @@ class Broadcast:
                 self._results.pop(state.table, None)
             else:
                 self._results[state.table] = result
+            if state.game is not None:
+                self.results.touch(state.table, state.game)
             self.feed.changed()
 
     @staticmethod

@@ -171,3 +171,44 @@ def test_a_slot_follows_the_table_the_director_aims_it_at(cast: Any) -> None:
     assert client.get("/api/broadcast")[1]["slots"] == {"2": 4}
     # the slots are the director's store's: a director started again on it aims them as before
     assert server.store.meta("broadcast_slots") == {"2": 4}
+
+
+def test_the_feed_follows_the_games_as_they_end(cast: Any, wait: Any) -> None:
+    """The tsh file in the store, two games of its round 2 (tables 1 and 2 of division A): the first answer
+    reads every game, later ones only the games that ended since."""
+    from tournament.pairings import parse_tourney_js, tsh_round
+
+    fixture = (Path(__file__).parents[1] / "fixtures" / "tourney.js").read_text(encoding="utf-8")
+    server = cast()
+    client = Client(server.url)
+    games = {g.table: g for g in tsh_round(parse_tourney_js(fixture), 2, table_offsets={"B": 10})[0]}
+    server.call(lambda: server.store.set_meta("tourney_js", fixture))
+    for table in (1, 2):
+        game = games[table]
+        server.call(lambda g=game: server.store.assign_game(g.table, 1, 2, g.division, list(g.ids)))
+        server.online(table)
+    shots = {t: played(real_table(games[t].players), MOVES[:2])[-1] for t in (1, 2)}
+
+    def ended(shot: dict[str, Any]) -> dict[str, Any]:
+        return {**shot, "state": "ended", "result": {"winners": [0], "reason": "score"}}
+
+    server.show(1, ended(shots[1]))
+    server.show(2, shots[2])
+    feed = parse_tourney_js(client.get("/tourney.js")[1])
+    a, b = games[1].ids
+    assert a is not None and b is not None
+    assert [feed.divisions["A"][a].scores[1], feed.divisions["A"][b].scores[1]] == \
+        [p["score"] for p in shots[1]["players"]]
+    writes = server.broadcast.feed.writes
+    server.show(2, ended(shots[2]))
+    c, d = games[2].ids
+    assert c is not None and d is not None
+
+    def scores() -> list[int]:
+        text = client.get("/tourney.js")[1]
+        division = parse_tourney_js(text).divisions["A"]
+        return [division[c].scores[1] if len(division[c].scores) > 1 else -1, division[d].scores[1]
+                if len(division[d].scores) > 1 else -1]
+
+    wait(lambda: scores() == [p["score"] for p in shots[2]["players"]], what="table 2's scores in the feed")
+    assert server.broadcast.feed.writes == writes + 1
