@@ -375,8 +375,10 @@ def main() -> int:
             print(f"move played to overlay DOM p99: {pct(to_overlay, 0.99):.0f} ms")
         print(f"/tourney.js answers while the hall plays: {len(feed_times)} count")
         if feed_times:
-            print(f"/tourney.js p50: {statistics.median(feed_times):.1f} ms")
-            print(f"/tourney.js p99: {pct(feed_times, 0.99):.1f} ms")
+            # the first answer writes the feed from every game of the store; the others get the last one written
+            print(f"/tourney.js first answer (every game read): {feed_times[0]:.1f} ms")
+            print(f"/tourney.js p50: {statistics.median(feed_times[1:] or feed_times):.1f} ms")
+            print(f"/tourney.js p99: {pct(feed_times[1:] or feed_times, 0.99):.1f} ms")
     finally:
         for worker in workers:
             worker.join(30)
