@@ -148,6 +148,12 @@ def test_overlays_their_fields_transparent_and_live(cast: Any, browser: Any, wid
     expect(overlay.locator(".oscore")).to_have_count(2, timeout=5000)
     expect(overlay.locator(".oname")).to_have_count(0)
     expect(overlay.locator(".clock")).to_have_count(0)
+    expect(overlay.locator(".onotice")).to_have_count(0)
+    page.goto(f"{server.url}/overlay/3?fields=scores,score,bag")  # a misspelt field is said on the overlay
+    expect(overlay.locator(".onotice")).to_have_text(
+        "fields: 'score', 'bag' unknown (known: board, names, scores, clocks, last, unseen, spread, turn)",
+        timeout=5000)
+    expect(overlay.locator(".oscore")).to_have_count(2)
     assert page.errors == []
 
 

@@ -11,6 +11,8 @@
   const params = new URLSearchParams(location.search);
   const asked = (params.get("fields") || "names,scores,clocks,last,turn").split(",").map((f) => f.trim()).filter(Boolean);
   const fields = new Set(asked.filter((f) => FIELDS.includes(f)));
+  // a field the overlay does not know is said on the overlay itself (an OBS source shows no console)
+  const unknown = asked.filter((f) => !FIELDS.includes(f));
   const root = document.getElementById("overlay");
   let receivedAt = 0;
 
@@ -82,6 +84,10 @@
     }
     const delay = Cast.delayText(view, w);
     if (delay) panel.append(Cast.el("div", "odelay", view.delay.waiting ? w.waiting_delay : delay));
+    if (unknown.length) {
+      panel.prepend(Cast.el("div", "onotice", `fields: ${unknown.map((f) => `'${f}'`).join(", ")} unknown ` +
+        `(known: ${FIELDS.join(", ")})`));
+    }
     if (panel.childNodes.length) out.push(panel);
     root.replaceChildren(...out);
     root.dataset.seq = view.seq;
