@@ -212,3 +212,19 @@ def test_the_feed_follows_the_games_as_they_end(cast: Any, wait: Any) -> None:
 
     wait(lambda: scores() == [p["score"] for p in shots[2]["players"]], what="table 2's scores in the feed")
     assert server.broadcast.feed.writes == writes + 1
+
+
+def test_the_slots_and_the_delay_stay_over_a_restart_of_the_director(tmp_path: Path) -> None:
+    first = CastServer(tmp_path / "state")
+    try:
+        client = Client(first.url)
+        assert client.post("/api/broadcast/slot/3", {"table": 12})[0] == 200
+        assert client.post("/api/broadcast/delay", {"seconds": 90})[0] == 200
+    finally:
+        first.stop()
+    again = CastServer(tmp_path / "state", delay=Delay(moves=1))  # the file says 1 move; the page said 90 s
+    try:
+        info = Client(again.url).get("/api/broadcast")[1]
+        assert info["slots"] == {"3": 12} and info["delay"] == {"moves": 0, "seconds": 90}
+    finally:
+        again.stop()
