@@ -17,7 +17,15 @@ seq) is collected; both clocks are this machine's system clock (1 ms resolution)
 `longtask`, > 50 ms) during the run, and the time from clicking "next page" to the next page's 60 tiles
 being drawn, while the 500 tables play on.
 
-Prints one `figure: value unit` line per figure. Goal: p99 < 500 ms.
+The broadcast (tournament/broadcast/, docs/director.md "Broadcasting the event"): before play, a tsh
+`tourney.js` pairing every table is sent as round 1's pairings; `OVERLAYS` overlay pages
+(`/overlay/N?fields=` all of them, 1920x1080) are open beside the hall page, and the time from a table
+publishing a move to that overlay's DOM holding it (its `data-shown-at`, matched by seq) is collected; a poller
+asks `/tourney.js` every 0.2 s while the hall plays (about one game in fifty ends at each move's turn, so the
+feed is written again as results come in) and the time of each answer is collected.
+
+Prints one `figure: value unit` line per figure. Goal: p99 < 500 ms (page and overlay), `/tourney.js` p99 <
+100 ms.
 """
 
 from __future__ import annotations
@@ -47,6 +55,8 @@ from tournament.simhall import SimTable  # noqa: E402
 from tournament.testing.broker import Broker, mosquitto_path  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+OVERLAYS = int(os.environ.get("DIRECTOR_BENCH_OVERLAYS", "8"))
+END_CHANCE = 0.02  # a move's turn ends the table's game instead (it then plays no more)
 TABLES = int(os.environ.get("DIRECTOR_BENCH_TABLES", "500"))
 PACE_S = float(os.environ.get("DIRECTOR_BENCH_PACE_S", "5"))
 RUN_S = float(os.environ.get("DIRECTOR_BENCH_RUN_S", "30"))
@@ -70,6 +80,57 @@ OBSERVE = """
   }).observe(document.getElementById("hall"), { attributes: true, subtree: true, attributeFilter: ["data-shown-at"] });
 }
 """
+
+
+OBSERVE_OVERLAY = """
+() => {
+  window.__shown = [];
+  const root = document.getElementById("overlay");
+  new MutationObserver(() => {
+    window.__shown.push([Number(root.dataset.table), Number(root.dataset.seq), Number(root.dataset.shownAt)]);
+  }).observe(root, { attributes: true, attributeFilter: ["data-shown-at"] });
+}
+"""
+
+
+def tsh_file(tables: int) -> str:
+    """A tsh `tourney.js` (the form tsh's JSON command writes) with one division whose round 1 pairs player
+    2n-1 with 2n at board n: every table of the benchmark gets a pairing."""
+    players: list[Any] = [None]
+    for n in range(1, 2 * tables + 1):
+        other = n + 1 if n % 2 else n - 1
+        players.append({"id": n, "name": f"Player{n:04d}, Bench", "rating": 1500, "pairings": [other], "scores": [],
+                        "etc": {"board": [(n + 1) // 2], "p12": [1 if n % 2 else 2]}})
+    data = {"config": {"event_name": "Bench Open", "currency_symbol": None},
+            "divisions": [{"name": "A", "players": players}]}
+    body = json.dumps(data, separators=(",", ":")).replace("null", "undefined")
+    return f"newt={body};\n"
+
+
+def send_pairings(url: str, text: str) -> None:
+    """POST /api/pairings as the hall page does: the session cookie, its CSRF token, the director key."""
+    import http.cookiejar
+
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with opener.open(url + "api/session", timeout=30) as response:
+        token = json.loads(response.read())["token"]
+    request = urllib.request.Request(url + "api/pairings", json.dumps({"format": "tsh", "text": text, "round": 1})
+                                     .encode(), method="POST")
+    for name, value in (("Content-Type", "application/json"), ("X-CSRF-Token", token), ("X-Director-Key", KEY)):
+        request.add_header(name, value)
+    with opener.open(request, timeout=120) as response:
+        assert response.status == 200
+
+
+def tourney_poller(url: str, times: list[float], stop: Any) -> None:
+    """Ask /tourney.js every 0.2 s, as a broadcast site's poller would (far more often than Woogles' 300 s)."""
+    pause = threading.Event()
+    while not stop.is_set():
+        started = time.perf_counter()
+        with urllib.request.urlopen(url + "tourney.js", timeout=30) as response:
+            response.read()
+        times.append((time.perf_counter() - started) * 1000)
+        pause.wait(0.2)
 
 
 PER_PROCESS = 150  # paho waits with select(): about 3 descriptors a client, and select stops at 1024
@@ -96,6 +157,14 @@ def play_tables(numbers: list[int], host: str, port: int, ready: Any, go: Any, s
     nxt = time.monotonic()
     while not stop.is_set():
         table = tables[rng.randrange(len(tables))]
+        if table.state == "ended":
+            stop.wait(max(0.0, nxt - time.monotonic()))
+            nxt += interval
+            continue
+        if rng.random() < END_CHANCE and table.number > OVERLAYS:  # the overlays' tables play on
+            table.end()
+            nxt += interval
+            continue
         word = rng.choice(WORDS)
         row = rng.randrange(1, 16)
         squares = [f"{chr(ord('A') + c)}{row}" for c in range(len(word))]
@@ -201,6 +270,7 @@ def main() -> int:
         print(f"tables: {TABLES} count")
         print(f"table processes: {len(shares)} count")
         print(f"tables connected in: {time.monotonic() - started:.1f} s")
+        send_pairings(url, tsh_file(TABLES))  # round 1 from tsh: every table starts the paired game
 
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox",
@@ -212,11 +282,21 @@ def main() -> int:
                                    f"document.getElementById('summary').textContent.startsWith('{TABLES} tables')",
                                    timeout=60000)
             page.evaluate(OBSERVE)
+            overlays = []
+            for n in range(1, OVERLAYS + 1):
+                overlay = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+                overlay.goto(f"{url}overlay/{n}?fields=board,names,scores,clocks,last,unseen,spread,turn")
+                overlay.wait_for_function(f"document.getElementById('overlay').dataset.table === '{n}'",
+                                          timeout=60000)
+                overlay.evaluate(OBSERVE_OVERLAY)
+                overlays.append(overlay)
+            feed_times: list[float] = []
             probe_seen: dict[tuple[int, int], float] = {}
             broker_seen: dict[tuple[int, int], float] = {}
             probe = broker_probe(broker, broker_seen)
             probe_stop = threading.Event()
             threading.Thread(target=sse_probe, args=(url, probe_seen, probe_stop), daemon=True).start()
+            threading.Thread(target=tourney_poller, args=(url, feed_times, probe_stop), daemon=True).start()
             cpu_before, wall_before = cpu_s(director.pid), time.monotonic()
             go.set()
             time.sleep(RUN_S)  # the benchmark's run: the tables play at their pace meanwhile
@@ -238,6 +318,7 @@ def main() -> int:
             with urllib.request.urlopen(url + "api/stats", timeout=10) as response:
                 stats = json.loads(response.read())
             shown = page.evaluate("window.__shown")
+            overlay_shown = [row for overlay in overlays for row in overlay.evaluate("window.__shown")]
             long_tasks = page.evaluate("window.__long")
             cdp = page.context.new_cdp_session(page)
             cdp.send("Performance.enable")
@@ -250,6 +331,11 @@ def main() -> int:
             sent = published.get((int(table), int(seq)))
             if sent is not None:
                 latencies.append(at - sent)
+        first_shown: dict[tuple[int, int], float] = {}  # a picture drawn again (a status change) is not a move
+        for t, q, at in overlay_shown:
+            key = (int(t), int(q))
+            first_shown[key] = min(at, first_shown.get(key, at))
+        to_overlay = [at - published[key] for key, at in first_shown.items() if key in published]
         to_broker = [at - published[key] for key, at in broker_seen.items() if key in published]
         to_stream = [at - published[key] for key, at in probe_seen.items() if key in published]
         moves = len(published)
@@ -283,6 +369,16 @@ def main() -> int:
         print(f"page long tasks (>50 ms) during the run: {len(long_tasks)} count")
         print(f"page longest task: {max(long_tasks, default=0):.0f} ms")
         print(f"page switch to the next 60 tiles: {switched:.0f} ms")
+        print(f"move played to overlay DOM samples ({OVERLAYS} overlays): {len(to_overlay)} count")
+        if to_overlay:
+            print(f"move played to overlay DOM p50: {statistics.median(to_overlay):.0f} ms")
+            print(f"move played to overlay DOM p99: {pct(to_overlay, 0.99):.0f} ms")
+        print(f"/tourney.js answers while the hall plays: {len(feed_times)} count")
+        if feed_times:
+            # the first answer writes the feed from every game of the store; the others get the last one written
+            print(f"/tourney.js first answer (every game read): {feed_times[0]:.1f} ms")
+            print(f"/tourney.js p50: {statistics.median(feed_times[1:] or feed_times):.1f} ms")
+            print(f"/tourney.js p99: {pct(feed_times[1:] or feed_times, 0.99):.1f} ms")
     finally:
         for worker in workers:
             worker.join(30)

@@ -31,6 +31,7 @@ from typing import Any
 
 from game.events import Event, EventKind
 from game.gcg import write_gcg
+from tournament.broadcast.stats import game_stats, stats_csv
 
 # MoveView kinds of the table snapshot -> the engine's score-sheet events, for the engine's GCG writer
 _KINDS = {"play": EventKind.PLAY, "exchange": EventKind.EXCHANGE, "pass": EventKind.PASS,
@@ -193,9 +194,11 @@ def results_csv(records: Iterable[GameRecord]) -> str:
 
 
 def results_json(records: Iterable[GameRecord]) -> str:
-    """`games`: one per pairing, as in the CSV; `abandoned`: the games set aside, each with its `status`."""
+    """`games`: one per pairing, as in the CSV, each with its `stats` (bingos, highest play, spread:
+    tournament/broadcast/stats.py); `abandoned`: the games set aside, each with its `status`."""
     counted, aside = split_per_pairing(records)
-    rows = [_row(r) for r in sorted(counted, key=lambda r: (r.round, r.division, r.table))]
+    rows = [{**_row(r), "stats": game_stats(r.moves, r.scores)}
+            for r in sorted(counted, key=lambda r: (r.round, r.division, r.table))]
     set_aside = [{**_row(r), "winner": "", "status": why} for r, why in aside]
     return json.dumps({"games": rows, "abandoned": set_aside}, ensure_ascii=False, indent=1) + "\n"
 
@@ -284,8 +287,8 @@ def gcg_name(record: GameRecord) -> str:
 
 
 def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[GameRecord] | None = None) -> bytes:
-    """Round `round_` in one zip: every pairing's game as GCG, results CSV and JSON, tsh lines, standings so
-    far, and the games set aside (`abandoned/` and `abandoned.csv`).
+    """Round `round_` in one zip: every pairing's game as GCG, results CSV and JSON, each game's statistics
+    (`stats.csv`), tsh lines, standings so far, and the games set aside (`abandoned/` and `abandoned.csv`).
 
     `everything` (default: `records`) are the games the standings count: all ended games up to this round.
     """
@@ -305,6 +308,9 @@ def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[G
             archive.writestr(f"{folder}/abandoned.csv", abandoned_csv(aside))
         archive.writestr(f"{folder}/results.csv", results_csv(games))
         archive.writestr(f"{folder}/results.json", results_json(games))
+        archive.writestr(f"{folder}/stats.csv", stats_csv(
+            [(r.round, r.division, r.table, r.players, r.scores, r.moves)
+             for r in sorted(results, key=lambda r: (r.division, r.table))]))
         tsh = tsh_lines(games)
         text = "".join(f"# division {div}: type these after tsh's 'a' command\n" + "".join(f"{ln}\n" for ln in lines)
                        for div, lines in sorted(tsh.items()))

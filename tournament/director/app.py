@@ -12,6 +12,8 @@ Routes (docs/director.md):
 - `POST /api/pairings` `{"format": "tsh" | "csv", "text": ..., "round": r, "offsets": {"B": 100}}`: read the
   round's pairings and send each table its players and first player
 - `GET /gcg/{n}.gcg` the table's current game as live GCG; `GET /gcg/{n}/{game}.gcg` one game
+- the broadcast's routes (`/tourney.js`, `/watch/{n}`, `/overlay/...`, the slots, the delay):
+  tournament/broadcast/routes.py
 - `GET /results/round/{r}.zip` (GCG of every game, results CSV/JSON, tsh lines, standings),
   `/results/round/{r}/tsh.txt`, `/results/round/{r}.csv`, `/results/round/{r}.json`, `/results/standings.csv`
 
@@ -32,6 +34,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tournament.broadcast.delay import Delay
+from tournament.broadcast.routes import BROADCAST, TOURNEY_META, Broadcast, add_routes
 from tournament.director.access import Guard, Refused
 from tournament.director.core import Director
 from tournament.director.hub import HallHub, full_view
@@ -220,6 +224,7 @@ async def _pairings(request: web.Request) -> web.Response:
         if fmt == "tsh":
             games, byes = tsh_round(parse_tourney_js(text), round_,
                                     table_offsets={str(k).upper(): int(v) for k, v in offsets.items()})
+            director.store.set_meta(TOURNEY_META, text)  # served back, scores filled in, as /tourney.js
         else:
             games = [p for p in parse_pairings_csv(text) if p.round == round_]
         if not games:
@@ -250,6 +255,7 @@ async def _gcg(request: web.Request) -> web.Response:
     record = _current_game(director, table, game)
     if record is None:
         return _error(404, "no_game", f"table {table} has no {'such ' if game else ''}game yet")
+    record = request.app[BROADCAST].public_record(record)  # a game still played: as spectators see it
     return web.Response(text=game_gcg(record), content_type="text/plain", charset="utf-8",
                         headers={"Cache-Control": "no-store"})
 
@@ -297,9 +303,11 @@ async def _standings(request: web.Request) -> web.Response:
 
 
 def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None,
-               tsh: TshWatch | None = None, tsh_poll_s: float | None = None) -> web.Application:
+               tsh: TshWatch | None = None, tsh_poll_s: float | None = None, delay: Delay | None = None,
+               language: str = "") -> web.Application:
     """The director's application. `guard` checks the director credential and the page's session; `tsh`
-    watches tsh's tourney.js for the next round (tournament/director/rounds.py)."""
+    watches tsh's tourney.js for the next round (tournament/director/rounds.py); `delay` and `language` are
+    the broadcast's (tournament/broadcast/)."""
     app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
     app[DIRECTOR] = director
     app[GUARD] = guard
@@ -330,4 +338,5 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     add_round_routes(app, director, authorise=_authorise, read_body=_body, tsh=tsh,
                      **({"tsh_poll_s": tsh_poll_s} if tsh_poll_s is not None else {}))
     app.router.add_static("/static/", STATIC_DIR, append_version=False)
+    add_routes(app, director, Broadcast(director, delay=delay, language=language), _authorise, _body)
     return app

@@ -35,6 +35,29 @@ class DirectorConfig:
     feature: list[int] = field(default_factory=list)
     tsh_file: Path | None = None  # tsh's tourney.js: the next round's pairings loaded when tsh pairs it
     tsh_offsets: dict[str, int] = field(default_factory=dict)  # division -> table number offset
+    broadcast: BroadcastSettings = field(default_factory=lambda: BroadcastSettings())
+
+
+@dataclass(frozen=True)
+class BroadcastSettings:
+    """[broadcast]: the spectators' delay (moves or seconds) and the language of the public pages."""
+
+    delay_moves: int = 0
+    delay_seconds: float = 0.0
+    language: str = ""  # "": each page follows the language of the table it shows
+
+
+def _broadcast(raw: dict[str, Any], path: Path) -> BroadcastSettings:
+    moves, seconds, language = raw.get("delay_moves", 0), raw.get("delay_seconds", 0), raw.get("language", "")
+    if isinstance(moves, bool) or not isinstance(moves, int) or not 0 <= moves <= 50:
+        raise DirectorConfigError(f"{path}: [broadcast] delay_moves: a whole number from 0 to 50, not {moves!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 3600:
+        raise DirectorConfigError(f"{path}: [broadcast] delay_seconds: seconds from 0 to 3600, not {seconds!r}")
+    if moves and seconds:
+        raise DirectorConfigError(f"{path}: [broadcast]: delay_moves or delay_seconds, not both")
+    if language not in ("", "en", "de"):
+        raise DirectorConfigError(f"{path}: [broadcast] language: \"en\" or \"de\", not {language!r}")
+    return BroadcastSettings(moves, float(seconds), language)
 
 
 def _secret(path: Path, base: Path, where: str) -> str:
@@ -60,15 +83,17 @@ def load(path: str | Path) -> DirectorConfig:
     director: dict[str, Any] = raw.get("director") or {}
     broker: dict[str, Any] = raw.get("broker") or {}
     known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature", "tsh_file",
-                          "tsh_offsets"}}
+                          "tsh_offsets"},
+             "broadcast": {"delay_moves", "delay_seconds", "language"}}
     for section, keys in known.items():
         extra = set(raw.get(section) or {}) - keys
         if extra:
             raise DirectorConfigError(f"{path}: [{section}] {sorted(extra)[0]}: unknown key "
                                       f"(known: {', '.join(sorted(keys))})")
-    extra_sections = set(raw) - {"director", "broker"}
+    extra_sections = set(raw) - {"director", "broker", "broadcast"}
     if extra_sections:
-        raise DirectorConfigError(f"{path}: [{sorted(extra_sections)[0]}]: unknown section (known: director, broker)")
+        raise DirectorConfigError(f"{path}: [{sorted(extra_sections)[0]}]: unknown section "
+                                  f"(known: director, broker, broadcast)")
     try:
         event = topics.check_event_id(director.get("event", ""))
     except topics.TopicError as exc:
@@ -104,4 +129,5 @@ def load(path: str | Path) -> DirectorConfig:
     return DirectorConfig(event, str(director.get("name") or event), str(director.get("host", "127.0.0.1")), port,
                           credential, state_dir if state_dir.is_absolute() else base / state_dir, config,
                           list(feature), None if tsh_file is None else base / Path(tsh_file),
-                          {str(k).upper(): int(v) for k, v in offsets.items()})
+                          {str(k).upper(): int(v) for k, v in offsets.items()},
+                          _broadcast(raw.get("broadcast") or {}, path))

@@ -7,6 +7,7 @@ import logging
 
 from aiohttp import web
 
+from tournament.broadcast.delay import Delay
 from tournament.director.access import Guard
 from tournament.director.app import create_app
 from tournament.director.config import DirectorConfig
@@ -26,7 +27,9 @@ async def serve(config: DirectorConfig, guard: Guard, *, started: asyncio.Event 
     director = Director(config.event, store, name=config.name)
     link = BrokerLink(director, config.broker)
     tsh = TshWatch(director, config.tsh_file, dict(config.tsh_offsets)) if config.tsh_file is not None else None
-    runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh))
+    cast = config.broadcast
+    runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh, language=cast.language,
+                                      delay=Delay(cast.delay_moves, cast.delay_seconds)))
     await runner.setup()
     try:
         link.start()
