@@ -34,7 +34,7 @@ from game.squares import Square
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
-from referee.outputs import Outputs
+from referee.outputs import Outputs, StatusLine
 from referee.ports import Lexicon
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
@@ -69,7 +69,7 @@ class ServiceParts:
     board_url: str | None = None
     camera: CameraPort | None = None
     devices: TableDevices | None = None
-    terminal: TextIO | None = None
+    terminal: TextIO | StatusLine | None = None  # the clock line; the simulated table's Screen draws it itself
     web: bool = True
     camera_interval_s: float = 1.0
     monotonic: Callable[[], float] = time.monotonic
@@ -194,6 +194,8 @@ class TableService:
             from firmware_bridge.link import BoardLink
 
             self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event)
+            if self.link.emulator is not None:
+                self._lay_emulated_board(self.link.emulator.board)
             self.link.start()
             if self.link.emulator is not None:
                 log.info("sensor board emulator at %s", self.link.emulator.path)
@@ -212,6 +214,20 @@ class TableService:
             self.tournament = TournamentLink(self.table, self.journal, self.config.tournament,
                                              name=self.config.table.name)
             self.tournament.start()
+
+    def _lay_emulated_board(self, board: Any) -> None:
+        """An emulated board is made empty at every start, unlike a real one whose tiles stay put across a
+        restart: a resumed game's tiles are laid on it again from the journal's last picture (before it boots,
+        so its first report already holds them), else the game would see every tile lifted outside a turn."""
+        with self.table.reading() as now:
+            picture = now.last_picture()
+        for square, cell in picture.items():
+            try:
+                board.place(square, cell.letter if cell.letter and not cell.blank else "?")
+            except (ValueError, KeyError) as exc:  # another board size or tile set than the journal's game
+                log.warning("the emulated board cannot hold the journal's tile on %s: %s", square, exc)
+        if picture:
+            log.info("the emulated board laid again from the journal: %d tile(s)", len(picture))
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)
