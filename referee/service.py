@@ -24,8 +24,8 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
@@ -117,6 +117,7 @@ class TableService:
         self.parts = parts
         self.config = parts.config
         self.mono = parts.monotonic
+        self._settings_kept_game: int | None = None  # the resumed game that kept its settings (its note is up)
         state_dir = Path(self.config.table.state_dir)
         self._lock_file = _lock_state_dir(state_dir)
         try:
@@ -173,8 +174,7 @@ class TableService:
     def _open_table(self) -> LiveTable:
         resumed = LiveTable.resume(self.journal, self._rules, monotonic=self.mono)
         if resumed is not None:
-            log.info("resumed game %s: the time the referee was down counted as a pause", resumed.game_id)
-            return resumed
+            return self._resumed(resumed)
         setup = TableSetup.from_config(self.config)
         last = self.journal.last_game()
         if last is not None and _same_setup(last.setup, setup.to_dict()):
@@ -187,6 +187,47 @@ class TableService:
         table = LiveTable.new_game(setup, self._rules(setup), journal=self.journal, monotonic=self.mono)
         log.info("new game %s at %s: %s", table.game_id, setup.table, " v ".join(setup.players))
         return table
+
+    def _resumed(self, resumed: LiveTable) -> LiveTable:
+        """The unfinished game of the journal, against the configuration: a game not yet started takes the
+        configuration's new settings (as a new game: the unplayed one is closed in the journal, as the director's
+        next pairing closes it); a game under way keeps its own and says which, and why (referee/setup_changes)."""
+        from referee.setup_changes import changes_text, setup_changes
+
+        kept = resumed.machine.setup
+        configured = TableSetup.from_config(self.config)
+        game_id = resumed.game_id
+        assert game_id is not None  # a game read from the journal has its row
+        seating = self._director_seating(game_id)
+        if seating is not None:
+            configured = replace(configured, players=kept.players)  # the director's pairing, not the file's names
+        changes = setup_changes(kept, configured)
+        if not changes:
+            log.info("resumed game %s: the time the referee was down counted as a pause", game_id)
+            return resumed
+        said = changes_text(changes)
+        if resumed.machine.state is TableState.WAITING:
+            self.journal.end_game(game_id)
+            table = LiveTable.new_game(configured, self._rules(configured), journal=self.journal,
+                                       monotonic=self.mono)
+            if seating is not None:  # the new game is the director's seating still, as the closed one was
+                table.director("set_players", seating.get("args", {}), by=str(seating.get("by", "")),
+                               command_id=str(seating.get("id", "")))
+            log.warning("game %s had not started and the configuration has changed (%s): it is closed unplayed, "
+                        "and game %s takes the new settings", game_id, said, table.game_id)
+            return table
+        log.warning("resumed game %s keeps the settings it started with, not the configuration's new ones (%s): "
+                    "a game's rules and clocks cannot change while it is played; the game after it takes them",
+                    game_id, said)
+        resumed.set_alert("settings_kept", text("settings_kept", kept.language, changes=said), level="info",
+                          publish=False)
+        self._settings_kept_game = game_id
+        return resumed
+
+    def _director_seating(self, game_id: int) -> Mapping[str, Any] | None:
+        """The director's `set_players` event of the game (its data), when the director seated its players."""
+        return next((ev.data for ev in self.journal.events(game_id)
+                     if ev.kind == "director" and ev.data.get("cmd") == "set_players"), None)
 
     def start(self) -> None:
         """Open the sensors and start the worker threads (the page starts in `run`)."""
@@ -512,12 +553,22 @@ class TableService:
         """Timers due, the heartbeat, the LED clocks, the page's clocks each second. This may wait for the disk
         (a timer's event is journaled before it takes effect), so `run` calls it on a thread of its own."""
         self.table.poll()
+        if self._settings_kept_game is not None:
+            self._settings_note_done()
         self.outputs.refresh()
         now = self.mono()
         if now - self._last_publish >= 1.0:
             self.table.publish()
             self._last_publish = now
         self._table_round_at = now
+
+    def _settings_note_done(self) -> None:
+        """The "settings kept" note stays up for the game that kept its settings, until it ends."""
+        with self.table.reading() as now:
+            over = now.state is TableState.ENDED
+        if over or self.table.game_id != self._settings_kept_game:
+            self._settings_kept_game = None
+            self.table.set_alert("settings_kept", None)
 
     def loop_step(self) -> None:
         """The watchdog and systemd's status line: never waits for the disk or the table."""

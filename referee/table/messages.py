@@ -146,6 +146,14 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Die Turnierleitung hat den Punktestand von {player} um {points} Punkte korrigiert (jetzt {total}): "
               "{reason}",
     },
+    "settings_kept": {
+        "en": "This game started with other settings than the configuration has now ({changes}): it keeps its own "
+              "to the end, because a game's rules and clocks cannot change while it is played. The game after it "
+              "takes the new ones once the referee starts again.",
+        "de": "Diese Partie hat mit anderen Einstellungen begonnen, als die Konfiguration jetzt hat ({changes}): "
+              "sie behält ihre bis zum Ende, weil sich Regeln und Uhren einer laufenden Partie nicht ändern. Die "
+              "Partie danach bekommt die neuen, sobald der Schiedsrichter neu startet.",
+    },
     "racks_needed": {
         "en": "Game over: enter the tiles left on the racks of {players}.",
         "de": "Spielende: bitte die Reststeine von {players} eingeben.",
