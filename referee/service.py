@@ -355,8 +355,9 @@ class TableService:
         if len(tray) != expected:
             return
         try:
-            letters = "".join(dice[die].faces[face].letter for die, face in (tray[s] for s in sorted(tray)))
-            self.table.roll(letters)
+            held = [tray[s] for s in sorted(tray)]
+            letters = "".join(dice[die].faces[face].letter for die, face in held)
+            self.table.roll(letters, [die for die, _ in held])
         except (IndexError, ControlError) as exc:
             log.warning("the dice tray's roll was not taken: %s", exc)
 

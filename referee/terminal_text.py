@@ -37,7 +37,8 @@ _TEXT: dict[str, dict[str, str]] = {
                "the table:  start  pause  resume  pass  accept  new (the next game, once one has ended)\n"
                "            exchange 3   challenge (or challenge PLAYER [WORDS])   blank H8 E   correct H8 E\n"
                "            racks 0 AEQ  the tiles left on player 0's rack at the end\n"
-               "Scramble:   roll         a random roll of the dice in the cup into the tray\n"
+               "Scramble:   roll         a random roll of the dice in the cup into the tray (emptied first)\n"
+               "            roll clear   take the dice out of the tray\n"
                "            roll SLOT DIE FACE   one die into the tray: slot 1-7, die 1-12 as `referee dice show`\n"
                "                         numbers them, face 1-6 in that order (or the face's letter)\n"
                "            help         this list"),
@@ -48,7 +49,9 @@ _TEXT: dict[str, dict[str, str]] = {
                "der Tisch:  start  pause  resume  pass  accept  new (die nächste Partie, wenn eine zu Ende ist)\n"
                "            exchange 3   challenge (oder challenge SPIELER [WÖRTER])   blank H8 E   correct H8 E\n"
                "            racks 0 AEQ  die Reststeine von Spieler 0 am Ende\n"
-               "Scramble:   roll         ein zufälliger Wurf der Würfel aus dem Becher ins Würfelfach\n"
+               "Scramble:   roll         ein zufälliger Wurf der Würfel aus dem Becher ins Würfelfach (vorher "
+               "geleert)\n"
+               "            roll clear   die Würfel aus dem Würfelfach nehmen\n"
                "            roll FACH WÜRFEL SEITE   ein Würfel ins Fach: Fach 1-7, Würfel 1-12 wie\n"
                "                         `referee dice show` sie zählt, Seite 1-6 in dieser Reihenfolge (oder ihr\n"
                "                         Buchstabe)\n"
@@ -98,8 +101,10 @@ _TEXT: dict[str, dict[str, str]] = {
                              "stand",
                        "de": "  der Zug kann {seconds} s lang angezweifelt werden: challenge eingeben, oder accept, "
                              "damit er zählt"},
-    "hint_roll": {"en": "  roll {count} dice: type roll (a random roll) or roll SLOT DIE FACE",
-                  "de": "  {count} Würfel werfen: roll eingeben (zufällig) oder roll FACH WÜRFEL SEITE"},
+    "hint_roll": {"en": "  roll {count} dice: type roll (a random roll), or roll clear and then roll SLOT DIE FACE "
+                        "for each die",
+                  "de": "  {count} Würfel werfen: roll eingeben (zufällig), oder roll clear und dann roll FACH "
+                        "WÜRFEL SEITE für jeden Würfel"},
     "rolled": {"en": "rolled: {letters}", "de": "gewürfelt: {letters}"},
     "hint_remove": {"en": "  type {lifts}", "de": "  {lifts} eingeben"},
     # referee demo (a German record plays on a German table)

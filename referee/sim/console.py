@@ -4,7 +4,8 @@ emulated sensor board, as hands on a real board would, and on the table, as the 
     place H8 Q      lay a tile (a letter, or ? for a blank)     lift H8        take it off
     word 8E QUIZ    lay a GCG move's new tiles                  press 0        player 0's clock button
     unplug          pull the board's USB cable                  replug         plug it back
-    roll            Scramble: a random roll of the dice in the cup into the tray
+    roll            Scramble: a random roll of the dice in the cup into the tray (emptied first)
+    roll clear      Scramble: take the dice out of the tray
     roll SLOT DIE FACE   one die into the tray (slot 1-7, die 1-12 as `referee dice show` numbers them,
                     face 1-6 in that order, or the face's letter)
     start, pause, resume, pass, accept, new      the page's buttons
@@ -77,6 +78,9 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
             emulator.unplug()
         elif cmd == "replug" and not args:
             emulator.replug()
+        elif cmd == "roll" and args == ["clear"]:
+            for slot in range(_slots(emulator)):
+                emulator.clear_slot(slot)
         elif cmd == "roll" and len(args) == 3:
             _roll_one(emulator, table, args, language)
         elif cmd == "roll" and not args and table is not None:
@@ -157,8 +161,7 @@ def _roll_one(emulator: Any, table: Any, args: list[str], language: str) -> None
     """`roll SLOT DIE FACE`: one die into a tray slot, numbered as `referee dice show` prints them."""
     from referee.terminal_text import say
 
-    slots = int(getattr(getattr(emulator, "board", None), "slots", 7) or 7)
-    slot = _number(args[0], say("roll_slot", language), slots, language)
+    slot = _number(args[0], say("roll_slot", language), _slots(emulator), language)
     dice: tuple[Any, ...] = ()
     if table is not None:
         cup, _, dice = _in_cup(table)
@@ -193,11 +196,15 @@ def _roll_random(emulator: Any, table: Any, language: str, rng: random.Random) -
         raise Refused(say("roll_not_scramble", language))
     if count == 0:
         raise Refused(say("roll_not_now", language))
-    slots = int(getattr(getattr(emulator, "board", None), "slots", 7) or 7)
-    for slot in range(slots):
+    for slot in range(_slots(emulator)):
         emulator.clear_slot(slot)
     for slot, die in enumerate(rng.sample(sorted(cup), count)):
         emulator.roll(slot, die, rng.randrange(len(dice[die].faces)))
+
+
+def _slots(emulator: Any) -> int:
+    """The tray's slots (7 on the simulated table's board)."""
+    return int(getattr(getattr(emulator, "board", None), "slots", 7) or 7)
 
 
 def _numbers(dice: Iterable[int]) -> str:

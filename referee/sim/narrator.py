@@ -102,6 +102,10 @@ class Narrator:
         self._alerts = set(alerts)
         pending = dict(snap.get("pending") or {})
         state = str(snap.get("state", ""))
+        if state != self._state:  # the new state first ("the game has started"), then what it asks for
+            line = self._state_line(state, snap, first)
+            if line:
+                said.append(line)
         for key in sorted(pending):
             if key == "challenge":
                 new = (key not in self._pending or state != self._state
@@ -113,10 +117,6 @@ class Narrator:
                 if hint:
                     said.append(hint)
         self._pending = pending
-        if state != self._state:
-            line = self._state_line(state, snap, first)
-            if line:
-                said.append(line)
         self._state = state
         return said
 

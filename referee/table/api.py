@@ -95,6 +95,7 @@ class Snapshot(TypedDict):
     moves: list[MoveView]
     unseen: str  # tiles not yet seen on the board, from the mover's opponents' view; "?" for blanks
     bag: int  # tiles left in the bag (dice left in the cup in Scramble)
+    cup: NotRequired[list[int]]  # Scramble: which dice are in the cup, 1-12 as `referee dice show` numbers them
     alerts: list[AlertView]
     pending: dict[str, Any]  # what the table waits for from people: {"blanks": [squares]}, {"racks": [players]}, ...
     # the engine's verdict once the game has ended (state "ended"), else None; a view shows it, never computes it
