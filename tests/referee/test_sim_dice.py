@@ -69,7 +69,8 @@ def test_roll_numbers_slots_dice_and_faces_as_dice_show_prints_them() -> None:
     assert execute(tray, "roll 3 2 7", "en", table) == "roll: face '7': give a number from 1 to 6"
     faces = " ".join(f.letter for f in DICE[1].faces)
     missing = next(ch for ch in "QZXJKVWY" if ch not in faces)
-    assert execute(tray, f"roll 3 2 {missing}", "en", table) == f"roll: die 2 has no face {missing} (its faces: {faces})"
+    said = execute(tray, f"roll 3 2 {missing}", "en", table)
+    assert said == f"roll: die 2 has no face {missing} (its faces: {faces})"
     assert execute(tray, "roll 3 13 1", "de", table) == "roll: Würfel '13': bitte eine Zahl von 1 bis 12"
     assert tray.tray() == {0: (11, 5), 1: (0, 4)}  # nothing refused reached the tray
 
