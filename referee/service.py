@@ -147,7 +147,7 @@ class TableService:
         self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
         self.announcer: Announcer | None = None
         if parts.voice is not None:
-            self.announcer = Announcer(parts.voice, clock=self.mono)
+            self.announcer = Announcer(parts.voice, clock=self.mono, on_trouble=self._speech_trouble)
             self.table.subscribe(SpeechListener(self.announcer))
         self.watchdog = Watchdog(self.mono)
         self._presses: queue.Queue[int | None] = queue.Queue()
@@ -269,6 +269,11 @@ class TableService:
                 log.warning("the emulated board cannot hold the journal's tile on %s: %s", square, exc)
         if picture:
             log.info("the emulated board laid again from the journal: %d tile(s)", len(picture))
+
+    def _speech_trouble(self, why: str | None) -> None:
+        """The voice failed (no sound device, espeak-ng broken) or speaks again: said on the page."""
+        said = None if why is None else text("speech_failed", self.config.table.language, why=why)
+        self.table.set_alert("speech_failed", said, level="warning")
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)

@@ -162,6 +162,7 @@ ALERT_CODES: dict[str, str] = {
     "lost_on_time": "a player passed the overtime limit and lost: the game is over",
     "turn_timer": "the turn timer ran out",
     "racks_needed": "racks to enter at the end", "journal_failed": "the game cannot be saved",
+    "speech_failed": "the table's voice cannot speak (no sound device): the game goes on silent",
     "settings_kept": "a resumed game keeps the settings it started with, not the configuration's new ones",
 }
 

@@ -146,6 +146,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Die Turnierleitung hat den Punktestand von {player} um {points} Punkte korrigiert (jetzt {total}): "
               "{reason}",
     },
+    "speech_failed": {
+        "en": "The table cannot speak: {why}. The game goes on without its voice; check the speaker "
+              "(docs/speech.md).",
+        "de": "Der Tisch kann nicht sprechen: {why}. Die Partie geht ohne Ansage weiter; bitte den Lautsprecher "
+              "prüfen (docs/speech.md).",
+    },
     "settings_kept": {
         "en": "This game started with other settings than the configuration has now ({changes}): it keeps its own "
               "to the end, because a game's rules and clocks cannot change while it is played. The game after it "
