@@ -139,6 +139,7 @@ class TableService:
                                                            finding=damage[0]), publish=False)
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
+        self.relaid = 0  # tiles an emulated board got again from the journal at start (a resumed game)
         self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
         self.camera = parts.camera
         if self.camera is not None:
@@ -262,6 +263,7 @@ class TableService:
         so its first report already holds them), else the game would see every tile lifted outside a turn."""
         with self.table.reading() as now:
             picture = now.last_picture()
+        self.relaid = len(picture)
         for square, cell in picture.items():
             try:
                 board.place(square, cell.letter if cell.letter and not cell.blank else "?")

@@ -18,6 +18,9 @@ _TEXT: dict[str, dict[str, str]] = {
     "watch": {"en": "watch the scoreboard at {url}", "de": "die Anzeigetafel steht unter {url}"},
     "listens": {"en": "the scoreboard listens on {where}", "de": "die Anzeigetafel ist erreichbar über {where}"},
     "emulator": {"en": "sensor board emulator at {path}", "de": "Sensorbrett-Emulator unter {path}"},
+    "relaid": {"en": "the resumed game's {count} tile(s) lie on the emulated board again, as the journal left them",
+               "de": "die {count} Stein(e) der fortgesetzten Partie liegen wieder auf dem emulierten Brett, wie "
+                     "das Journal sie verlassen hat"},
     "start": {"en": "; start the game on the page", "de": "; das Spiel auf der Seite starten"},
     "start_pin": {"en": "; start the game on the page (PIN {pin})",
                   "de": "; das Spiel auf der Seite starten (PIN {pin})"},
@@ -77,6 +80,8 @@ _TEXT: dict[str, dict[str, str]] = {
                 "de": "unbekannter Befehl {line!r}; help zeigt die Befehle"},
     "press_number": {"en": "press: {arg!r} is not a button number; type {usage}",
                      "de": "press: {arg!r} ist keine Tastennummer; bitte so eingeben: {usage}"},
+    "press_not_turn": {"en": "press {button}: that is {name}'s button, and it is {mover}'s turn (press {on_turn})",
+                       "de": "press {button}: das ist die Taste von {name}, am Zug ist {mover} (press {on_turn})"},
     "failed": {"en": "{cmd}: {error}", "de": "{cmd}: {error}"},
     # what the simulated table's terminal says about the game (referee/sim/narrator.py)
     "move": {"en": "{name}: {what} {score:+d}, total {total}", "de": "{name}: {what} {score:+d}, Stand {total}"},

@@ -220,6 +220,8 @@ async def _serve(service: Any, *, screen: Any = None, screen_log: logging.Stream
             waiting = snap["state"] == TableState.WAITING  # not a game resumed from the journal
             start = (say("start_pin", lang, pin=DEMO_PIN) if public else say("start", lang)) if waiting else ""
             print(f"referee: {say('emulator', lang, path=service.link.emulator.path)}{start}", flush=True)
+            if service.relaid:
+                print(f"referee: {say('relaid', lang, count=service.relaid)}", flush=True)
             log_file = service.config.table.state_dir / "referee.log"
             if any(getattr(h, "baseFilename", None) == str(log_file.resolve())
                    for h in logging.getLogger().handlers):
@@ -248,10 +250,17 @@ def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.Str
         screen.open()
         if screen_log is not None:
             screen_log.setStream(Above(screen))  # a warning goes above the typing
-        table.subscribe(Narrator(screen.say, lang))
+        _narrate(table, Narrator(screen.say, lang))
         start_console(emulator, screen.lines(), screen.say, lang, table)
         return
     if typing:
         print(f"referee: {say('type_here', lang)}", flush=True)
-    table.subscribe(Narrator(lambda text: print(text, flush=True), lang))
+    _narrate(table, Narrator(lambda text: print(text, flush=True), lang))
     start_console(emulator, sys.stdin, sys.stdout, lang, table)
+
+
+def _narrate(table: Any, narrator: Any) -> None:
+    """The narrator follows the table from now: the table as it stands first (before a command typed, or piped
+    in, changes it), then every snapshot it publishes."""
+    table.subscribe(narrator)
+    narrator(table.snapshot())

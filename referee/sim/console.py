@@ -74,6 +74,8 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
             button = int(args[0])
             emulator.press(button)
             threading.Timer(PRESS_S, emulator.release, args=(button,)).start()
+            if table is not None:
+                return _not_on_turn(table, button, language)
         elif cmd == "unplug" and not args:
             emulator.unplug()
         elif cmd == "replug" and not args:
@@ -106,6 +108,19 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
     except (ValueError, KeyError) as exc:
         return say("failed", language, cmd=cmd, error=exc)
     return ""
+
+
+def _not_on_turn(table: Any, button: int, language: str) -> str:
+    """A clock button pressed in another player's turn does nothing at a table (as on a chess clock); the console
+    says whose turn it is, so a player at the terminal is not left wondering."""
+    from referee.table.state import TableState
+    from referee.terminal_text import say
+
+    with table.reading() as now:
+        if now.state is not TableState.TURN or button == now.on_turn or not 0 <= button < len(now.players):
+            return ""
+        return say("press_not_turn", language, button=button, name=now.players[button],
+                   mover=now.players[now.on_turn], on_turn=now.on_turn)
 
 
 def _control(table: Any, action: str, params: dict[str, Any]) -> None:

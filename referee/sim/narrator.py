@@ -11,6 +11,7 @@ publishes its clocks every second.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -76,12 +77,13 @@ class Narrator:
         self._alerts: set[tuple[str, str]] = set()
         self._pending: dict[str, Any] = {}
         self._state = ""
-        self._game: Any = None
+        self._lock = threading.Lock()
 
     def __call__(self, snap: Mapping[str, Any]) -> None:
         try:
-            for message in self.changes(snap):
-                self.out(message)
+            with self._lock:  # the table's thread, and the first look from the console's start
+                for message in self.changes(snap):
+                    self.out(message)
         except Exception:  # a listener must not raise into the table
             log.exception("the terminal could not tell the table's news")
 

@@ -66,6 +66,7 @@ def test_the_terminal_tells_scores_questions_verdicts_and_the_end() -> None:
     for square in ("D7", "D9"):
         assert _type(hands, f"lift {square}") == ""
     table.advance(1)
+    assert _type(hands, "press 0") == "press 0: that is Anna's button, and it is Ben's turn (press 1)"
     hands.place("A1", "Q")  # Ben's turn now
     table.press(1)
     assert said[-1].startswith("! Not a legal play: A1")

@@ -63,7 +63,7 @@ def test_a_resumed_simulated_game_finds_its_tiles_on_the_emulated_board(tmp_path
     again = _service(tmp_path)
     try:
         table = again.table
-        assert table.game_id == game
+        assert table.game_id == game and again.relaid == 3
         assert again.link.emulator.board.occupied().keys() == {"H8", "I8", "H10"}
         _step_until(again, "the board link again", lambda: again.link.picture().connected)
         squares = _step_until(again, "the board's first picture", lambda: again.link.picture().squares)

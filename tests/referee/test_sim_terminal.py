@@ -92,8 +92,8 @@ def test_a_game_at_the_terminal_shows_the_news_and_keeps_the_typing_whole(termin
     terminal.keys("Enter")
     terminal.wait_text("the game has started: Anna to move")
     terminal.type("word 8D HO")  # half a command: the clock ticks meanwhile
-    first = terminal.wait("the clock on the bottom row", lambda lines: "Anna [" in _bottom(lines))
-    assert _bottom(first).endswith("> word 8D HO")
+    first = terminal.wait("the clock and the typing on the bottom row",
+                          lambda lines: "Anna [" in _bottom(lines) and _bottom(lines).endswith("> word 8D HO"))
     ticked = terminal.wait("the clock ticking", lambda lines: "Anna [" in _bottom(lines)
                            and _bottom(lines) != _bottom(first))
     assert _bottom(ticked).endswith("> word 8D HO"), _bottom(ticked)  # a tick redraws the typing, never wipes it
@@ -119,3 +119,32 @@ def test_a_game_at_the_terminal_shows_the_news_and_keeps_the_typing_whole(termin
     modes = terminal.wait_text("speed")  # stty -a after the end
     said = " ".join(modes)
     assert " icanon" in said and " echo " in said and "-icanon" not in said  # the terminal's own mode is back
+
+
+def test_commands_from_a_pipe_and_the_news_in_german(tmp_path: Path) -> None:
+    # Not a terminal at either end: the same lines, plain, and the commands read line by line (a script of moves).
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--sim", "--no-camera", "--language", "de",
+                             "--port", str(_free_port()), "--state-dir", str(tmp_path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write("start\nword 8D HOUSE\npress 0\n")
+        proc.stdin.flush()
+        seen: list[str] = []
+        while not any("Stand 24" in line for line in seen):
+            line = proc.stdout.readline()
+            assert line, "the simulated table ended before scoring the play: " + "".join(seen)
+            seen.append(line)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    said = "".join(seen)
+    assert "die Partie läuft: Anna ist am Zug\n" in said
+    assert "Anna: 8D HOUSE (HOUSE) +24, Stand 24\n" in said
+    assert "als GCG exportieren:" in out
