@@ -169,3 +169,16 @@ def test_the_clock_line_and_the_table_s_news_never_overwrite_what_is_typed() -> 
     assert narrow.bottom_line() == "> word 8D HOUSE"  # the clocks give way, never the typing
     screen.close()
     assert term.data.endswith("\r\x1b[K")
+
+
+def test_a_warning_logged_meanwhile_goes_above_the_typing() -> None:
+    from referee.sim.screen import Above
+
+    term = Terminal()
+    screen: Any = Screen(term, width=lambda: 100).open()
+    screen.feed("press")
+    log_stream = Above(screen)
+    log_stream.write("WARNING the camera is not available")
+    assert term.lines()[-1] == "> press"  # half a line: nothing said yet
+    log_stream.write(" (no frames)\n")
+    assert term.lines()[-2:] == ["WARNING the camera is not available (no frames)", "> press"]
