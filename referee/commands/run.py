@@ -255,8 +255,15 @@ def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.Str
         return
     if typing:
         print(f"referee: {say('type_here', lang)}", flush=True)
-    _narrate(table, Narrator(lambda text: print(text, flush=True), lang))
-    start_console(emulator, sys.stdin, sys.stdout, lang, table)
+    # A terminal for the output alone (the commands come from a file) still has the clock line: a line said
+    # wipes it first (it is drawn again at its next tick), so the two never run together.
+    wipe = "\r\x1b[K" if sys.stdout.isatty() else ""
+
+    def tell(said: str) -> None:
+        print(wipe + said.replace("\n", "\n" + wipe), flush=True)
+
+    _narrate(table, Narrator(tell, lang))
+    start_console(emulator, sys.stdin, tell, lang, table)
 
 
 def _narrate(table: Any, narrator: Any) -> None:
