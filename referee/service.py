@@ -272,9 +272,12 @@ class TableService:
         if picture:
             log.info("the emulated board laid again from the journal: %d tile(s)", len(picture))
 
-    def _speech_trouble(self, why: str | None) -> None:
+    def _speech_trouble(self, error: Exception | None) -> None:
         """The voice failed (no sound device, espeak-ng broken) or speaks again: said on the page."""
-        said = None if why is None else text("speech_failed", self.config.table.language, why=why)
+        lang = self.config.table.language
+        sound = getattr(error, "sound", "")
+        said = (None if error is None else text("speech_no_device", lang, why=sound) if sound
+                else text("speech_failed", lang, why=error))
         self.table.set_alert("speech_failed", said, level="warning")
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:

@@ -29,10 +29,11 @@ class Announcer:
     """Says queued sentences with `voice`, in order, on its own thread. A context manager; `close` is idempotent."""
 
     def __init__(self, voice: Voice, *, queue_size: int = 4, max_delay_s: float = 10.0,
-                 clock: Monotonic = time.monotonic, on_trouble: Callable[[str | None], None] | None = None) -> None:
-        """`on_trouble(why)`: told, from the worker thread, when the voice starts failing (`why`), and with None
-        when it speaks again: the service shows it on the page (a table without a sound device is not silent
-        about being silent)."""
+                 clock: Monotonic = time.monotonic,
+                 on_trouble: Callable[[Exception | None], None] | None = None) -> None:
+        """`on_trouble(error)`: told, from the worker thread, when the voice starts failing (the error), and
+        with None when it speaks again: the service shows it on the page (a table without a sound device is not
+        silent about being silent)."""
         if queue_size < 1:
             raise ValueError("queue_size: at least 1")
         self.voice = voice
@@ -93,13 +94,13 @@ class Announcer:
                     self.failing = True
                     log.error("the announcer could not speak (%s); the table plays on, further failures are "
                               "counted", exc, exc_info=not isinstance(exc, RefereeError))
-                    self._tell(str(exc))
+                    self._tell(exc)
             finally:
                 with self._cond:
                     self._pending -= 1
                     self._cond.notify_all()
 
-    def _tell(self, why: str | None) -> None:
+    def _tell(self, why: Exception | None) -> None:
         if self.on_trouble is not None:
             try:
                 self.on_trouble(why)

@@ -18,7 +18,12 @@ DEFAULT_VOICES = {"en": "en", "de": "de"}
 
 
 class SpeechError(RefereeError, ValueError):
-    """The voice cannot speak: espeak-ng is missing, refuses the voice, or fails."""
+    """The voice cannot speak: espeak-ng is missing, refuses the voice, or fails. `sound`: when it ran but no
+    sound device took the sound, what the sound system said (for the page, in the table's own words)."""
+
+    def __init__(self, message: str, sound: str = "") -> None:
+        super().__init__(message)
+        self.sound = sound
 
 
 class Voice(Protocol):
@@ -82,7 +87,7 @@ class EspeakVoice:
                               f"{done.stderr.decode(errors='replace').strip()}")
         problem = sound_problem(done.stderr.decode(errors="replace"))
         if problem:  # espeak-ng exits 0 when it cannot open the sound device: nothing was heard
-            raise SpeechError(f"espeak-ng could not play the sound (no sound device?): {problem}")
+            raise SpeechError(f"espeak-ng could not play the sound (no sound device?): {problem}", sound=problem)
 
     def render(self, text: str, path: Path) -> Path:
         """Say `text` into a WAV file instead of the speaker (tests, and checking a voice without a speaker)."""

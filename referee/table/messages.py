@@ -146,6 +146,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Die Turnierleitung hat den Punktestand von {player} um {points} Punkte korrigiert (jetzt {total}): "
               "{reason}",
     },
+    "speech_no_device": {
+        "en": "The table cannot speak: no sound device takes its voice ({why}). The game goes on without it; check "
+              "the speaker (docs/speech.md).",
+        "de": "Der Tisch kann nicht sprechen: kein Audiogerät nimmt die Ansage an ({why}). Die Partie geht ohne sie "
+              "weiter; bitte den Lautsprecher prüfen (docs/speech.md).",
+    },
     "speech_failed": {
         "en": "The table cannot speak: {why}. The game goes on without its voice; check the speaker "
               "(docs/speech.md).",

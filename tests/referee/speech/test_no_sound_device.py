@@ -62,8 +62,9 @@ def _alert(service: TableService) -> dict[str, Any] | None:
     return next((a for a in service.table.snapshot()["alerts"] if a["code"] == "speech_failed"), None)
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "The table cannot speak: espeak-ng could not play"),
-                                                 ("de", "Der Tisch kann nicht sprechen: espeak-ng could not play")])
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "The table cannot speak: no sound device takes its voice (Unknown PCM default"),
+    ("de", "Der Tisch kann nicht sprechen: kein Audiogerät nimmt die Ansage an (Unknown PCM default")])
 def test_no_sound_device_is_logged_once_and_shown_on_the_page(tmp_path: Path, caplog: pytest.LogCaptureFixture,
                                                               language: str, words: str) -> None:
     bin_dir = tmp_path / "bin"
@@ -91,5 +92,24 @@ def test_no_sound_device_is_logged_once_and_shown_on_the_page(tmp_path: Path, ca
             service.table.press_clock(0)
             assert announcer.idle()
             assert _alert(service) is None and announcer.said == 1
+    finally:
+        service.close()
+
+
+class BrokenVoice:
+    def speak(self, text: str) -> None:
+        raise SpeechError("espeak-ng failed (exit 139): Segmentation fault")
+
+
+def test_a_voice_failing_otherwise_shows_its_reason(tmp_path: Path) -> None:
+    cfg = sim_config(state_dir=tmp_path, web=False, fusion="sensors", clock_mode="none")
+    service = TableService(ServiceParts(config=cfg, lexicon=EveryWord(), web=False, voice=BrokenVoice()))
+    try:
+        service.table.control("start", {})
+        service.table.press_clock(0)
+        assert service.announcer is not None and service.announcer.idle()
+        alert = _alert(service)
+        assert alert is not None
+        assert alert["text"].startswith("The table cannot speak: espeak-ng failed (exit 139): Segmentation fault.")
     finally:
         service.close()
