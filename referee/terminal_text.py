@@ -93,6 +93,7 @@ _TEXT: dict[str, dict[str, str]] = {
                          "press 1)"},
     "started": {"en": "the game has started: {name} to move", "de": "die Partie läuft: {name} ist am Zug"},
     "resumed": {"en": "the game goes on: {name} to move", "de": "die Partie geht weiter: {name} ist am Zug"},
+    "to_move": {"en": "{name} to move", "de": "{name} ist am Zug"},
     "paused": {"en": "the game is paused: type resume", "de": "die Partie ist angehalten: resume eingeben"},
     "hint_blank": {"en": "  type blank {square} E (the letter the blank stands for)",
                    "de": "  blank {square} E eingeben (der Buchstabe, für den der Blanko steht)"},

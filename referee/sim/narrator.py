@@ -78,6 +78,7 @@ class Narrator:
         self._pending: dict[str, Any] = {}
         self._state = ""
         self._lock = threading.Lock()
+        self._mover: int | None = None  # whose turn it was last told (or seen)
 
     def __call__(self, snap: Mapping[str, Any]) -> None:
         try:
@@ -119,6 +120,12 @@ class Narrator:
                 if hint:
                     said.append(hint)
         self._pending = pending
+        mover = next((i for i, p in enumerate(snap.get("players") or []) if p.get("on_turn")), None)
+        if state in ("turn", "roll") and mover is not None:
+            # (from waiting or paused, the state's own line has named the mover already)
+            if mover != self._mover and not first and self._state not in ("waiting", "paused"):
+                said.append(say("to_move", lang, name=players[mover]))
+            self._mover = mover
         self._state = state
         return said
 
