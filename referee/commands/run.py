@@ -2,9 +2,11 @@
 
     referee run --config /etc/referee/table.toml     a real table (what systemd starts)
     referee run --sim [--port 8080] [--state-dir D]  the simulated table: board emulator over a pty,
-                  [--language de]                    synthetic camera, mock GPIO, clocks in the terminal
+                  [--language de] [--players A,B]    synthetic camera, mock GPIO, clocks in the terminal,
+                  [--challenge R] [--clock M]        the game told there and played by typing
+                  [--minutes N] [--edition E]        (referee.sim.console, narrator, screen)
 
-The simulated table's terminal is where board commands are typed, so its log goes to `referee.log` in the
+The simulated table's terminal is where the game is typed and told, so its log goes to `referee.log` in the
 state folder and only warnings reach the terminal (all of it with -v). A real table logs to stderr at INFO
 (systemd's journal keeps it). On Ctrl-C the program says where the journal is and how to export the game.
 """
