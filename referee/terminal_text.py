@@ -37,6 +37,7 @@ _TEXT: dict[str, dict[str, str]] = {
                "            word 8E QUIZ lay a GCG move's new tiles (lowercase: a blank)\n"
                "            press 0      player 0's clock button (press 1 starts the game)\n"
                "            unplug       pull the board's USB cable                 replug    plug it back\n"
+               "            clear        every tile off the board (before the next game)\n"
                "the table:  start  pause  resume  pass  accept  new (the next game, once one has ended)\n"
                "            exchange 3   challenge (or challenge PLAYER [WORDS])   blank H8 E   correct H8 E\n"
                "            racks 0 AEQ  the tiles left on player 0's rack at the end\n"
@@ -49,6 +50,7 @@ _TEXT: dict[str, dict[str, str]] = {
                "            word 8E QUIZ die neuen Steine eines GCG-Zuges legen (klein: ein Blanko)\n"
                "            press 0      die Uhrtaste von Spieler 0 (press 1 startet die Partie)\n"
                "            unplug       das USB-Kabel des Bretts ziehen            replug    wieder einstecken\n"
+               "            clear        alle Steine vom Brett nehmen (vor der nächsten Partie)\n"
                "der Tisch:  start  pause  resume  pass  accept  new (die nächste Partie, wenn eine zu Ende ist)\n"
                "            exchange 3   challenge (oder challenge SPIELER [WÖRTER])   blank H8 E   correct H8 E\n"
                "            racks 0 AEQ  die Reststeine von Spieler 0 am Ende\n"
@@ -85,7 +87,10 @@ _TEXT: dict[str, dict[str, str]] = {
     "failed": {"en": "{cmd}: {error}", "de": "{cmd}: {error}"},
     # what the simulated table's terminal says about the game (referee/sim/narrator.py)
     "move": {"en": "{name}: {what} {score:+d}, total {total}", "de": "{name}: {what} {score:+d}, Stand {total}"},
-    "game_over": {"en": "game over: {scores}{verdict}", "de": "Partie zu Ende: {scores}{verdict}"},
+    "game_over": {"en": "game over: {scores}{verdict}\n  type clear (every tile off the board), then new for the "
+                        "next game",
+                  "de": "Partie zu Ende: {scores}{verdict}\n  clear (alle Steine vom Brett), dann new für die "
+                        "nächste Partie eingeben"},
     "result_wins": {"en": "; {name} wins", "de": "; {name} gewinnt"},
     "result_shared": {"en": "; a tie ({names})", "de": "; unentschieden ({names})"},
     "hint_start": {"en": "the game waits for its start: type start (or press the second player's button, 1)",

@@ -4,6 +4,7 @@ emulated sensor board, as hands on a real board would, and on the table, as the 
     place H8 Q      lay a tile (a letter, or ? for a blank)     lift H8        take it off
     word 8E QUIZ    lay a GCG move's new tiles                  press 0        player 0's clock button
     unplug          pull the board's USB cable                  replug         plug it back
+    clear           every tile off the board (before the next game)
     roll            Scramble: a random roll of the dice in the cup into the tray (emptied first)
     roll clear      Scramble: take the dice out of the tray
     roll SLOT DIE FACE   one die into the tray (slot 1-7, die 1-12 as `referee dice show` numbers them,
@@ -18,6 +19,7 @@ here print only what went wrong, in the table's language.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
 import threading
@@ -27,7 +29,8 @@ from typing import Any, TextIO
 USAGE = {"place": "place H8 Q", "lift": "lift H8", "word": "word 8E QUIZ", "press": "press 0",
          "unplug": "unplug", "replug": "replug", "roll": "roll SLOT DIE FACE", "exchange": "exchange 3",
          "challenge": "challenge 1", "blank": "blank H8 E", "correct": "correct H8 E", "racks": "racks 0 AEQ",
-         "start": "start", "pause": "pause", "resume": "resume", "pass": "pass", "accept": "accept", "new": "new"}
+         "clear": "clear", "start": "start", "pause": "pause", "resume": "resume", "pass": "pass",
+         "accept": "accept", "new": "new"}
 PRESS_S = 0.12  # how long a finger holds the button: longer than the board's 30 ms debounce
 SIMPLE_ACTIONS = {"start": "start", "pause": "pause", "resume": "resume", "pass": "pass", "accept": "accept",
                   "new": "new_game"}
@@ -76,6 +79,9 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
             threading.Timer(PRESS_S, emulator.release, args=(button,)).start()
             if table is not None:
                 return _not_on_turn(table, button, language)
+        elif cmd == "clear" and not args:  # a hand sweeping the board: every tile off (before the next game)
+            for square in _occupied(emulator):
+                emulator.lift(square)
         elif cmd == "unplug" and not args:
             emulator.unplug()
         elif cmd == "replug" and not args:
@@ -215,6 +221,15 @@ def _roll_random(emulator: Any, table: Any, language: str, rng: random.Random) -
         emulator.clear_slot(slot)
     for slot, die in enumerate(rng.sample(sorted(cup), count)):
         emulator.roll(slot, die, rng.randrange(len(dice[die].faces)))
+
+
+def _occupied(emulator: Any) -> list[str]:
+    """The squares holding a tile on the emulated board now."""
+    board = getattr(emulator, "board", None)
+    if board is None:
+        return []
+    with getattr(emulator, "lock", contextlib.nullcontext()):
+        return sorted(board.occupied())
 
 
 def _slots(emulator: Any) -> int:

@@ -96,3 +96,22 @@ def test_the_command_is_named_the_way_it_was_started(tmp_path: Any, monkeypatch:
     monkeypatch.setenv("PATH", str(script.parent))
     script.chmod(0o755)
     assert command_name(str(script)) == "referee"
+
+
+def test_clear_takes_every_tile_off_the_emulated_board() -> None:
+    from firmware_bridge.emulator import EmulatedBoard
+
+    class Hands:
+        def __init__(self) -> None:
+            self.board = EmulatedBoard(coded=True)
+
+        def place(self, square: str, letter: str) -> None:
+            self.board.place(square, letter)
+
+        def lift(self, square: str) -> None:
+            self.board.lift(square)
+
+    hands = Hands()
+    assert execute(hands, "word 8D HOUSE") == "" and len(hands.board.occupied()) == 5
+    assert execute(hands, "clear") == ""
+    assert hands.board.occupied() == {}

@@ -89,7 +89,8 @@ def test_the_terminal_tells_scores_questions_verdicts_and_the_end() -> None:
     snap = table.snapshot()
     assert snap["state"] == "ended"
     scores = ", ".join(f"{p['name']} {p['score']}" for p in snap["players"])
-    assert said[-1] == f"game over: {scores}; Anna wins"
+    assert said[-1] == (f"game over: {scores}; Anna wins\n"
+                        "  type clear (every tile off the board), then new for the next game")
     count = len(said)
     table.publish()
     table.advance(5)
