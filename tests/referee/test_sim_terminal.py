@@ -31,14 +31,14 @@ def _free_port() -> int:
 
 
 class Tmux:
-    """A tmux server of its own (its own socket name), one window 120 x 50, stopped by `close`."""
+    """A tmux server of its own (its socket in the test's folder), one window 120 x 50, stopped by `close`."""
 
-    def __init__(self, command: str) -> None:
-        self.socket = f"referee-test-{uuid.uuid4().hex[:8]}"
+    def __init__(self, command: str, folder: Path) -> None:
+        self.socket = str(folder / f"tmux-{uuid.uuid4().hex[:8]}")
         self._run("new-session", "-d", "-s", "t", "-x", "120", "-y", "50", command)
 
     def _run(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True,
+        return subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True, text=True, check=True,
                               timeout=30).stdout
 
     def keys(self, *keys: str) -> None:
@@ -63,7 +63,7 @@ class Tmux:
         return self.wait(repr(text), lambda lines: any(text in line for line in lines), timeout)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False, timeout=30)
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True, check=False, timeout=30)
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def terminal(tmp_path: Path) -> Iterator[Tmux]:
                                                 "--state-dir", str(tmp_path)])
     # After the referee ends: whether the terminal is back in its own mode (echo, lines), then wait to be read.
     command = f"cd {shlex.quote(os.getcwd())} && {referee}; echo REFEREE-ENDED; stty -a; sleep 600"
-    t = Tmux(command)
+    t = Tmux(command, tmp_path)
     try:
         yield t
     finally:
