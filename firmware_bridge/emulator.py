@@ -260,7 +260,17 @@ class EmulatedBoard:
                 f"die {die} face {face}: a tray slot reads dice 0-{MAX_TRAY_DIE} with faces 0-5 "
                 "(7 switches: 1 + die x 6 + face must stay below 128)"
             )
-        self.matrix.set(self._slot(slot), 1 + die * 6 + face, self.now_ms, bits=7)
+        index = self._slot(slot)
+        for other, (held, _) in self.tray().items():  # a die lies in one slot at a time
+            if other != slot and held == die:
+                raise EmulatorCommandError(f"die {die} is already in tray slot {other}: take it out first")
+        self.matrix.set(index, 1 + die * 6 + face, self.now_ms, bits=7)
+
+    def tray(self) -> dict[int, tuple[int, int]]:
+        """What lies in the dice tray now: slot -> (die, face)."""
+        first = self.squares + self.buttons
+        codes = self.matrix.settled[first : first + self.slots]
+        return {slot: divmod(code - 1, 6) for slot, code in enumerate(codes) if code}
 
     def clear_slot(self, slot: int) -> None:
         """Take the die out of a tray slot."""

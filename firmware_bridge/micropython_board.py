@@ -335,6 +335,11 @@ class MicroPythonBoard:
         """A die lands in a tray slot."""
         self._act(lambda: self.board.roll(slot, die, face))
 
+    def tray(self) -> dict[int, tuple[int, int]]:
+        """EmulatedBoard.tray (slot -> (die, face)), under the lock."""
+        with self.lock:
+            return self.board.tray()
+
     def clear_slot(self, slot: int) -> None:
         """Take the die out of a tray slot."""
         self._act(lambda: self.board.clear_slot(slot))

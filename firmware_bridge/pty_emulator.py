@@ -195,6 +195,11 @@ class PtyEmulator:
             self._catch_up()
             self.board.roll(slot, die, face)
 
+    def tray(self) -> dict[int, tuple[int, int]]:
+        """EmulatedBoard.tray (slot -> (die, face)), under the lock."""
+        with self.lock:
+            return self.board.tray()
+
     def clear_slot(self, slot: int) -> None:
         """EmulatedBoard.clear_slot, under the lock."""
         with self.lock:

@@ -206,16 +206,21 @@ class ScrambleGame(Game):
         return self.hand()
 
     def read_roll(
-        self, faces: Sequence[Face | str], *, exact: bool = True, player: int | None = None
+        self, faces: Sequence[Face | str], *, exact: bool = True, player: int | None = None,
+        dice: Sequence[int] | None = None,
     ) -> tuple[Face, ...]:
         """The real table: the faces the sensors read on the dice just rolled (not those passed on).
 
-        `player`: who rolled, when a record names the players itself (default: the player to move)."""
+        `player`: who rolled, when a record names the players itself (default: the player to move).
+        `dice`: the die (0-based) under each face, when the sensors read them too (`Dice.read`)."""
         self._start_roll()
         read = [f if isinstance(f, Face) else Face.from_str(f) for f in faces]
-        self.dice = self.dice.read(self.dice_set, read, exact=exact)
+        self.dice = self.dice.read(self.dice_set, read, exact=exact, dice=dice)
         holder = self.to_move if player is None else player
-        action = {"action": "read_roll", "faces": [str(f) for f in read], "exact": exact, "player": holder}
+        action: dict[str, Any] = {"action": "read_roll", "faces": [str(f) for f in read], "exact": exact,
+                                  "player": holder}
+        if dice is not None:
+            action["dice"] = [int(d) for d in dice]
         self.actions.append(action)
         self._rolled(holder)
         return self.hand()
@@ -393,7 +398,9 @@ class ScrambleGame(Game):
         if kind == "roll":
             self.roll()
         elif kind == "read_roll":
-            self.read_roll(list(action["faces"]), exact=bool(action.get("exact", True)), player=action.get("player"))
+            dice = action.get("dice")
+            self.read_roll(list(action["faces"]), exact=bool(action.get("exact", True)), player=action.get("player"),
+                           dice=[int(d) for d in dice] if isinstance(dice, list) else None)
         else:
             super()._apply_action(action)
 

@@ -77,7 +77,8 @@ class Dice:
         shown = tuple(ShownDie(i, rng.choice(dice_set.dice[i].faces)) for i in drawn)
         return Dice(self.cup - set(drawn), self.hand + shown, self.mat)
 
-    def read(self, dice_set: DiceSet, faces: Sequence[Face | str], *, exact: bool = True) -> Dice:
+    def read(self, dice_set: DiceSet, faces: Sequence[Face | str], *, exact: bool = True,
+             dice: Sequence[int] | None = None) -> Dice:
         """The faces the sensors read on the dice just rolled (not those passed on).
 
         Refuses a reading of the wrong size (the player must roll exactly `to_draw()` dice) or one
@@ -85,6 +86,9 @@ class Dice:
         was matched to the wrong physical dice, the dice out of the cup are re-identified as a whole.
         `exact=False` accepts fewer faces than dice rolled: a record that gives no rack names only the
         faces played, and the other dice rolled stay unknown (in the cup).
+        `dice`: which die (0-based) shows each face, when the sensors know (a coded dice tray reads each die's
+        number): taken as they are when they are distinct dice in the cup that have those faces, so the cup is
+        the one on the table; otherwise the faces are matched as without.
         """
         read = [f if isinstance(f, Face) else Face.from_str(f) for f in faces]
         if len(read) > self.to_draw() or (exact and len(read) != self.to_draw()):
@@ -98,6 +102,10 @@ class Dice:
             if not any(face in die.faces for die in dice_set.dice):
                 raise RollError(f"no die of the set {dice_set.name!r} has the face {face}", form="no_face",
                                 dice_set=dice_set.name, face=str(face))
+        if (dice is not None and len(dice) == len(read) and len(set(dice)) == len(dice) and set(dice) <= self.cup
+                and all(f in dice_set.dice[d].faces for d, f in zip(dice, read, strict=True))):
+            shown = tuple(ShownDie(i, f) for i, f in zip(dice, read, strict=True))
+            return Dice(self.cup - set(dice), self.hand + shown, self.mat)
         ids = match_faces(dice_set, read, sorted(self.cup))
         if ids is not None:
             shown = tuple(ShownDie(i, f) for i, f in zip(ids, read, strict=True))

@@ -21,7 +21,7 @@ import logging
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from referee.table.live import STALL_ALERT_S, LiveTable
 
@@ -34,11 +34,18 @@ Monotonic = Callable[[], float]
 TROUBLE = (200, 0, 0)
 
 
+class StatusLine(Protocol):
+    """A terminal that keeps the clock line itself (the simulated table's `referee.sim.screen.Screen`, where the
+    line shares the bottom row with what is typed): given the line, never `\r`-drawn over the typing."""
+
+    def show_status(self, line: str) -> None: ...
+
+
 class Outputs:
     """Draws the table's clocks on the configured devices and/or the terminal. Call `refresh()` often."""
 
     def __init__(self, table: LiveTable, devices: TableDevices | None, clock: Monotonic,
-                 terminal: TextIO | None = None) -> None:
+                 terminal: TextIO | StatusLine | None = None) -> None:
         self.table = table
         self.devices = devices
         self.clock = clock
@@ -113,16 +120,19 @@ class Outputs:
             from hardware.terminal import render_line
 
             line = render_line(faces, names if len(faces) == len(names) else None) + self._stall_note()
-            if line != self._last_line:
+            show = getattr(self.terminal, "show_status", None)
+            if line != self._last_line and show is not None:
+                self._guarded("terminal", partial(show, line))
+            elif line != self._last_line:
                 pad = max(2, len(self._last_line) - len(line) + 2)  # a shorter line wipes the longer one's end
                 self._guarded("terminal", partial(self._write, "\r" + line + " " * pad))
-                self._last_line = line
+            self._last_line = line
             self._last_term = now
 
     def _write(self, text: str) -> None:
-        assert self.terminal is not None
-        self.terminal.write(text)
-        self.terminal.flush()
+        terminal = cast(TextIO, self.terminal)  # a StatusLine terminal is never written to (it draws the line)
+        terminal.write(text)
+        terminal.flush()
 
     def _draw(self, faces: list[Any], now: float, codes: set[str]) -> None:
         from hardware.controller import draw
@@ -161,7 +171,7 @@ class Outputs:
         if self._closed:
             return
         self._closed = True
-        if self.terminal is not None and self._last_line:
+        if self.terminal is not None and self._last_line and not hasattr(self.terminal, "show_status"):
             self._guarded("terminal", partial(self._write, "\n"))
         if self.devices is not None:
             self.devices.close()

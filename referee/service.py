@@ -24,8 +24,8 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TextIO
 
@@ -34,7 +34,7 @@ from game.squares import Square
 from referee.config import Config
 from referee.fusion import fuse
 from referee.journal import Journal
-from referee.outputs import Outputs
+from referee.outputs import Outputs, StatusLine
 from referee.ports import Lexicon
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
@@ -70,7 +70,7 @@ class ServiceParts:
     board_url: str | None = None
     camera: CameraPort | None = None
     devices: TableDevices | None = None
-    terminal: TextIO | None = None
+    terminal: TextIO | StatusLine | None = None  # the clock line; the simulated table's Screen draws it itself
     web: bool = True
     camera_interval_s: float = 1.0
     monotonic: Callable[[], float] = time.monotonic
@@ -118,6 +118,7 @@ class TableService:
         self.parts = parts
         self.config = parts.config
         self.mono = parts.monotonic
+        self._settings_kept_game: int | None = None  # the resumed game that kept its settings (its note is up)
         state_dir = Path(self.config.table.state_dir)
         self._lock_file = _lock_state_dir(state_dir)
         try:
@@ -139,6 +140,7 @@ class TableService:
                                                            finding=damage[0]), publish=False)
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
+        self.relaid = 0  # tiles an emulated board got again from the journal at start (a resumed game)
         self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
         self.camera = parts.camera
         if self.camera is not None:
@@ -147,7 +149,7 @@ class TableService:
         self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
         self.announcer: Announcer | None = None
         if parts.voice is not None:
-            self.announcer = Announcer(parts.voice, clock=self.mono)
+            self.announcer = Announcer(parts.voice, clock=self.mono, on_trouble=self._speech_trouble)
             self.table.subscribe(SpeechListener(self.announcer))
         self.watchdog = Watchdog(self.mono)
         self._presses: queue.Queue[int | None] = queue.Queue()
@@ -174,8 +176,7 @@ class TableService:
     def _open_table(self) -> LiveTable:
         resumed = LiveTable.resume(self.journal, self._rules, monotonic=self.mono)
         if resumed is not None:
-            log.info("resumed game %s: the time the referee was down counted as a pause", resumed.game_id)
-            return resumed
+            return self._resumed(resumed)
         setup = TableSetup.from_config(self.config)
         last = self.journal.last_game()
         seated = last is not None and keeps_last_game(self.config, last.setup, setup.to_dict())
@@ -192,12 +193,55 @@ class TableService:
         log.info("new game %s at %s: %s", table.game_id, setup.table, " v ".join(setup.players))
         return table
 
+    def _resumed(self, resumed: LiveTable) -> LiveTable:
+        """The unfinished game of the journal, against the configuration: a game not yet started takes the
+        configuration's new settings (as a new game: the unplayed one is closed in the journal, as the director's
+        next pairing closes it); a game under way keeps its own and says which, and why (referee/setup_changes)."""
+        from referee.setup_changes import changes_text, setup_changes
+
+        kept = resumed.machine.setup
+        configured = TableSetup.from_config(self.config)
+        game_id = resumed.game_id
+        assert game_id is not None  # a game read from the journal has its row
+        seating = self._director_seating(game_id)
+        if seating is not None:
+            configured = replace(configured, players=kept.players)  # the director's pairing, not the file's names
+        changes = setup_changes(kept, configured)
+        if not changes:
+            log.info("resumed game %s: the time the referee was down counted as a pause", game_id)
+            return resumed
+        said = changes_text(changes)
+        if resumed.machine.state is TableState.WAITING:
+            self.journal.end_game(game_id)
+            table = LiveTable.new_game(configured, self._rules(configured), journal=self.journal,
+                                       monotonic=self.mono)
+            if seating is not None:  # the new game is the director's seating still, as the closed one was
+                table.director("set_players", seating.get("args", {}), by=str(seating.get("by", "")),
+                               command_id=str(seating.get("id", "")))
+            log.warning("game %s had not started and the configuration has changed (%s): it is closed unplayed, "
+                        "and game %s takes the new settings", game_id, said, table.game_id)
+            return table
+        log.warning("resumed game %s keeps the settings it started with, not the configuration's new ones (%s): "
+                    "a game's rules and clocks cannot change while it is played; the game after it takes them",
+                    game_id, said)
+        resumed.set_alert("settings_kept", text("settings_kept", kept.language, changes=said), level="info",
+                          publish=False)
+        self._settings_kept_game = game_id
+        return resumed
+
+    def _director_seating(self, game_id: int) -> Mapping[str, Any] | None:
+        """The director's `set_players` event of the game (its data), when the director seated its players."""
+        return next((ev.data for ev in self.journal.events(game_id)
+                     if ev.kind == "director" and ev.data.get("cmd") == "set_players"), None)
+
     def start(self) -> None:
         """Open the sensors and start the worker threads (the page starts in `run`)."""
         if self.parts.board_url:
             from firmware_bridge.link import BoardLink
 
             self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event)
+            if self.link.emulator is not None:
+                self._lay_emulated_board(self.link.emulator.board)
             self.link.start()
             if self.link.emulator is not None:
                 log.info("sensor board emulator at %s", self.link.emulator.path)
@@ -216,6 +260,29 @@ class TableService:
             self.tournament = TournamentLink(self.table, self.journal, self.config.tournament,
                                              name=self.config.table.name)
             self.tournament.start()
+
+    def _lay_emulated_board(self, board: Any) -> None:
+        """An emulated board is made empty at every start, unlike a real one whose tiles stay put across a
+        restart: a resumed game's tiles are laid on it again from the journal's last picture (before it boots,
+        so its first report already holds them), else the game would see every tile lifted outside a turn."""
+        with self.table.reading() as now:
+            picture = now.last_picture()
+        self.relaid = len(picture)
+        for square, cell in picture.items():
+            try:
+                board.place(square, cell.letter if cell.letter and not cell.blank else "?")
+            except (ValueError, KeyError) as exc:  # another board size or tile set than the journal's game
+                log.warning("the emulated board cannot hold the journal's tile on %s: %s", square, exc)
+        if picture:
+            log.info("the emulated board laid again from the journal: %d tile(s)", len(picture))
+
+    def _speech_trouble(self, error: Exception | None) -> None:
+        """The voice failed (no sound device, espeak-ng broken) or speaks again: said on the page."""
+        lang = self.config.table.language
+        sound = getattr(error, "sound", "")
+        said = (None if error is None else text("speech_no_device", lang, why=sound) if sound
+                else text("speech_failed", lang, why=error))
+        self.table.set_alert("speech_failed", said, level="warning")
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)
@@ -302,8 +369,9 @@ class TableService:
         if len(tray) != expected:
             return
         try:
-            letters = "".join(dice[die].faces[face].letter for die, face in (tray[s] for s in sorted(tray)))
-            self.table.roll(letters)
+            held = [tray[s] for s in sorted(tray)]
+            letters = "".join(dice[die].faces[face].letter for die, face in held)
+            self.table.roll(letters, [die for die, _ in held])
         except (IndexError, ControlError) as exc:
             log.warning("the dice tray's roll was not taken: %s", exc)
 
@@ -500,12 +568,22 @@ class TableService:
         """Timers due, the heartbeat, the LED clocks, the page's clocks each second. This may wait for the disk
         (a timer's event is journaled before it takes effect), so `run` calls it on a thread of its own."""
         self.table.poll()
+        if self._settings_kept_game is not None:
+            self._settings_note_done()
         self.outputs.refresh()
         now = self.mono()
         if now - self._last_publish >= 1.0:
             self.table.publish()
             self._last_publish = now
         self._table_round_at = now
+
+    def _settings_note_done(self) -> None:
+        """The "settings kept" note stays up for the game that kept its settings, until it ends."""
+        with self.table.reading() as now:
+            over = now.state is TableState.ENDED
+        if over or self.table.game_id != self._settings_kept_game:
+            self._settings_kept_game = None
+            self.table.set_alert("settings_kept", None)
 
     def loop_step(self) -> None:
         """The watchdog and systemd's status line: never waits for the disk or the table."""

@@ -2,9 +2,11 @@
 
     referee run --config /etc/referee/table.toml     a real table (what systemd starts)
     referee run --sim [--port 8080] [--state-dir D]  the simulated table: board emulator over a pty,
-                  [--language de]                    synthetic camera, mock GPIO, clocks in the terminal
+                  [--language de] [--players A,B]    synthetic camera, mock GPIO, clocks in the terminal,
+                  [--challenge R] [--clock M]        the game told there and played by typing
+                  [--minutes N] [--edition E]        (referee.sim.console, narrator, screen)
 
-The simulated table's terminal is where board commands are typed, so its log goes to `referee.log` in the
+The simulated table's terminal is where the game is typed and told, so its log goes to `referee.log` in the
 state folder and only warnings reach the terminal (all of it with -v). A real table logs to stderr at INFO
 (systemd's journal keeps it). On Ctrl-C the program says where the journal is and how to export the game.
 """
@@ -18,6 +20,12 @@ import logging
 import signal
 import sys
 from typing import Any
+
+from referee.config import CHALLENGE_RULES, CLOCK_MODES, EDITIONS
+
+# The simulated table's options and the configuration keys they set (its errors name the option, not the key).
+SIM_OPTIONS = {"--players": "game.players", "--challenge": "game.challenge", "--clock": "clocks.mode",
+               "--minutes": "clocks.minutes_per_player", "--edition": "game.edition"}
 
 
 def register(sub: Any) -> None:
@@ -35,6 +43,18 @@ def register(sub: Any) -> None:
                    help="--sim: the game (Scramble runs on a 9x9 mat with a dice tray, without the camera)")
     p.add_argument("--language", choices=("en", "de"), default="en",
                    help="--sim: the table's language (a German table: page, alerts and this terminal in German)")
+    sim = p.add_argument_group("the simulated table's game (--sim)")
+    sim.add_argument("--players", default=None, metavar="NAMES",
+                     help="--sim: 2 to 4 players, by name, comma-separated (default: Anna,Ben)")
+    sim.add_argument("--challenge", choices=CHALLENGE_RULES, default=None,
+                     help="--sim: the challenge rule (default double)")
+    sim.add_argument("--clock", choices=CLOCK_MODES, default=None,
+                     help="--sim: tournament game clocks, a turn timer, or none (default: tournament; Scramble: "
+                          "none)")
+    sim.add_argument("--minutes", type=float, default=None,
+                     help="--sim: minutes on each player's clock (default 25)")
+    sim.add_argument("--edition", choices=EDITIONS, default=None,
+                     help="--sim: the tile set (default english)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     p.set_defaults(handler=handle)
 
@@ -43,31 +63,36 @@ def handle(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
     from referee.config import load_config
     from referee.service import TableService
-    from referee.sim.parts import real_parts, sim_config, sim_parts
+    from referee.sim.parts import real_parts, sim_parts
 
     if not args.sim:
         given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
                                           ("--no-camera", args.no_camera or None),
                                           ("--speech", args.speech or None),
                                           ("--game", None if args.game == "standard" else args.game),
-                                          ("--language", None if args.language == "en" else args.language))
-                 if value]
+                                          ("--language", None if args.language == "en" else args.language),
+                                          *((flag, getattr(args, flag[2:])) for flag in SIM_OPTIONS))
+                 if value is not None and value is not False]
         if given:
             print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
-                  "file says it (web.port, table.state_dir, sensors.camera, game.kind, table.language)",
+                  "file says it (web.port, table.state_dir, sensors.camera, game.kind, table.language, game.players, "
+                  "game.challenge, clocks.mode, clocks.minutes_per_player, game.edition)",
                   file=sys.stderr)
             return 2
     before = list(logging.getLogger().handlers)
+    screen: Any = None
+    screen_log: logging.StreamHandler[Any] | None = None
     try:
         holder = None
         if args.sim:
-            standard = args.game == "standard"
-            config = sim_config(state_dir=args.state_dir, port=args.port or 8080, kind=args.game,
-                                fusion="both" if standard and not args.no_camera else "sensors",
-                                clock_mode="tournament" if standard else "none", speech=args.speech,
-                                language=args.language)
-            _log_to_file(config.table.state_dir / "referee.log", args.verbose)
-            parts, holder = sim_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
+            config = _sim_config(args)
+            to_stderr = _log_to_file(config.table.state_dir / "referee.log", args.verbose)
+            if sys.stdin.isatty() and sys.stdout.isatty():
+                from referee.sim.screen import Screen
+
+                screen = Screen(sys.stdout, sys.stdin.fileno())
+                screen_log = to_stderr
+            parts, holder = sim_parts(config, terminal=screen or (sys.stdout if sys.stdout.isatty() else None))
         else:
             logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                                 format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -96,7 +121,7 @@ def handle(args: argparse.Namespace) -> int:
         holder.service = service
     service.start()
     try:
-        asyncio.run(_serve(service))
+        asyncio.run(_serve(service, screen=screen, screen_log=screen_log, sim=args.sim))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             where = "--port" if args.sim else f"{config.source}: web.port"
@@ -107,11 +132,33 @@ def handle(args: argparse.Namespace) -> int:
         return 1
     finally:
         service.close()
+        if screen is not None:
+            screen.close()  # the terminal's own mode back before the last words
         _goodbye(service, config.table.language)
     return 0
 
 
-def _log_to_file(path: Any, verbose: bool) -> None:
+def _sim_config(args: argparse.Namespace) -> Any:
+    """The simulated table's configuration from the options; a wrong value is named by its option."""
+    from referee.config import ConfigError
+    from referee.sim.parts import sim_config
+
+    standard = args.game == "standard"
+    players = tuple(name.strip() for name in args.players.split(",")) if args.players is not None else ("Anna", "Ben")
+    try:
+        return sim_config(state_dir=args.state_dir, port=args.port or 8080, kind=args.game,
+                          fusion="both" if standard and not args.no_camera else "sensors",
+                          clock_mode=args.clock or ("tournament" if standard else "none"), speech=args.speech,
+                          language=args.language, players=players, challenge=args.challenge or "double",
+                          edition=args.edition or "english", minutes=args.minutes)
+    except ConfigError as exc:
+        option = next((flag for flag, key in SIM_OPTIONS.items() if key == exc.key), None)
+        if option is None:
+            raise
+        raise ConfigError("--sim", option, exc.reason) from None
+
+
+def _log_to_file(path: Any, verbose: bool) -> logging.StreamHandler[Any]:
     """The simulated table's log: everything (INFO, or DEBUG with -v) to `path`; warnings to stderr, so the
     web server's lines never land between the board commands typed in the terminal."""
     from pathlib import Path
@@ -127,6 +174,7 @@ def _log_to_file(path: Any, verbose: bool) -> None:
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     root.addHandler(to_file)
     root.addHandler(to_stderr)
+    return to_stderr
 
 
 def _goodbye(service: Any, language: str) -> None:
@@ -142,7 +190,8 @@ def _goodbye(service: Any, language: str) -> None:
     print(f"referee: {say('export', language, command=command)}", flush=True)
 
 
-async def _serve(service: Any) -> None:
+async def _serve(service: Any, *, screen: Any = None, screen_log: logging.StreamHandler[Any] | None = None,
+                 sim: bool = False) -> None:
     from referee.table.state import TableState
 
     stop = asyncio.Event()
@@ -173,14 +222,54 @@ async def _serve(service: Any) -> None:
             waiting = snap["state"] == TableState.WAITING  # not a game resumed from the journal
             start = (say("start_pin", lang, pin=DEMO_PIN) if public else say("start", lang)) if waiting else ""
             print(f"referee: {say('emulator', lang, path=service.link.emulator.path)}{start}", flush=True)
+            if service.relaid:
+                print(f"referee: {say('relaid', lang, count=service.relaid)}", flush=True)
             log_file = service.config.table.state_dir / "referee.log"
             if any(getattr(h, "baseFilename", None) == str(log_file.resolve())
                    for h in logging.getLogger().handlers):
                 print(f"referee: {say('log_file', lang, path=log_file)}", flush=True)
-            if sys.stdin.isatty():
-                from referee.sim.console import start_console
-
-                print(f"referee: {say('type_here', lang)}", flush=True)
-                start_console(service.link.emulator, language=lang)
+            _start_console(service, lang, screen, screen_log, sim)
 
     await service.run(stop, started)
+
+
+def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.StreamHandler[Any] | None,
+                   sim: bool) -> None:
+    """The terminal of a table on an emulated board: the table's news printed as it happens, and commands read
+    from the terminal (a Screen when a person types at a terminal; lines from a pipe for a simulated table)."""
+    from referee.sim.console import start_console
+    from referee.sim.narrator import Narrator
+    from referee.terminal_text import say
+
+    typing = sys.stdin.isatty()
+    if not typing and not sim:
+        return  # a real service's stdin (systemd's /dev/null): nobody types there
+    emulator, table = service.link.emulator, service.table
+    if screen is not None:
+        from referee.sim.screen import Above
+
+        print(f"referee: {say('type_here', lang)}", flush=True)
+        screen.open()
+        if screen_log is not None:
+            screen_log.setStream(Above(screen))  # a warning goes above the typing
+        _narrate(table, Narrator(screen.say, lang))
+        start_console(emulator, screen.lines(), screen.say, lang, table)
+        return
+    if typing:
+        print(f"referee: {say('type_here', lang)}", flush=True)
+    # A terminal for the output alone (the commands come from a file) still has the clock line: a line said
+    # wipes it first (it is drawn again at its next tick), so the two never run together.
+    wipe = "\r\x1b[K" if sys.stdout.isatty() else ""
+
+    def tell(said: str) -> None:
+        print(wipe + said.replace("\n", "\n" + wipe), flush=True)
+
+    _narrate(table, Narrator(tell, lang))
+    start_console(emulator, sys.stdin, tell, lang, table)
+
+
+def _narrate(table: Any, narrator: Any) -> None:
+    """The narrator follows the table from now: the table as it stands first (before a command typed, or piped
+    in, changes it), then every snapshot it publishes."""
+    table.subscribe(narrator)
+    narrator(table.snapshot())

@@ -5,7 +5,9 @@
   in-process (`place`, `play`, `press`, `advance`, `unplug`); `table.default_setup(**changes)`.
 - `parts.sim_config/sim_parts/real_parts`: the whole service on emulated hardware (board emulator over a
   pty, synthetic camera, mock GPIO), for `referee run --sim` and `referee demo`.
-- `console`: the typed console of `referee run --sim` (lay tiles, press clocks from the terminal).
+- `console`: the typed console of `referee run --sim` (lay tiles, press clocks, the page's actions);
+  `narrator`: the game told in that terminal (scores, questions, verdicts); `screen`: its bottom row, where
+  the clocks and the command being typed share a line without overwriting each other.
 
 `referee.demo.DemoDriver` (the robot players that replay a GCG record) stays outside: it drives any
 service, simulated or not, and simulates no part of the table itself.

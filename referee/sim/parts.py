@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from game.errors import RefereeError
 from referee.config import Config, ConfigError, parse_config
+from referee.outputs import StatusLine
 from referee.pin_policy import DEMO_PIN
 from referee.service import ServiceParts
 from referee.speech.voice import Voice
@@ -41,7 +42,8 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
                players: tuple[str, ...] = ("Anna", "Ben"), kind: str = "standard", clock_mode: str = "tournament",
                fusion: str = "both", challenge_window_s: float = 15.0, web: bool = True,
                settle_ms: int = 0, challenge: str = "double", edition: str = "english",
-               speech: bool = False, language: str = "en", end_racks: str = "") -> Config:
+               speech: bool = False, language: str = "en", end_racks: str = "",
+               minutes: float | None = None) -> Config:
     """A configuration for the simulated table (documented values, checked like a file)."""
     state = Path(state_dir) if state_dir else Path(tempfile.mkdtemp(prefix="referee-sim-"))
     n = len(players)
@@ -49,7 +51,7 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
         "table": {"name": "Simulated table", "state_dir": str(state), "language": language},
         "game": {"kind": kind, "players": list(players), "challenge_window_s": challenge_window_s,
                  "challenge": challenge, "edition": edition, **({"end_racks": end_racks} if end_racks else {})},
-        "clocks": {"mode": clock_mode},
+        "clocks": {"mode": clock_mode, **({"minutes_per_player": minutes} if minutes is not None else {})},
         "sensors": {"board": f"emulator://{'9x9' if kind != 'standard' else '15x15'}?coded=1&buttons={n}"
                              + ("&slots=7" if kind != "standard" else ""),
                     "camera": "synthetic:mirror" if fusion != "sensors" else "", "fusion": fusion,
@@ -107,7 +109,8 @@ class _Holder:
         return {sq: (letter or "?") for sq, letter in svc.link.picture().squares.items()}
 
 
-def sim_parts(config: Config, *, terminal: TextIO | None = None, camera_size: int = 1000) -> tuple[ServiceParts, Any]:
+def sim_parts(config: Config, *, terminal: TextIO | StatusLine | None = None,
+              camera_size: int = 1000) -> tuple[ServiceParts, Any]:
     """Service parts for the simulated table, and a holder to hand the service to (for the camera)."""
     from hardware.factory import build_devices
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+from game.errors import RefereeError
 from referee.speech.phrases import announcements
 from referee.speech.voice import Voice
 
@@ -28,7 +29,11 @@ class Announcer:
     """Says queued sentences with `voice`, in order, on its own thread. A context manager; `close` is idempotent."""
 
     def __init__(self, voice: Voice, *, queue_size: int = 4, max_delay_s: float = 10.0,
-                 clock: Monotonic = time.monotonic) -> None:
+                 clock: Monotonic = time.monotonic,
+                 on_trouble: Callable[[Exception | None], None] | None = None) -> None:
+        """`on_trouble(error)`: told, from the worker thread, when the voice starts failing (the error), and
+        with None when it speaks again: the service shows it on the page (a table without a sound device is not
+        silent about being silent)."""
         if queue_size < 1:
             raise ValueError("queue_size: at least 1")
         self.voice = voice
@@ -41,6 +46,8 @@ class Announcer:
         self.said: int = 0
         self.dropped: int = 0
         self.failures: int = 0
+        self.failing = False  # the last sentence could not be said
+        self.on_trouble = on_trouble
         self._thread = threading.Thread(target=self._work, name="announcer", daemon=True)
         self._thread.start()
 
@@ -77,14 +84,28 @@ class Announcer:
             try:
                 self.voice.speak(text)
                 self.said += 1
-            except Exception:
+                if self.failing:
+                    self.failing = False
+                    log.info("the announcer speaks again (after %d failed sentence(s))", self.failures)
+                    self._tell(None)
+            except Exception as exc:
                 self.failures += 1
-                if self.failures == 1:
-                    log.exception("the announcer could not speak; the table plays on, further failures are counted")
+                if not self.failing:  # logged once an outage; the sentences after it are only counted
+                    self.failing = True
+                    log.error("the announcer could not speak (%s); the table plays on, further failures are "
+                              "counted", exc, exc_info=not isinstance(exc, RefereeError))
+                    self._tell(exc)
             finally:
                 with self._cond:
                     self._pending -= 1
                     self._cond.notify_all()
+
+    def _tell(self, why: Exception | None) -> None:
+        if self.on_trouble is not None:
+            try:
+                self.on_trouble(why)
+            except Exception:
+                log.exception("showing the voice's trouble failed")
 
     def idle(self, timeout: float = 5.0) -> bool:
         """Wait until every queued sentence is said or dropped (tests, and a clean stop)."""

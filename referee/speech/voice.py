@@ -18,13 +18,31 @@ DEFAULT_VOICES = {"en": "en", "de": "de"}
 
 
 class SpeechError(RefereeError, ValueError):
-    """The voice cannot speak: espeak-ng is missing, refuses the voice, or fails."""
+    """The voice cannot speak: espeak-ng is missing, refuses the voice, or fails. `sound`: when it ran but no
+    sound device took the sound, what the sound system said (for the page, in the table's own words)."""
+
+    def __init__(self, message: str, sound: str = "") -> None:
+        super().__init__(message)
+        self.sound = sound
 
 
 class Voice(Protocol):
     """What the announcer needs of a voice: say one sentence, blocking until it is said."""
 
     def speak(self, text: str) -> None: ...
+
+
+def sound_problem(stderr: str) -> str:
+    """What espeak-ng's error output says went wrong with the sound ("" when nothing did). espeak-ng exits 0
+    when ALSA (or PulseAudio) cannot open a device, and only says so here; its last line is the reason
+    ("Unknown PCM default", "cannot find card '0'"), the ALSA lines before it say where."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    failing = [line for line in lines if "error" in line.lower() or line.startswith("ALSA lib")]
+    if not failing:
+        return ""
+    alsa = next((line.split(") ", 1)[-1] for line in reversed(failing) if line.startswith("ALSA lib")), "")
+    last = failing[-1]
+    return f"{alsa} ({last})" if alsa and alsa != last else last
 
 
 class EspeakVoice:
@@ -67,6 +85,9 @@ class EspeakVoice:
         if done.returncode != 0:
             raise SpeechError(f"espeak-ng failed (exit {done.returncode}): "
                               f"{done.stderr.decode(errors='replace').strip()}")
+        problem = sound_problem(done.stderr.decode(errors="replace"))
+        if problem:  # espeak-ng exits 0 when it cannot open the sound device: nothing was heard
+            raise SpeechError(f"espeak-ng could not play the sound (no sound device?): {problem}", sound=problem)
 
     def render(self, text: str, path: Path) -> Path:
         """Say `text` into a WAV file instead of the speaker (tests, and checking a voice without a speaker)."""

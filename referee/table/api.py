@@ -95,6 +95,7 @@ class Snapshot(TypedDict):
     moves: list[MoveView]
     unseen: str  # tiles not yet seen on the board, from the mover's opponents' view; "?" for blanks
     bag: int  # tiles left in the bag (dice left in the cup in Scramble)
+    cup: NotRequired[list[int]]  # Scramble: which dice are in the cup, 1-12 as `referee dice show` numbers them
     alerts: list[AlertView]
     pending: dict[str, Any]  # what the table waits for from people: {"blanks": [squares]}, {"racks": [players]}, ...
     # the engine's verdict once the game has ended (state "ended"), else None; a view shows it, never computes it
@@ -161,6 +162,8 @@ ALERT_CODES: dict[str, str] = {
     "lost_on_time": "a player passed the overtime limit and lost: the game is over",
     "turn_timer": "the turn timer ran out",
     "racks_needed": "racks to enter at the end", "journal_failed": "the game cannot be saved",
+    "speech_failed": "the table's voice cannot speak (no sound device): the game goes on silent",
+    "settings_kept": "a resumed game keeps the settings it started with, not the configuration's new ones",
 }
 
 EXTRA_ACTIONS: dict[str, str] = {

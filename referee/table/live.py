@@ -343,9 +343,11 @@ class LiveTable:
         with contextlib.suppress(ControlError):
             self._submit("clock", {"player": int(player)}, trial=False)
 
-    def roll(self, letters: str) -> Snapshot:
-        """Scramble: the faces of the dice just rolled, read from the tray or the camera."""
-        return self._submit("roll", {"letters": letters}, trial=True)
+    def roll(self, letters: str, dice: list[int] | None = None) -> Snapshot:
+        """Scramble: the faces of the dice just rolled, read from the tray or the camera; `dice`, the die
+        (0-based) under each face when the tray reads it, so the game's cup is the table's."""
+        return self._submit("roll", {"letters": letters, **({"dice": list(dice)} if dice is not None else {})},
+                            trial=True)
 
     def poll(self) -> None:
         """Called by the service loop a few times a second: timers that fell due, heartbeat, clocks shown.

@@ -138,7 +138,7 @@ class TableMachine:
             self._on_director(data)
             return
         elif kind == "roll":  # Scramble: the faces rolled (from the dice tray, the camera, or typed in)
-            data = {"letters": data.get("letters", "")}
+            data = {"letters": data.get("letters", ""), **({"dice": data["dice"]} if "dice" in data else {})}
         elif kind not in REPORTS:
             raise ControlError("unknown_event", kind=kind)
         first = EVERY_STATE.get(kind)
@@ -822,7 +822,10 @@ class TableMachine:
             if ch != "?" and not self.rules.has_letter(ch):
                 raise ControlError("roll_no_face", letter=ch)
             faces.append(Face(ch, dice.value(ch)))
-        game.read_roll(faces)
+        ids = params.get("dice")  # the tray's die numbers (0-based), when it reads them: the cup as it is
+        known = (isinstance(ids, list) and len(ids) == len(faces)
+                 and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(dice.dice) for i in ids))
+        game.read_roll(faces, dice=ids if known else None)
         self.state = TableState.TURN
         if self.timer is not None:
             self.timer.start_turn()

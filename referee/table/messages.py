@@ -146,6 +146,26 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Die Turnierleitung hat den Punktestand von {player} um {points} Punkte korrigiert (jetzt {total}): "
               "{reason}",
     },
+    "speech_no_device": {
+        "en": "The table cannot speak: no sound device takes its voice ({why}). The game goes on without it; check "
+              "the speaker (docs/speech.md).",
+        "de": "Der Tisch kann nicht sprechen: kein Audiogerät nimmt die Ansage an ({why}). Die Partie geht ohne sie "
+              "weiter; bitte den Lautsprecher prüfen (docs/speech.md).",
+    },
+    "speech_failed": {
+        "en": "The table cannot speak: {why}. The game goes on without its voice; check the speaker "
+              "(docs/speech.md).",
+        "de": "Der Tisch kann nicht sprechen: {why}. Die Partie geht ohne Ansage weiter; bitte den Lautsprecher "
+              "prüfen (docs/speech.md).",
+    },
+    "settings_kept": {
+        "en": "This game started with other settings than the configuration has now ({changes}): it keeps its own "
+              "to the end, because a game's rules and clocks cannot change while it is played. The game after it "
+              "takes the new ones once the referee starts again.",
+        "de": "Diese Partie hat mit anderen Einstellungen begonnen, als die Konfiguration jetzt hat ({changes}): "
+              "sie behält ihre bis zum Ende, weil sich Regeln und Uhren einer laufenden Partie nicht ändern. Die "
+              "Partie danach bekommt die neuen, sobald der Schiedsrichter neu startet.",
+    },
     "racks_needed": {
         "en": "Game over: enter the tiles left on the racks of {players}.",
         "de": "Spielende: bitte die Reststeine von {players} eingeben.",

@@ -18,6 +18,7 @@ from game.scramble_dice import Die
 from game.squares import Square
 from game.tiles import Tile
 from referee.table.machine import TableMachine
+from referee.table.picture import Cell
 from referee.table.state import TableState
 
 
@@ -76,10 +77,20 @@ class TableReading:
         return game.dice_set.dice if game is not None else ()
 
     @property
+    def cup(self) -> frozenset[int]:
+        """Scramble: the dice (0-based, as `DiceSet.dice`) in the cup now; empty in the standard game."""
+        game = self._m.scramble_game
+        return game.dice.cup if game is not None else frozenset()
+
+    @property
     def hand(self) -> str:
         """Scramble: the letters of the faces in the mover's hand this turn; "" in the standard game."""
         game = self._m.scramble_game
         return "".join(f.letter for f in game.hand()) if game is not None else ""
+
+    def last_picture(self) -> dict[str, Cell]:
+        """The board's last picture the table took (and journaled): what lay on it, pending tiles included."""
+        return dict(self._m.observed)
 
     def board(self) -> Board:
         """A copy of the board as the game has it (the copy is the caller's to change)."""

@@ -228,6 +228,8 @@ def snapshot(m: TableFacts) -> dict[str, Any]:
         "moves": score_sheet(m),
         "unseen": "" if setup.scramble else "".join(sorted(game.unseen().elements())),
         "bag": game.bag_count,
+        # Scramble: the dice in the cup, numbered 1-12 as `referee dice show` prints them ([] in the standard game)
+        "cup": sorted(d + 1 for d in scramble.dice.cup) if scramble is not None else [],
         "alerts": [a.view() for a in alerts(m)],
         "pending": pending,
         "result": result(m),

@@ -15,12 +15,15 @@ class FakeEmulator:
     def __getattr__(self, name: str) -> Any:
         return lambda *args: self.calls.append((name, *args))
 
+    def tray(self) -> dict[int, tuple[int, int]]:
+        return {}
+
 
 def test_commands_reach_the_emulator() -> None:
     emu = FakeEmulator()
     assert execute(emu, "place h8 q") == ""
     assert execute(emu, "word 8E QUiZ") == ""
-    assert execute(emu, "lift H8") == "" and execute(emu, "unplug") == "" and execute(emu, "roll 0 3 2") == ""
+    assert execute(emu, "lift H8") == "" and execute(emu, "unplug") == "" and execute(emu, "roll 1 4 3") == ""
     assert emu.calls == [("place", "H8", "Q"), ("place", "E8", "Q"), ("place", "F8", "U"), ("place", "G8", "?"),
                          ("place", "H8", "Z"), ("lift", "H8"), ("unplug",), ("roll", 0, 3, 2)]
 
@@ -67,7 +70,7 @@ def test_a_known_command_with_the_wrong_arguments_shows_its_form() -> None:
     assert execute(emu, "word 8E") == "word: type word 8E QUIZ"
     assert execute(emu, "place H8") == "place: type place H8 Q"
     assert execute(emu, "press x") == "press: 'x' is not a button number; type press 0"
-    assert "numbers" in execute(emu, "roll a b c")
+    assert "slot 'a': give a number from 1 to 7" in execute(emu, "roll a b c")
     assert emu.calls == []
 
 
@@ -75,7 +78,7 @@ def test_a_german_tables_console_answers_in_german() -> None:
     emu = FakeEmulator()
     assert "unbekannter Befehl" in execute(emu, "fly away", "de")
     assert "keine Tastennummer" in execute(emu, "press x", "de")
-    assert "Blanko" in execute(emu, "help", "de")
+    assert "Blanko" in execute(emu, "help", "de") and "der Tisch" in execute(emu, "help", "de")
     assert "bitte so eingeben: word 8E QUIZ" in execute(emu, "word", "de")
     assert emu.calls == []
 
@@ -93,3 +96,22 @@ def test_the_command_is_named_the_way_it_was_started(tmp_path: Any, monkeypatch:
     monkeypatch.setenv("PATH", str(script.parent))
     script.chmod(0o755)
     assert command_name(str(script)) == "referee"
+
+
+def test_clear_takes_every_tile_off_the_emulated_board() -> None:
+    from firmware_bridge.emulator import EmulatedBoard
+
+    class Hands:
+        def __init__(self) -> None:
+            self.board = EmulatedBoard(coded=True)
+
+        def place(self, square: str, letter: str) -> None:
+            self.board.place(square, letter)
+
+        def lift(self, square: str) -> None:
+            self.board.lift(square)
+
+    hands = Hands()
+    assert execute(hands, "word 8D HOUSE") == "" and len(hands.board.occupied()) == 5
+    assert execute(hands, "clear") == ""
+    assert hands.board.occupied() == {}

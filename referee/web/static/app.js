@@ -8,7 +8,7 @@
     en: {
       connecting: "connecting…", live: "live", reconnecting: "reconnecting…",
       download_gcg: "Game (GCG)", download_png: "Board (PNG)", turn_timer: "Turn timer",
-      bag: "Bag", cup: "Dice in the cup", unseen: "Unseen tiles", moves: "Moves", player: "Player", move: "Move", words: "Words",
+      bag: "Bag", cup: "Dice in the cup", cup_dice: "Dice in the cup, by number", unseen: "Unseen tiles", moves: "Moves", player: "Player", move: "Move", words: "Words",
       score: "Score", total: "Total", control: "Table control", pin: "Table PIN", start: "Start",
       pause: "Pause", resume: "Resume", pass: "Pass", accept: "Accept play", blank_title: "Letter of a blank",
       square: "Square", letter: "Letter", set: "Set", correct_title: "Correct a misread letter",
@@ -62,7 +62,7 @@
     de: {
       connecting: "verbinde…", live: "live", reconnecting: "verbinde neu…",
       download_gcg: "Partie (GCG)", download_png: "Brett (PNG)", turn_timer: "Zugzeit",
-      bag: "Beutel", cup: "Würfel im Becher", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
+      bag: "Beutel", cup: "Würfel im Becher", cup_dice: "Würfel im Becher, nach Nummer", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
       words: "Wörter", score: "Punkte", total: "Summe", control: "Tischsteuerung", pin: "Tisch-PIN",
       start: "Start", pause: "Pause", resume: "Weiter", pass: "Passen", accept: "Zug annehmen",
       blank_title: "Buchstabe eines Blankos", square: "Feld", letter: "Buchstabe", set: "Setzen",
@@ -434,6 +434,9 @@
     bagLabel.dataset.i18n = scramble ? "cup" : "bag";
     bagLabel.textContent = t(bagLabel.dataset.i18n);
     $(".unseen-box").hidden = scramble;
+    // Which dice are in the cup, numbered as `referee dice show` prints them (the tray's `roll SLOT DIE FACE`).
+    $(".cup-box").hidden = !scramble;
+    $("#cup-dice").textContent = (s.cup || []).join(" ") || "–";
     // Scramble has no exchange and no racks to count at the end [SCRAMBLE]: those forms are not offered.
     $("#form-exchange").hidden = scramble;
     $("#form-racks").hidden = scramble;
