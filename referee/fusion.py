@@ -35,6 +35,9 @@ class CameraSquare:
 # and 110 of them (67 C, 26 U, 8 Q, some M and A) lie between 0.25 and 0.9: a floor of 0.9 asked about them
 # at every turn on every camera. 0.5 keeps a margin above the reader's own and asks about 9 of them.
 MIN_CONFIDENCE = 0.5
+# The dice tray's and the racks' letters come from other readers, whose confidence was not measured so: they
+# keep the floor of 0.9 (or the configured one, when higher).
+DICE_MIN_CONFIDENCE = 0.9
 
 
 def fuse(

@@ -530,12 +530,18 @@ class TableService:
         tiles = self.camera.read_dice(self.camera.rack_reader)
         if tiles is None or len(tiles) != size:
             return
-        if any(t.uncertain or t.confidence < self.config.sensors.min_confidence for t in tiles):
+        if any(t.uncertain or t.confidence < self._dice_floor() for t in tiles):
             return
         try:
             self.table.control("racks", {"player": player, "tiles": "".join(t.letter for t in tiles)})
         except ControlError as exc:
             log.warning("the rack the camera read was not taken: %s", exc)
+
+    def _dice_floor(self) -> float:
+        """The confidence a die or a rack tile needs (referee.fusion.DICE_MIN_CONFIDENCE)."""
+        from referee.fusion import DICE_MIN_CONFIDENCE
+
+        return max(self.config.sensors.min_confidence, DICE_MIN_CONFIDENCE)
 
     def dice_seen(self) -> None:
         """Scramble with a camera on the dice tray: once it sees as many dice as the player rolls, each
@@ -549,7 +555,7 @@ class TableService:
         dice = self.camera.read_dice()
         if dice is None or len(dice) != expected:
             return
-        if any(d.uncertain or d.confidence < self.config.sensors.min_confidence for d in dice):
+        if any(d.uncertain or d.confidence < self._dice_floor() for d in dice):
             return
         try:
             self.table.roll("".join(d.letter for d in dice))

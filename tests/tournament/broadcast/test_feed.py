@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tournament.broadcast.feed import TourneyFeed, filled_scores, write_tourney_js
 from tournament.pairings import parse_tourney_js, tourney_data, tsh_round
@@ -92,16 +93,25 @@ def test_the_feed_is_written_again_off_the_answer_when_a_game_ended() -> None:
             await asyncio.sleep(0.01)
         assert parse_tourney_js(fresh).divisions["A"][3].scores[1] == 401 and feed.writes == 2
 
-    asyncio.run(run())
+    _in_a_thread_of_its_own(run)
 
 
 def test_without_a_tsh_file_the_feed_says_so() -> None:
-    import asyncio
-
     import pytest
 
     from tournament.pairings import PairingsError
 
     feed = TourneyFeed(lambda: None, list)
     with pytest.raises(PairingsError, match="no tsh file is loaded"):
-        asyncio.run(feed.answer())
+        _in_a_thread_of_its_own(feed.answer)
+
+
+def _in_a_thread_of_its_own(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: a test run before may leave an event loop running in this thread
+    (asyncio.run then refuses, and the coroutine is left never awaited; see tests/tournament/director/
+    test_core.py)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(coroutine())).result(timeout=60)
