@@ -2,7 +2,11 @@
 
     referee run --config /etc/referee/table.toml     a real table (what systemd starts)
     referee run --sim [--port 8080] [--state-dir D]  the simulated table: board emulator over a pty,
-                  [--language de]                    synthetic camera, mock GPIO, clocks in the terminal
+                  [--language de] [--edition E]      synthetic camera, mock GPIO, clocks in the terminal
+
+`--language de` alone is a German table in every way: German page and terminal, and the German edition's
+tiles (102, Ä Ö Ü, German values), so an emulated board's Ä is read and scored as Ä. `--edition` sets the
+tiles apart from the language (an English set at a German-speaking table).
 
 The simulated table's terminal is where board commands are typed, so its log goes to `referee.log` in the
 state folder and only warnings reach the terminal (all of it with -v). A real table logs to stderr at INFO
@@ -19,6 +23,9 @@ import signal
 import sys
 from typing import Any
 
+EDITIONS = ("english", "german")  # referee.config.EDITIONS, kept here so `referee --help` imports no config
+LANGUAGE_EDITION = {"en": "english", "de": "german"}  # a table's language -> the tiles it plays with by default
+
 
 def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
@@ -34,7 +41,10 @@ def register(sub: Any) -> None:
     p.add_argument("--game", choices=("standard", "scramble", "scramble-advanced"), default="standard",
                    help="--sim: the game (Scramble runs on a 9x9 mat with a dice tray, without the camera)")
     p.add_argument("--language", choices=("en", "de"), default="en",
-                   help="--sim: the table's language (a German table: page, alerts and this terminal in German)")
+                   help="--sim: the table's language (a German table: page, alerts and this terminal in German, "
+                        "and the German edition's tiles unless --edition says otherwise)")
+    p.add_argument("--edition", choices=EDITIONS, default=None,
+                   help="--sim: the tile set (default: the language's own, german for --language de)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     p.set_defaults(handler=handle)
 
@@ -50,11 +60,12 @@ def handle(args: argparse.Namespace) -> int:
                                           ("--no-camera", args.no_camera or None),
                                           ("--speech", args.speech or None),
                                           ("--game", None if args.game == "standard" else args.game),
-                                          ("--language", None if args.language == "en" else args.language))
+                                          ("--language", None if args.language == "en" else args.language),
+                                          ("--edition", args.edition))
                  if value]
         if given:
             print(f"referee: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for --sim; with --config the "
-                  "file says it (web.port, table.state_dir, sensors.camera, game.kind, table.language)",
+                  "file says it (web.port, table.state_dir, sensors.camera, game.kind, table.language, game.edition)",
                   file=sys.stderr)
             return 2
     before = list(logging.getLogger().handlers)
@@ -65,7 +76,7 @@ def handle(args: argparse.Namespace) -> int:
             config = sim_config(state_dir=args.state_dir, port=args.port or 8080, kind=args.game,
                                 fusion="both" if standard and not args.no_camera else "sensors",
                                 clock_mode="tournament" if standard else "none", speech=args.speech,
-                                language=args.language)
+                                language=args.language, edition=sim_edition(args.language, args.edition))
             _log_to_file(config.table.state_dir / "referee.log", args.verbose)
             parts, holder = sim_parts(config, terminal=sys.stdout if sys.stdout.isatty() else None)
         else:
@@ -109,6 +120,14 @@ def handle(args: argparse.Namespace) -> int:
         service.close()
         _goodbye(service, config.table.language)
     return 0
+
+
+def sim_edition(language: str, edition: str | None) -> str:
+    """The simulated table's tiles: `--edition` when given, else the language's own edition. A German table
+    on English tiles read the emulated board's Ä as A and challenged ÄRGER off as ARGER (issue 25)."""
+    if edition:
+        return edition
+    return LANGUAGE_EDITION.get(language, "english")
 
 
 def _log_to_file(path: Any, verbose: bool) -> None:
