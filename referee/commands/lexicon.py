@@ -68,20 +68,23 @@ def handle_install(args: argparse.Namespace) -> int:
             known = lexicon_store.KNOWN_SOURCES.get(args.source)
             if args.url:
                 if not args.sha256:
-                    print("error: --url needs --sha256: a download is never installed unchecked", file=sys.stderr)
+                    print("referee lexicon install: --url needs --sha256: a download is never installed unchecked",
+                          file=sys.stderr)
                     return 2
                 url, sha = args.url, args.sha256
             elif known is not None:
                 url, sha = known.url, args.sha256 or known.sha256
             elif path.is_dir():
-                print(f"error: {args.source} is a folder: give the word list file in it", file=sys.stderr)
+                print(f"referee lexicon install: {args.source} is a folder: give the word list file in it",
+                      file=sys.stderr)
                 return 2
             elif "/" in args.source or "\\" in args.source or path.suffix:
-                print(f"error: {args.source}: no such file", file=sys.stderr)
+                print(f"referee lexicon install: {args.source}: no such file", file=sys.stderr)
                 return 2
             else:
                 names = ", ".join(sorted([*lexicon_store.KNOWN_SOURCES, *lexicon_store.PACKAGE_SOURCES]))
-                print(f"error: {args.source!r} is neither a file nor a known list ({names})", file=sys.stderr)
+                print(f"referee lexicon install: {args.source!r} is neither a file nor a known list ({names})",
+                      file=sys.stderr)
                 return 2
             name = args.name or args.source
             print(f"downloading {url}")
@@ -91,7 +94,7 @@ def handle_install(args: argparse.Namespace) -> int:
         target, report = lexicon_store.install_bytes(name, data, origin, args.data_dir, alphabet,
                                                      min_words=min_words, source=origin)
     except (OSError, RefereeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"referee lexicon install: {exc}", file=sys.stderr)
         return 1
     print(f"installed {name}: {report.summary()}")
     for line, text, why in report.examples:
@@ -121,7 +124,7 @@ def handle_check(args: argparse.Namespace) -> int:
     try:
         lexicon = lexicon_store.load_installed(args.lexicon, args.data_dir)
     except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"referee lexicon check: {exc}", file=sys.stderr)
         return 2
     bad = 0
     for word in args.words:

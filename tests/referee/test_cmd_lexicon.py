@@ -126,7 +126,7 @@ def test_check_uses_the_only_installed_list_without_lexicon(tmp_path: Path,
 
 def test_a_path_that_is_not_a_word_list_file_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lexicon", "install", str(tmp_path / "csw21.txt"), "--data-dir", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == f"error: {tmp_path / 'csw21.txt'}: no such file\n"
+    assert capsys.readouterr().err == f"referee lexicon install: {tmp_path / 'csw21.txt'}: no such file\n"
     assert main(["lexicon", "install", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
 
