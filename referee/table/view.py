@@ -108,7 +108,9 @@ def alerts(m: TableFacts) -> list[Alert]:
                 why = m.observed[sq].doubt if sq in m.observed else ""
                 out.append(Alert("warning", "doubtful_letter", text("doubtful_letter", m.lang, squares=sq,
                                                                     why=why), [sq]))
-    if m.state is TableState.TAKEBACK:
+    # A phony's own alert already says which tiles to take off: one alert, not the same instruction twice.
+    said = any(n.code == "not_in_lexicon" and m.takeback <= set(n.squares) for n in m.notices)
+    if m.state is TableState.TAKEBACK and not said:
         out.append(Alert("info", "take_back", text("take_back", m.lang,
                                                    squares=squares_text(m.takeback)), sorted(m.takeback)))
     if m.state is TableState.REMOVAL:
@@ -117,7 +119,14 @@ def alerts(m: TableFacts) -> list[Alert]:
     if m.state is TableState.RACKS:
         names = ", ".join(m.setup.players[i] for i in m.racks_needed)
         out.append(Alert("info", "racks_needed", text("racks_needed", m.lang, players=names)))
-    return out + m.notices
+    notices = m.notices
+    if m.state is TableState.ENDED:  # the clock's warnings are of a game still running ("Time is up" after a loss)
+        notices = [n for n in notices if n.code not in _CLOCK_WARNINGS]
+    return out + notices
+
+
+_CLOCK_WARNINGS = frozenset({"time_up", "turn_timer"})
+
 
 def board_rows(m: TableFacts) -> list[str]:
     h, w = m.rules.size
