@@ -149,12 +149,16 @@ def board_rows(m: TableFacts) -> list[str]:
 
 def score_sheet(m: TableFacts) -> list[dict[str, Any]]:
     out = []
-    for ev in m.game.events:
+    scrambles = m.scramble_game.scrambles if m.scramble_game is not None else {}
+    for i, ev in enumerate(m.game.events):
         notation = _NOTATION.get(ev.kind, ev.move)
         row = {"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
                "words": list(ev.words), "score": ev.delta, "total": ev.total}
         if ev.note:
             row["note"] = ev.note  # a director's adjustment: the reason given
+        if i in scrambles and scrambles[i].removed:
+            # Scramble: the dice this play sent back to the cup (the page shows them as a row of their own)
+            row["scrambled"] = sorted(str(sq) for sq in scrambles[i].removed)
         out.append(row)
     return out
 

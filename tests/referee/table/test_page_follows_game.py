@@ -65,3 +65,19 @@ def test_time_is_up_goes_once_the_game_is_lost_on_time() -> None:
     snap = t.advance(120)
     assert snap["state"] == "ended" and "lost_on_time" in _codes(snap)
     assert "time_up" not in _codes(snap), snap["alerts"]
+
+
+def test_a_scrambles_dice_are_on_the_score_sheet() -> None:
+    # 5D OAT, then E4 Z. (ZA through the A): O and T were on the mat and are not in ZA, so they go back to the cup.
+    t = SimulatedTable(default_setup(kind="scramble", clock_mode="none"), words=["OAT", "ZA", "OATS"])
+    t.control("start", {})
+    t.roll("OATZEEE")
+    t.play("5D OAT")
+    t.advance(15)
+    t.roll("ZEEEEEE")
+    t.play("E4 Z.")
+    snap = t.advance(15)
+    first, second = snap["moves"]
+    assert "scrambled" not in first  # the first word of a round sends nothing back
+    assert second["scrambled"] == snap["pending"]["remove"] == ["D5", "F5"]
+    assert snap["players"][0]["rack_count"] == 0 and snap["game"] == "scramble"  # no rack: the page shows no count
