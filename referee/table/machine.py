@@ -854,10 +854,11 @@ class TableMachine:
         return {**table_view.snapshot(self), "actions": self.actions()}
 
     def actions(self) -> list[str]:
-        """The control actions this state takes (`TRANSITIONS`, less the table's own reports), so a page offers
-        those and no others: Start before the game, Resume in a pause, New game (the live table's) once it is
-        over. Scramble has no exchange and no racks to enter; a blank's letter is asked only while one waits."""
-        out = [a for a in TRANSITIONS[self.state] if a not in REPORTS]
+        """The control actions this state takes (`TRANSITIONS`' entries that are control actions, `REFUSALS`' keys:
+        "roll" is both a report of the dice tray and the page's entry), so a page offers those and no others:
+        Start before the game, Resume in a pause, New game (the live table's) once it is over. Scramble has no
+        exchange and no racks to enter."""
+        out = [a for a in TRANSITIONS[self.state] if a in REFUSALS]
         if self.setup.scramble:
             out = [a for a in out if a not in ("exchange", "racks")]
         if self.state is TableState.ENDED:

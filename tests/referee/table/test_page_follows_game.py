@@ -34,7 +34,10 @@ def test_each_state_offers_its_own_actions() -> None:
 def test_scramble_offers_no_exchange() -> None:
     t = SimulatedTable(default_setup(kind="scramble", clock_mode="none"))
     t.control("start", {})
-    assert "exchange" not in t.snapshot()["actions"]
+    snap = t.snapshot()
+    assert snap["state"] == "roll" and "roll" in snap["actions"]  # the tray's report, and the page's entry too
+    t.roll("OATZEEE")
+    assert "exchange" not in t.snapshot()["actions"] and "pass" in t.snapshot()["actions"]
 
 
 def test_a_phony_under_void_is_one_alert_with_its_one_instruction() -> None:
