@@ -59,7 +59,7 @@
       result_on_time: (name, scores) => `${name} wins on time, ${scores}`,
       result_tie_break: (name, scores) => `${name} wins ${scores} on the score before the racks`,
       result_shared: (names, scores) => `${names} share the win, ${scores}`,
-      and: " and ", score_sep: "-",
+      and: " and ", score_sep: "-", score_sep_negative: " to ",
       withdrawn_play: "withdrawn: the play came off the board",
       // The premium squares as English boards print them: Triple Word, Double Word, Triple/Double Letter.
       premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
@@ -120,7 +120,7 @@
       result_on_time: (name, scores) => `${name} gewinnt auf Zeit, ${scores}`,
       result_tie_break: (name, scores) => `${name} gewinnt ${scores} nach den Punkten vor den Reststeinen`,
       result_shared: (names, scores) => `${names} teilen den Sieg, ${scores}`,
-      and: " und ", score_sep: ":",
+      and: " und ", score_sep: ":", score_sep_negative: ":",
       withdrawn_play: "zurückgenommen: der Zug kam vom Brett",
       // German boards print "3-facher Wortwert", "2-facher Wortwert", "3-facher Buchstabenwert",
       // "2-facher Buchstabenwert": their short forms are 3W, 2W, 3B, 2B (W for Wort, B for Buchstabe).
@@ -375,7 +375,9 @@
     // the winners first, then the others from the highest score
     const order = s.players.map((_, i) => i)
       .sort((a, b) => (winners.includes(b) - winners.includes(a)) || scores[b] - scores[a] || a - b);
-    const line = order.map((i) => scoreText(scores[i])).join(t("score_sep"));
+    // "457-397"; a score below zero reads better as "37 to −23" than "37-−23"
+    const sep = scores.some((n) => n < 0) ? t("score_sep_negative") : t("score_sep");
+    const line = order.map((i) => scoreText(scores[i])).join(sep);
     const names = winners.map((i) => playerName(s, i));
     if (winners.length > 1) return t("result_shared")(names.join(t("and")), line);
     if (!winners.length) return "";
