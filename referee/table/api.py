@@ -102,6 +102,7 @@ class Snapshot(TypedDict):
     # the control actions the table takes in its state now ("start" while waiting, "resume" while paused,
     # "new_game" once ended, ...): the page offers these and no others (TableMachine.actions)
     actions: NotRequired[list[str]]
+    judges_words: NotRequired[bool]  # False: no word list, so challenges cannot be judged (every word stands)
     seq: int  # increases by one with every snapshot the table publishes
 
 

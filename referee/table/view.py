@@ -17,7 +17,7 @@ from game.scramble import ScrambleGame
 from game.squares import Square
 from referee.table.messages import text
 from referee.table.picture import Cell, squares_text
-from referee.table.rules import TableRules
+from referee.table.rules import EveryWord, TableRules
 from referee.table.setup import TableSetup
 from referee.table.state import Alert, LastPlay, TableState, TableTime
 
@@ -244,4 +244,7 @@ def snapshot(m: TableFacts) -> dict[str, Any]:
         "alerts": [a.view() for a in alerts(m)],
         "pending": pending,
         "result": result(m),
+        # False when the table has no word list (a simulated German table without one): every challenge then
+        # fails, and the page says that challenges cannot be judged
+        "judges_words": not isinstance(m.rules.lexicon, EveryWord),
     }

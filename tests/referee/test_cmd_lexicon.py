@@ -82,8 +82,10 @@ def test_install_own_file_with_tiles(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_unknown_source_and_missing_lexicon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lexicon", "install", "klingon", "--data-dir", str(tmp_path)]) == 2
     assert "neither a file nor a known list" in capsys.readouterr().err
-    assert main(["lexicon", "check", "cat", "--data-dir", str(tmp_path)]) == 2
-    assert "no lexicon 'enable' installed" in capsys.readouterr().err
+    assert main(["lexicon", "check", "cat", "--data-dir", str(tmp_path)]) == 0  # the shipped ENABLE (issue 25)
+    assert capsys.readouterr().out.strip() == "CAT: in enable"
+    assert main(["lexicon", "check", "cat", "--lexicon", "csw21", "--data-dir", str(tmp_path)]) == 2
+    assert "no lexicon 'csw21' installed" in capsys.readouterr().err
     assert main(["lexicon", "list", "--data-dir", str(tmp_path)]) == 0
     assert "no lexicons installed" in capsys.readouterr().out
 

@@ -60,6 +60,8 @@
       result_tie_break: (name, scores) => `${name} wins ${scores} on the score before the racks`,
       result_shared: (names, scores) => `${names} share the win, ${scores}`,
       and: " and ", score_sep: "-", score_sep_negative: " to ",
+      no_word_list: "No word list: challenges cannot be judged (every word stands). Install one with "
+        + "“referee lexicon install” (docs/lexicons.md).",
       withdrawn_play: "withdrawn: the play came off the board",
       // The premium squares as English boards print them: Triple Word, Double Word, Triple/Double Letter.
       premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
@@ -121,6 +123,8 @@
       result_tie_break: (name, scores) => `${name} gewinnt ${scores} nach den Punkten vor den Reststeinen`,
       result_shared: (names, scores) => `${names} teilen den Sieg, ${scores}`,
       and: " und ", score_sep: ":", score_sep_negative: ":",
+      no_word_list: "Keine Wortliste: Zweifel können nicht entschieden werden (jedes Wort gilt). Eine "
+        + "installieren mit „referee lexicon install“ (docs/lexicons.md).",
       withdrawn_play: "zurückgenommen: der Zug kam vom Brett",
       // German boards print "3-facher Wortwert", "2-facher Wortwert", "3-facher Buchstabenwert",
       // "2-facher Buchstabenwert": their short forms are 3W, 2W, 3B, 2B (W for Wort, B for Buchstabe).
@@ -517,7 +521,10 @@
     drawAlerts(s);
     drawPending(s);
     drawResult(s);
-    drawControls(s); // the next game's button once this one is over, the exchange form only during a turn, ...
+    drawControls(s);
+    const note = $("#no-word-list");
+    note.hidden = s.judges_words !== false;
+    note.textContent = s.judges_words === false ? t("no_word_list") : ""; // the next game's button once this one is over, the exchange form only during a turn, ...
     $("#bag").textContent = String(s.bag);
     // Scramble plays with dice from a cup, and every face is seen: no unseen-tile list.
     const scramble = s.game !== "standard";

@@ -150,3 +150,14 @@ def test_scramble_cards_and_a_scramble_row(page: Any, make_sim_table: Any, live_
     for i in range(2):
         expect()(page.locator(f"#player-{i} .meta")).not_to_contain_text("tiles")
     page.screenshot(path=str(_shots(tmp_path) / "page-scramble.png"), full_page=True)
+
+
+def test_a_table_without_a_word_list_says_challenges_cannot_be_judged(page: Any, make_sim_table: Any,
+                                                                       live_server: Any, ui: Any) -> None:
+    without = live_server(make_sim_table())  # no words: every word stands
+    ui.open(page, without.url)
+    expect()(page.locator("#no-word-list")).to_be_visible()
+    expect()(page.locator("#no-word-list")).to_contain_text("challenges cannot be judged")
+    judged = live_server(make_sim_table(words=["QUIZ"]))
+    ui.open(page, judged.url)
+    expect()(page.locator("#no-word-list")).to_be_hidden()
