@@ -251,10 +251,13 @@ set_tcp_nodelay true
 
 def trial_conf(plan: HallPlan, broker_dir: Path) -> str:
     """The same broker on this machine, as whoever runs `referee hall start` (root too: Mosquitto run as root
-    switches to the `mosquitto` user, who cannot read a folder in a home directory)."""
+    switches to the `mosquitto` user, who cannot read a folder in a home directory). A trial listens on
+    loopback only; a hall folder's broker on every interface, for a hall whose broker is the director's laptop."""
     me = pwd.getpwuid(os.getuid()).pw_name
-    return f"""# The hall's broker on this machine, for a trial: `referee hall start` runs it (loopback only).
-listener {plan.broker_port} 127.0.0.1
+    where = " 127.0.0.1" if plan.trial else ""  # a trial on loopback; a hall's tables reach this laptop's broker
+    return f"""# The hall's broker on this machine: `referee hall start` runs it ({"loopback only" if plan.trial else
+    "every interface: the tables connect to it"}).
+listener {plan.broker_port}{where}
 allow_anonymous false
 user {me}
 password_file {broker_dir / "tournament.passwd"}

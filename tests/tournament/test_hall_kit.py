@@ -285,3 +285,11 @@ def test_a_hall_from_init_to_results(started_hall: tuple[Path, subprocess.Popen[
     assert proc.wait(timeout=60) == 0
     with pytest.raises(OSError):  # the broker is gone with it
         socket.create_connection(("127.0.0.1", hall["broker_port"]), timeout=1).close()
+
+
+@needs_mosquitto
+def test_a_trial_broker_listens_on_loopback_and_a_halls_on_every_interface(tmp_path: Path) -> None:
+    write_kit(HallPlan(tables=1, trial=True, lexicon="w.txt"), tmp_path / "trial")
+    write_kit(HallPlan(tables=1), tmp_path / "hall")
+    assert "listener 1883 127.0.0.1\n" in (tmp_path / "trial" / "broker" / "trial.conf").read_text()
+    assert "listener 1883\n" in (tmp_path / "hall" / "broker" / "trial.conf").read_text()
