@@ -190,6 +190,14 @@ def _free_block(count: int) -> int:
     raise AssertionError("no block of free ports")
 
 
+def _free_outside(base: int, count: int) -> int:
+    """A free port that is none of the pages' ports base+1 .. base+count (none is bound yet)."""
+    while True:
+        port = free_port()
+        if not base < port <= base + count:
+            return port
+
+
 @pytest.fixture
 def started_hall(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
     if mosquitto_path() is None:
@@ -197,10 +205,14 @@ def started_hall(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]
     words = tmp_path / "words.txt"
     words.write_text("QI\nZA\nQUIZ\n", encoding="utf-8")
     out = tmp_path / "hall"
+    pages = _free_block(4)
+    broker_port, director_port = _free_outside(pages, 4), _free_outside(pages, 4)
+    while director_port == broker_port:
+        director_port = _free_outside(pages, 4)
     assert referee_main(["hall", "init", "--tables", "4", "--divisions", "A:2,B:2", "--out", str(out), "--trial",
                          "--event", "club-night", "--name", "Club Night", "--lexicon", str(words),
-                         "--broker-port", str(free_port()), "--director-port", str(free_port()),
-                         "--page-port", str(_free_block(4))]) == 0
+                         "--broker-port", str(broker_port), "--director-port", str(director_port),
+                         "--page-port", str(pages)]) == 0
     proc = subprocess.Popen([sys.executable, "-m", "referee", "hall", "start", str(out), "--tables", "1-4"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
@@ -232,8 +244,14 @@ def test_a_hall_from_init_to_results(started_hall: tuple[Path, subprocess.Popen[
     hall = tomllib.loads((out / "hall.toml").read_text())
     key = (out / "director" / "director.key").read_text().strip()
     director = Api(f"http://127.0.0.1:{hall['director_port']}", {"X-Director-Key": key})
-    _wait_for("four tables online at the director", lambda: len(
-        [x for x in director.get("/api/tables") or [] if x.get("online")]) == 4, timeout=90)
+    def four_online() -> bool:
+        if proc.poll() is not None:  # a process of the hall ended: say what the tables and the director said
+            logs = [*sorted((out / "tables").glob("*/referee.out")), out / "director" / "director.out"]
+            raise AssertionError("referee hall start ended: " + "\n".join(
+                f"{log}: {log.read_text(errors='replace')[-800:]}" for log in logs if log.is_file()))
+        return len([x for x in director.get("/api/tables") or [] if x.get("online")]) == 4
+
+    _wait_for("four tables online at the director", four_online, timeout=90)
 
     pairings = "round,table,player1,player2,first,division\n" + "".join(
         f"1,{n},Ann {n},Ben {n},1,{'A' if n <= 2 else 'B'}\n" for n in range(1, 5))
@@ -258,10 +276,11 @@ def test_a_hall_from_init_to_results(started_hall: tuple[Path, subprocess.Popen[
         snap = _wait_for(f"table {n} ended", lambda api=api: (s := api.get("/api/snapshot"))["state"] == "ended" and s)
         assert snap["result"] is not None
 
-    csv_text = _wait_for("the round's results", lambda: (r := director.get("/results/round/1.csv"))
-                         and r.count("\n") >= 5 and r)
-    tsh = director.get("/results/round/1/tsh.txt")
+    # the director hears each table's end in its own time: wait until every game of the round is in
+    tsh = _wait_for("the round's tsh lines", lambda: (r := director.get("/results/round/1/tsh.txt"))
+                    and r.count("# table ") == 4 and r)
     assert "# division A" in tsh and "# division B" in tsh
+    csv_text = director.get("/results/round/1.csv")
     for n in range(1, 5):
         assert f"Ann {n}" in csv_text and f"Ben {n}" in csv_text
 
