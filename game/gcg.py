@@ -37,6 +37,10 @@ def _shown(token: str, limit: int = 20) -> str:
 # The note that marks a `(time)` or `(challenge)` line as a director's adjustment of points (`write_gcg`):
 # `#note adjustment: REASON` on the line after it.
 ADJUSTMENT_NOTE = "adjustment:"
+# The note that marks a pass line as the turn a wrong challenger lost (double challenge): Woogles writes that
+# turn as a pass, and `write_gcg` does too, with `#note lost turn: ...` after it so this project's reader
+# and checker know it from a real pass (a lost turn is no scoreless turn of the six that end a game).
+LOST_TURN_NOTE = "lost turn:"
 # A game's record has a few hundred lines at most, notes included (about 30 moves a player, a few lines of
 # notes each); a file of more is no game's record, and is refused before it is read any further.
 MAX_GCG_LINES = 10_000
@@ -77,6 +81,11 @@ class GCGMove:
             if note.lower().startswith(ADJUSTMENT_NOTE):
                 return note[len(ADJUSTMENT_NOTE):].strip()
         return None
+
+    @property
+    def lost_turn(self) -> bool:
+        """Whether this pass line is the turn a wrong challenger lost (`#note lost turn: ...` after it)."""
+        return self.kind is MoveKind.PASS and any(n.lower().startswith(LOST_TURN_NOTE) for n in self.notes)
 
     @property
     def tiles(self) -> str:
@@ -290,8 +299,10 @@ def _played_tiles(event: Event) -> str:
 
 
 def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str | None:
-    """One `>` line for an event, in the form GCG readers (Quackle, Macondo/Woogles) match; None for events
-    GCG does not write (a lost turn).
+    """One `>` line for an event, in the form GCG readers (Quackle, Macondo/Woogles) match.
+
+    A lost turn (a wrong challenge under double challenge) is written as Woogles writes it, a pass of the
+    challenger (`write_gcg` adds `#note lost turn: ...` after it), so the record has a line for every turn.
 
     The rack field holds what the player is known to have held: the whole rack where it is known (a
     rack entered at the table, Scramble's rolled dice), else at least the tiles played (a play, and a
@@ -304,7 +315,7 @@ def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str
     checker read back as the adjustment (docs/gcg.md says why).
     """
     if event.kind is EventKind.LOST_TURN:
-        return None
+        return f">{nick}: {event.rack} - +0 {event.total}"
     if event.kind is EventKind.ADJUSTMENT:
         move = "(time)" if event.delta < 0 else "(challenge)"
         return f">{nick}:  {move} {event.delta:+d} {event.total}"
@@ -361,4 +372,6 @@ def write_gcg(
             lines.append(line)
         if event.kind is EventKind.ADJUSTMENT:
             lines.append(f"#note {ADJUSTMENT_NOTE} {one_line(event.note)}".rstrip())
+        if event.kind is EventKind.LOST_TURN:
+            lines.append(f"#note {LOST_TURN_NOTE} a wrong challenge of the play before")
     return "\n".join(lines) + "\n"

@@ -257,6 +257,19 @@ class _Replay:
             elif not withdrawn and bad:
                 self.result.notes.append(f"line {line}: {', '.join(bad)} not in the lexicon (the play stood)")
 
+    def _lose_turn(self, who: int) -> bool:
+        """A pass line marked as a lost turn (`#note lost turn:`, our writer's): the wrong challenge of the play
+        before it, under double challenge, which costs the challenger this turn. False when the engine has no
+        play open to challenge there or another rule: the line is then read as the pass it is written as."""
+        game = self.game
+        if game.rules.challenge is not ChallengeRule.DOUBLE:
+            return False
+        try:
+            game.challenge(who, valid=True)
+        except ChallengeError:
+            return False
+        return True
+
     def step(self, mv: GCGMove, who: int, moves: list[GCGMove], i: int) -> int:
         """Apply one line; returns the score the record means for it (normally the score written)."""
         game = self.game
@@ -269,6 +282,8 @@ class _Replay:
             game.adjust_score(who, mv.score, reason or "no reason given")
         elif kind is MoveKind.PLAY:
             self.play(mv, who)
+        elif kind is MoveKind.PASS and mv.lost_turn and self._lose_turn(who):
+            self.compare(mv, 0, "a lost turn scores nothing")
         elif kind is MoveKind.PASS:
             game.pass_turn(who)
             self.compare(mv, 0, "a pass scores nothing")

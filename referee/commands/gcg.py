@@ -74,10 +74,10 @@ def handle_board(args: argparse.Namespace) -> int:
         # a file that parses to nothing (random bytes, an empty file) is refused here, in one line
         game, result = replay_record(record, german() if args.tiles == "german" else naspa())
     except OSError as exc:
-        print(f"error: {args.path}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"referee gcg board: {args.path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except RefereeError as exc:
-        print(f"error: {args.path}: {str(exc).removeprefix(f'{args.path}: ')}", file=sys.stderr)
+        print(f"referee gcg board: {args.path}: {str(exc).removeprefix(f'{args.path}: ')}", file=sys.stderr)
         return 2
     if game is None:
         print(f"skipped: {result.skipped}")
@@ -105,11 +105,11 @@ def handle_check(args: argparse.Namespace) -> int:
         try:
             lexicon = lexicon_store.load_installed(args.lexicon, args.data_dir)
         except RefereeError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"referee gcg check: {exc}", file=sys.stderr)
             return 2
     files, missing = _files(args.paths)
     for line in missing:
-        print(f"error: {line}", file=sys.stderr)
+        print(f"referee gcg check: {line}", file=sys.stderr)
     if missing:
         return 2
     games = plays = mismatches = refused = 0

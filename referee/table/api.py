@@ -100,6 +100,10 @@ class Snapshot(TypedDict):
     pending: dict[str, Any]  # what the table waits for from people: {"blanks": [squares]}, {"racks": [players]}, ...
     # the engine's verdict once the game has ended (state "ended"), else None; a view shows it, never computes it
     result: ResultView | None
+    # the control actions the table takes in its state now ("start" while waiting, "resume" while paused,
+    # "new_game" once ended, ...): the page offers these and no others (TableMachine.actions)
+    actions: NotRequired[list[str]]
+    judges_words: NotRequired[bool]  # False: no word list, so challenges cannot be judged (every word stands)
     seq: int  # increases by one with every snapshot the table publishes
 
 

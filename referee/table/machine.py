@@ -869,7 +869,19 @@ class TableMachine:
 
     def snapshot(self) -> dict[str, Any]:
         """The `Snapshot` of referee/table/api.py, without `seq` (the live table numbers them)."""
-        return table_view.snapshot(self)
+        return {**table_view.snapshot(self), "actions": self.actions()}
+
+    def actions(self) -> list[str]:
+        """The control actions this state takes (`TRANSITIONS`' entries that are control actions, `REFUSALS`' keys:
+        "roll" is both a report of the dice tray and the page's entry), so a page offers those and no others:
+        Start before the game, Resume in a pause, New game (the live table's) once it is over. Scramble has no
+        exchange and no racks to enter."""
+        out = [a for a in TRANSITIONS[self.state] if a in REFUSALS]
+        if self.setup.scramble:
+            out = [a for a in out if a not in ("exchange", "racks")]
+        if self.state is TableState.ENDED:
+            out.append("new_game")
+        return sorted(out)
 
 
 Handler = Callable[[TableMachine, dict[str, Any]], None]

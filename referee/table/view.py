@@ -17,7 +17,7 @@ from game.scramble import ScrambleGame
 from game.squares import Square
 from referee.table.messages import text
 from referee.table.picture import Cell, squares_text
-from referee.table.rules import TableRules
+from referee.table.rules import EveryWord, TableRules
 from referee.table.setup import TableSetup
 from referee.table.state import Alert, LastPlay, TableState, TableTime
 
@@ -108,7 +108,9 @@ def alerts(m: TableFacts) -> list[Alert]:
                 why = m.observed[sq].doubt if sq in m.observed else ""
                 out.append(Alert("warning", "doubtful_letter", text("doubtful_letter", m.lang, squares=sq,
                                                                     why=why), [sq]))
-    if m.state is TableState.TAKEBACK:
+    # A phony's own alert already says which tiles to take off: one alert, not the same instruction twice.
+    said = any(n.code == "not_in_lexicon" and m.takeback <= set(n.squares) for n in m.notices)
+    if m.state is TableState.TAKEBACK and not said:
         out.append(Alert("info", "take_back", text("take_back", m.lang,
                                                    squares=squares_text(m.takeback)), sorted(m.takeback)))
     if m.state is TableState.REMOVAL:
@@ -117,7 +119,14 @@ def alerts(m: TableFacts) -> list[Alert]:
     if m.state is TableState.RACKS:
         names = ", ".join(m.setup.players[i] for i in m.racks_needed)
         out.append(Alert("info", "racks_needed", text("racks_needed", m.lang, players=names)))
-    return out + m.notices
+    notices = m.notices
+    if m.state is TableState.ENDED:  # the clock's warnings are of a game still running ("Time is up" after a loss)
+        notices = [n for n in notices if n.code not in _CLOCK_WARNINGS]
+    return out + notices
+
+
+_CLOCK_WARNINGS = frozenset({"time_up", "turn_timer"})
+
 
 def board_rows(m: TableFacts) -> list[str]:
     h, w = m.rules.size
@@ -140,12 +149,16 @@ def board_rows(m: TableFacts) -> list[str]:
 
 def score_sheet(m: TableFacts) -> list[dict[str, Any]]:
     out = []
-    for ev in m.game.events:
+    scrambles = m.scramble_game.scrambles if m.scramble_game is not None else {}
+    for i, ev in enumerate(m.game.events):
         notation = _NOTATION.get(ev.kind, ev.move)
         row = {"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
                "words": list(ev.words), "score": ev.delta, "total": ev.total}
         if ev.note:
             row["note"] = ev.note  # a director's adjustment: the reason given
+        if i in scrambles and scrambles[i].removed:
+            # Scramble: the dice this play sent back to the cup (the page shows them as a row of their own)
+            row["scrambled"] = sorted(str(sq) for sq in scrambles[i].removed)
         out.append(row)
     return out
 
@@ -233,4 +246,7 @@ def snapshot(m: TableFacts) -> dict[str, Any]:
         "alerts": [a.view() for a in alerts(m)],
         "pending": pending,
         "result": result(m),
+        # False when the table has no word list (a simulated German table without one): every challenge then
+        # fails, and the page says that challenges cannot be judged
+        "judges_words": not isinstance(m.rules.lexicon, EveryWord),
     }

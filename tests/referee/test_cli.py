@@ -39,3 +39,33 @@ def test_a_file_error_a_command_did_not_catch_is_a_message_not_a_traceback(
     monkeypatch.setattr(dice, "handle_show", boom)
     assert main(["dice", "show"]) == 1
     assert capsys.readouterr().err == "referee dice: /etc/referee/table.toml: Permission denied\n"
+
+
+@pytest.mark.parametrize(("argv", "usage"), [
+    (["run", "--sim", "--bogus"], "usage: referee run "),
+    (["lexicon", "list", "--bogus"], "usage: referee lexicon list "),
+    (["gcg", "check", "x.gcg", "--bogus"], "usage: referee gcg check "),
+])
+def test_a_bad_option_of_a_subcommand_shows_that_subcommands_usage(argv: list[str], usage: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse handed the unknown option to the top-level parser: "usage: referee [-h] [--version] COMMAND"
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage), err
+    assert f"referee {' '.join(a for a in argv[:2] if not a.startswith('-'))}: error: unrecognized arguments: --bogus" \
+        in err
+
+
+@pytest.mark.parametrize(("argv", "prefix"), [
+    (["gcg", "board", "/nonexistent/game.gcg"], "referee gcg board: /nonexistent/game.gcg: "),
+    (["gcg", "check", "/nonexistent/game.gcg"], "referee gcg check: "),
+    (["lexicon", "install", "/nonexistent/words.txt"], "referee lexicon install: /nonexistent/words.txt: "),
+])
+def test_errors_are_prefixed_with_the_command_not_a_bare_error(argv: list[str], prefix: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(prefix), err
+    assert not err.startswith("error:")

@@ -35,9 +35,11 @@ def test_export_replays_the_journal_into_standard_gcg_without_the_word_list(tmp_
     record = parse_gcg(text)
     assert [p.name for p in record.players] == ["Anna", "Ben"]
     lines = [(m.nick, m.move, m.score, m.total) for m in record.moves]
-    # QUIZ 44; ZX 10 + 8 = 18 then withdrawn; ZAP: Z 10 + A 1 + P 3 = 14 (no premium under A or P).
+    # QUIZ 44; ZX 10 + 8 = 18 then withdrawn; ZAP: Z 10 + A 1 + P 3 = 14 (no premium under A or P); Ben's
+    # wrong challenge of ZAP costs him the turn: a pass line marked as the lost turn (issue 25)
     assert lines == [("Anna", "8E QUIZ", 44, 44), ("Ben", "H8 .X", 18, 18), ("Ben", "--", -18, 0),
-                     ("Anna", "H8 .AP", 14, 58)]
+                     ("Anna", "H8 .AP", 14, 58), ("Ben", "-", 0, 0)]
+    assert record.moves[-1].lost_turn
 
 
 def test_games_list_and_export_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

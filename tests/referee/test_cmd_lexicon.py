@@ -82,8 +82,10 @@ def test_install_own_file_with_tiles(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_unknown_source_and_missing_lexicon(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lexicon", "install", "klingon", "--data-dir", str(tmp_path)]) == 2
     assert "neither a file nor a known list" in capsys.readouterr().err
-    assert main(["lexicon", "check", "cat", "--data-dir", str(tmp_path)]) == 2
-    assert "no lexicon 'enable' installed" in capsys.readouterr().err
+    assert main(["lexicon", "check", "cat", "--data-dir", str(tmp_path)]) == 0  # the shipped ENABLE (issue 25)
+    assert capsys.readouterr().out.strip() == "CAT: in enable"
+    assert main(["lexicon", "check", "cat", "--lexicon", "csw21", "--data-dir", str(tmp_path)]) == 2
+    assert "no lexicon 'csw21' installed" in capsys.readouterr().err
     assert main(["lexicon", "list", "--data-dir", str(tmp_path)]) == 0
     assert "no lexicons installed" in capsys.readouterr().out
 
@@ -126,7 +128,7 @@ def test_check_uses_the_only_installed_list_without_lexicon(tmp_path: Path,
 
 def test_a_path_that_is_not_a_word_list_file_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lexicon", "install", str(tmp_path / "csw21.txt"), "--data-dir", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == f"error: {tmp_path / 'csw21.txt'}: no such file\n"
+    assert capsys.readouterr().err == f"referee lexicon install: {tmp_path / 'csw21.txt'}: no such file\n"
     assert main(["lexicon", "install", str(tmp_path), "--data-dir", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -40,12 +41,15 @@ def test_run_refuses_a_bad_configuration_naming_file_and_key(tmp_path: Path) -> 
     assert f"{bad}: clocks.mode: must be one of" in proc.stderr
 
 
-def test_run_needs_a_lexicon_for_a_real_table(tmp_path: Path) -> None:
+def test_run_needs_a_lexicon_for_a_real_german_table(tmp_path: Path) -> None:
+    # An English table without game.lexicon plays with the shipped ENABLE; a German one needs its list named.
     cfg = tmp_path / "table.toml"
-    cfg.write_text("[sensors]\nboard = '/dev/ttyACM0'\n[web]\npin = '730591'\n", encoding="utf-8")
+    cfg.write_text("[table]\nlanguage = 'de'\n[game]\nedition = 'german'\n[sensors]\nboard = '/dev/ttyACM0'\n"
+                   "[web]\npin = '730591'\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "referee", "run", "--config", str(cfg)],
-                          capture_output=True, text=True, timeout=60, check=False)
-    assert proc.returncode == 2 and "game.lexicon: a table needs a lexicon" in proc.stderr
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "REFEREE_DATA_DIR": str(tmp_path / "data")})
+    assert proc.returncode == 2 and "game.lexicon: a german table needs a lexicon" in proc.stderr
 
 
 @pytest.mark.pty

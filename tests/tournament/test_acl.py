@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tournament.acl import main, parse_tables
+from referee.cli import main as referee_main
+from tournament.acl import parse_tables
 from tournament.settings import read_credentials
 from tournament.testing.broker import mosquitto_path
 
@@ -20,6 +21,11 @@ def test_table_ranges() -> None:
 
 
 @pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto_passwd is not installed")
+def main(args: list[str]) -> int:
+    """`referee hall logins` (it was `python -m tournament.acl`, which the system Python could not run)."""
+    return referee_main(["hall", "logins", *args])
+
+
 def test_the_hall_files_are_written_and_passwords_kept_on_a_rerun(tmp_path: Path) -> None:
     args = ["--event", "open-2026", "--tables", "1-3", "--acl", str(tmp_path / "acl"), "--passwords",
             str(tmp_path / "passwd"), "--credentials-dir", str(tmp_path / "creds")]
@@ -37,7 +43,7 @@ def test_the_hall_files_are_written_and_passwords_kept_on_a_rerun(tmp_path: Path
 def test_a_bad_event_id_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--event", "a b", "--tables", "1", "--acl", str(tmp_path / "a"), "--passwords",
                  str(tmp_path / "p"), "--credentials-dir", str(tmp_path / "c")]) == 2
-    assert "event id 'a b'" in capsys.readouterr().out
+    assert "referee hall: " in (err := capsys.readouterr().err) and "event id 'a b'" in err
 
 
 def test_a_credentials_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:

@@ -52,7 +52,16 @@
         racks: "racks at the end", removal: "remove dice", roll: "roll the dice",
       },
       kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
-               penalty: "penalty", end: "end", lost_turn: "lost turn", adjustment: "director's adjustment" },
+               penalty: "penalty", end: "end", lost_turn: "lost turn", adjustment: "director's adjustment",
+               scramble: "dice back to the cup" },
+      // The last line of a game: "Cesar wins 457-397, +60" (the engine's verdict, the scores as they stand).
+      result_win: (name, scores, spread) => `${name} wins ${scores}, ${spread}`,
+      result_on_time: (name, scores) => `${name} wins on time, ${scores}`,
+      result_tie_break: (name, scores) => `${name} wins ${scores} on the score before the racks`,
+      result_shared: (names, scores) => `${names} share the win, ${scores}`,
+      and: " and ", score_sep: "-", score_sep_negative: " to ",
+      no_word_list: "No word list: challenges cannot be judged (every word stands). Install one with "
+        + "“referee lexicon install” (docs/lexicons.md).",
       withdrawn_play: "withdrawn: the play came off the board",
       // The premium squares as English boards print them: Triple Word, Double Word, Triple/Double Letter.
       premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
@@ -107,7 +116,15 @@
         racks: "Reststeine", removal: "Würfel entfernen", roll: "würfeln",
       },
       kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
-               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren", adjustment: "Korrektur der Turnierleitung" },
+               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren", adjustment: "Korrektur der Turnierleitung",
+               scramble: "Würfel zurück in den Becher" },
+      result_win: (name, scores, spread) => `${name} gewinnt ${scores}, ${spread}`,
+      result_on_time: (name, scores) => `${name} gewinnt auf Zeit, ${scores}`,
+      result_tie_break: (name, scores) => `${name} gewinnt ${scores} nach den Punkten vor den Reststeinen`,
+      result_shared: (names, scores) => `${names} teilen den Sieg, ${scores}`,
+      and: " und ", score_sep: ":", score_sep_negative: ":",
+      no_word_list: "Keine Wortliste: Zweifel können nicht entschieden werden (jedes Wort gilt). Eine "
+        + "installieren mit „referee lexicon install“ (docs/lexicons.md).",
       withdrawn_play: "zurückgenommen: der Zug kam vom Brett",
       // German boards print "3-facher Wortwert", "2-facher Wortwert", "3-facher Buchstabenwert",
       // "2-facher Buchstabenwert": their short forms are 3W, 2W, 3B, 2B (W for Wort, B for Buchstabe).
@@ -262,7 +279,10 @@
       if (wins) meta.push(t(winners.length > 1 ? "tie" : result.reason === "tie_break" ? "tie_break" : "winner"));
       if (ended && p.lost_on_time) meta.push(t("lost_on_time"));
       if (p.on_turn) meta.push(t("on_turn"));
-      if (p.rack_count !== null && p.rack_count !== undefined) meta.push(`${p.rack_count} ${t("tiles_on_rack")}`);
+      // Tiles on a rack while the game is on (and while the racks are counted); after the racks are entered
+      // the count says nothing, and Scramble has dice in a hand, not racks (pending.rolled shows them).
+      const counted = s.game === "standard" && !ended && p.rack_count !== null && p.rack_count !== undefined;
+      if (counted) meta.push(`${p.rack_count} ${t("tiles_on_rack")}`);
       $(".meta", card).textContent = meta.join(" · ");
     });
     for (const select of $$(".player-select")) {
@@ -282,7 +302,7 @@
         if (s.moves[j].player === m.player && s.moves[j].kind === "play") { withdrawn.add(j); break; }
       }
     });
-    const rows = s.moves.map((m, i) => {
+    const rows = s.moves.flatMap((m, i) => {
       const tr = document.createElement("tr");
       tr.dataset.kind = m.kind;
       if (withdrawn.has(i)) {
@@ -301,11 +321,21 @@
                      String(m.total)];
       texts.forEach((text, k) => {
         const td = document.createElement("td");
-        td.textContent = text;
+        fillWords(td, text, k === 1 ? LONG_NAME : LONG_WORD);
         if (k >= 4) td.className = "num";
         tr.appendChild(td);
       });
-      return tr;
+      if (!(m.scrambled && m.scrambled.length)) return [tr];
+      // Scramble: the dice this play sent back to the cup, a row of their own under it
+      const back = document.createElement("tr");
+      back.dataset.kind = "scramble";
+      ["", name, `(${t("kinds").scramble})`, m.scrambled.join(", "), "", String(m.total)].forEach((text, k) => {
+        const td = document.createElement("td");
+        fillWords(td, text, k === 1 ? LONG_NAME : LONG_WORD);
+        if (k >= 4) td.className = "num";
+        back.appendChild(td);
+      });
+      return [tr, back];
     }).reverse(); // newest first: the one people look for
     if (!rows.length) {
       const tr = document.createElement("tr");
@@ -319,6 +349,71 @@
     body.replaceChildren(...rows);
   }
 
+  // A cell's text as words that never break inside ("(exchange)" stays whole on a phone): a space is where a
+  // line may break. Only a word longer than a column can be sure to hold (a 15-letter play; in the name
+  // column, a name past 8 letters) may break inside, so the sheet still fits its box.
+  const LONG_WORD = 12;
+  const LONG_NAME = 8;
+
+  function fillWords(td, text, limit = LONG_WORD) {
+    const parts = String(text).split(/(\s+)/);
+    td.replaceChildren(...parts.filter((part) => part !== "").map((part) => {
+      if (/^\s+$/.test(part)) return document.createTextNode(" ");
+      const span = document.createElement("span");
+      span.className = part.length > limit ? "word long" : "word";
+      span.textContent = part;
+      return span;
+    }));
+  }
+
+  // --- the end of the game and the controls of the state ------------------------------------------
+  function scoreText(n) {
+    return n < 0 ? `−${-n}` : String(n);
+  }
+
+  function resultLine(s) {
+    const r = s.result;
+    if (!r || s.state !== "ended" || !s.players.length) return "";
+    const scores = s.players.map((p) => p.score);
+    const winners = r.winners || [];
+    // the winners first, then the others from the highest score
+    const order = s.players.map((_, i) => i)
+      .sort((a, b) => (winners.includes(b) - winners.includes(a)) || scores[b] - scores[a] || a - b);
+    // "457-397"; a score below zero reads better as "37 to −23" than "37-−23"
+    const sep = scores.some((n) => n < 0) ? t("score_sep_negative") : t("score_sep");
+    const line = order.map((i) => scoreText(scores[i])).join(sep);
+    const names = winners.map((i) => playerName(s, i));
+    if (winners.length > 1) return t("result_shared")(names.join(t("and")), line);
+    if (!winners.length) return "";
+    if (r.reason === "lost_on_time") return t("result_on_time")(names[0], line);
+    if (r.reason === "tie_break") return t("result_tie_break")(names[0], line);
+    const best = Math.max(...scores.filter((_, i) => i !== winners[0]));
+    const spread = scores[winners[0]] - best;
+    return t("result_win")(names[0], line, spread >= 0 ? `+${spread}` : scoreText(spread));
+  }
+
+  function drawResult(s) {
+    const el = $("#result");
+    const text = resultLine(s);
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  function drawControls(s) {
+    // Only what the table takes in its state now (the snapshot's `actions`): no Start during play, no racks
+    // form mid-game, no Exchange after the game. A table that does not say shows every control.
+    const actions = Array.isArray(s.actions) ? new Set(s.actions) : null;
+    const offered = (action) => actions === null || actions.has(action);
+    const p = s.pending || {};
+    const rolling = Number.isInteger(p.roll) && p.roll > 0;
+    for (const button of $$(".buttons button[data-action]")) button.hidden = !offered(button.dataset.action);
+    for (const form of $$(".forms form[data-action]")) {
+      const action = form.dataset.action;
+      form.hidden = !offered(action) || (action === "roll" && !rolling)
+        || (actions === null && s.game !== "standard" && (action === "exchange" || action === "racks"));
+    }
+  }
+
   function groupTiles(tiles) {
     const counts = new Map();
     for (const ch of tiles) counts.set(ch, (counts.get(ch) || 0) + 1);
@@ -329,7 +424,7 @@
   // The table's own alerts for the questions it waits on. When the table words a question itself, its
   // alert is shown (it may say why, in the table's language) and the page's prompt for it is left out.
   const QUESTION_CODES = {
-    blanks: ["blank_letter"], letters: ["doubtful_letter"], remove: ["take_back", "remove_dice"],
+    blanks: ["blank_letter"], letters: ["doubtful_letter"], remove: ["take_back", "remove_dice", "not_in_lexicon"],
     racks: ["racks_needed"],
   };
   const ANSWERABLE = new Set(Object.values(QUESTION_CODES).flat());
@@ -380,7 +475,6 @@
     if (rolling) lines.push(t("pending_roll")(p.roll));
     // The roll form is there while the table waits for a roll, and says how many dice it asks for; once the
     // roll is in (typed here, on another phone, or read by the tray) it empties for the next one.
-    rollForm.hidden = !rolling;
     rollForm.classList.toggle("asked", rolling);
     if (!rolling) $("[name=letters]", rollForm).value = "";
     $("#roll-label").textContent = t("roll_letters")(rolling ? p.roll : 0);
@@ -426,7 +520,11 @@
     drawMoves(s);
     drawAlerts(s);
     drawPending(s);
-    $('button[data-action="new_game"]').hidden = s.state !== "ended"; // the next game, once this one is over
+    drawResult(s);
+    drawControls(s);
+    const note = $("#no-word-list");
+    note.hidden = s.judges_words !== false;
+    note.textContent = s.judges_words === false ? t("no_word_list") : ""; // the next game's button once this one is over, the exchange form only during a turn, ...
     $("#bag").textContent = String(s.bag);
     // Scramble plays with dice from a cup, and every face is seen: no unseen-tile list.
     const scramble = s.game !== "standard";
@@ -437,9 +535,6 @@
     // Which dice are in the cup, numbered as `referee dice show` prints them (the tray's `roll SLOT DIE FACE`).
     $(".cup-box").hidden = !scramble;
     $("#cup-dice").textContent = (s.cup || []).join(" ") || "–";
-    // Scramble has no exchange and no racks to count at the end [SCRAMBLE]: those forms are not offered.
-    $("#form-exchange").hidden = scramble;
-    $("#form-racks").hidden = scramble;
     $("#unseen").textContent = groupTiles(s.unseen || "");
     $("#unseen-count").textContent = `(${(s.unseen || "").length})`;
     const timer = $("#turn-timer");

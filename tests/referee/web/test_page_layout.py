@@ -84,7 +84,8 @@ def test_scrambles_mat_has_its_own_start_square_and_coordinates(page: Any, live_
     page.locator("#control summary").click()
     expect()(page.locator("#form-exchange")).to_be_hidden()
     expect()(page.locator("#form-racks")).to_be_hidden()
-    expect()(page.locator("#form-blank")).to_be_visible()
+    expect()(page.locator('button[data-action="start"]')).to_be_visible()  # waiting: Start, and nothing else
+    expect()(page.locator("#form-blank")).to_be_hidden()
 
 
 def test_the_standard_board_has_fifteen_coordinates_and_its_star_on_h8(page: Any, table: Any, live_server: Any,
