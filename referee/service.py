@@ -656,7 +656,7 @@ class TableService:
             task.result()  # raises: the port is taken, say so at start
         from referee.web.addresses import page_urls
 
-        self.web_listen, self.web_urls = page_urls(web.host, web.port)
+        self.web_listen, self.web_urls = page_urls(web.host, web.port, self.config.table.language)
         self.web_url = self.web_urls[0]
         return task
 

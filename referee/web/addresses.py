@@ -69,12 +69,15 @@ def interface_addresses() -> list[str]:
                                         ipaddress.ip_address(a).is_link_local))
 
 
-def page_urls(host: str, port: int) -> tuple[str, list[str]]:
-    """What the page listens on (for people) and the URLs to open, best first."""
+def page_urls(host: str, port: int, language: str = "en") -> tuple[str, list[str]]:
+    """What the page listens on (for people, in the table's language) and the URLs to open, best first."""
+    de = language == "de"
     if host in ("0.0.0.0", "::", ""):
         urls = [f"http://{a}:{port}/" for a in interface_addresses()]
-        where = f"every address of this machine ({host or '0.0.0.0'}), port {port}"
+        where = (f"jede Adresse dieses Rechners ({host or '0.0.0.0'}), Port {port}" if de else
+                 f"every address of this machine ({host or '0.0.0.0'}), port {port}")
         return where, urls or [f"http://127.0.0.1:{port}/"]
     shown = f"[{host}]" if ":" in host else host
-    only = " (this machine only)" if host in ("127.0.0.1", "::1", "localhost") else ""
-    return f"{host}, port {port}{only}", [f"http://{shown}:{port}/"]
+    only = ((" (nur dieser Rechner)" if de else " (this machine only)")
+            if host in ("127.0.0.1", "::1", "localhost") else "")
+    return f"{host}, {'Port' if de else 'port'} {port}{only}", [f"http://{shown}:{port}/"]

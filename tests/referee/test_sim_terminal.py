@@ -126,6 +126,7 @@ def test_commands_from_a_pipe_and_the_news_in_german(tmp_path: Path) -> None:
     import signal
 
     proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--sim", "--no-camera", "--language", "de",
+                             "--edition", "english",  # German words, English tiles: the play below scores 24
                              "--port", str(_free_port()), "--state-dir", str(tmp_path)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -20,6 +20,10 @@ def test_every_interface_is_said_as_such_and_the_phones_get_the_pis_addresses(
 
 def test_loopback_only_says_so() -> None:
     assert page_urls("127.0.0.1", 8080) == ("127.0.0.1, port 8080 (this machine only)", ["http://127.0.0.1:8080/"])
+    # A German table says it in German (the terminal's start line was English inside a German sentence).
+    assert page_urls("127.0.0.1", 8080, "de") == ("127.0.0.1, Port 8080 (nur dieser Rechner)",
+                                                  ["http://127.0.0.1:8080/"])
+    assert page_urls("0.0.0.0", 8080, "de")[0].startswith("jede Adresse dieses Rechners (0.0.0.0), Port 8080")
 
 
 def test_the_interfaces_are_read_without_loopback() -> None:
