@@ -34,19 +34,19 @@ CHECKS: dict[str, dict[str, str]] = {
         "de": "die Anzahl der Steine als ganze Zahl von {low} bis {high} angeben"},
     "count_range": {
         "en": "{value} is out of range: the number of tiles is {low} to {high}",
-        "de": "{value} geht nicht: die Anzahl der Steine ist {low} bis {high}"},
+        "de": "{value} ist nicht möglich: die Anzahl der Steine ist {low} bis {high}"},
     "player_whole": {
         "en": "give the player number as a whole number from {low} to {high}",
         "de": "die Spielernummer als ganze Zahl von {low} bis {high} angeben"},
     "player_range": {
         "en": "{value} is out of range: the player number is {low} to {high}",
-        "de": "{value} geht nicht: die Spielernummer ist {low} bis {high}"},
+        "de": "{value} ist nicht möglich: die Spielernummer ist {low} bis {high}"},
     "words_whole": {
         "en": "give the number of words challenged as a whole number from {low} to {high}",
         "de": "die Anzahl der angezweifelten Wörter als ganze Zahl von {low} bis {high} angeben"},
     "words_range": {
         "en": "{value} is out of range: the number of words challenged is {low} to {high}",
-        "de": "{value} geht nicht: die Anzahl der angezweifelten Wörter ist {low} bis {high}"},
+        "de": "{value} ist nicht möglich: die Anzahl der angezweifelten Wörter ist {low} bis {high}"},
     "no_players": {
         "en": "the table has no players yet",
         "de": "am Tisch sitzen noch keine Spieler"},
