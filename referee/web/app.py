@@ -29,6 +29,7 @@ from aiohttp import web
 
 from referee.table.api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
+from referee.web.checks import catalogue as input_checks
 from referee.web.download_names import attachment
 from referee.web.events import SnapshotHub
 from referee.web.limits import (
@@ -257,6 +258,7 @@ async def _session(request: web.Request) -> web.Response:
         "control": pins.enabled,
         "reason": None if pins.enabled else "control is disabled: this table has no PIN configured (set web.pin)",
         "actions": {name: list(fields) for name, (fields, _) in ACTIONS.items()},
+        "input_checks": input_checks(),  # the words of a 400 `invalid` answer's `check`, by language
     }
     response = _json(body, headers={"Cache-Control": "no-store"})
     if fresh:
@@ -268,8 +270,9 @@ async def _read_params(request: web.Request) -> Any:
     if not request.can_read_body:
         return {}
     if request.content_type != "application/json":
-        raise InvalidInput("", f"send the parameters as JSON (Content-Type: application/json), not "
-                               f"{request.content_type or 'nothing'}")
+        if not request.content_type:
+            raise InvalidInput("", "body_content_type_missing")
+        raise InvalidInput("", "body_content_type", content_type=request.content_type)
     try:
         raw = await asyncio.wait_for(request.read(), BODY_TIMEOUT_S)
     except TimeoutError:
@@ -281,10 +284,9 @@ async def _read_params(request: web.Request) -> Any:
     try:
         return json.loads(raw)
     except RecursionError:
-        raise InvalidInput("", "the request body is nested too deeply: send a flat JSON object, e.g. "
-                               "{\"square\": \"H8\", \"letter\": \"E\"}") from None
+        raise InvalidInput("", "body_too_deep") from None
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidInput("", f"the request body is not valid JSON ({exc})") from None
+        raise InvalidInput("", "body_not_json", reason=str(exc)) from None
 
 
 async def _control(request: web.Request) -> web.Response:
@@ -314,7 +316,8 @@ async def _control(request: web.Request) -> web.Response:
     try:
         params = parse_control(action, await _read_params(request), table.snapshot())
     except InvalidInput as exc:
-        return _error(400, "invalid", str(exc), field=exc.field)
+        # `error` is the English; `check` and `fields` let the page (and any client) say it in its own language.
+        return _error(400, "invalid", str(exc), field=exc.field, check=exc.check, fields=exc.fields)
     try:
         # The table may score a play against a lexicon: keep the loop (and every event stream) moving.
         snapshot = await asyncio.to_thread(table.control, action, params)

@@ -3,7 +3,8 @@
 The table checks the game (whose turn, which squares hold blanks); this module checks the shape of what
 was typed, so a player gets a clear message naming the field ("letter: one letter, A to Z") and the
 table is never asked anything malformed. It returns clean values (uppercase letters, ints) in the
-shape `TableControl.control` documents.
+shape `TableControl.control` documents. Each refusal is a check code and its fields (the words, in English and
+German, are in referee/web/checks.py), so the page says it in the page's language.
 """
 
 from __future__ import annotations
@@ -14,14 +15,22 @@ from typing import Any
 
 from game.squares import COLUMNS
 from referee.table.api import ControlError, Snapshot
+from referee.web.checks import check_text
 
 
 class InvalidInput(ControlError):
-    """A control action's parameters are malformed; `field` names the parameter at fault."""
+    """A control action's parameters are malformed; `field` names the parameter at fault, `check` the check
+    that refused it (a code of `CHECKS` in referee/web/checks.py) and `fields` the values its words name.
+    `str()` is the English ("letter: type one letter, e.g. E"), `text("de")` the German."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__("invalid_input", detail=f"{field}: {message}" if field else message)
+    def __init__(self, field: str, check: str, /, **fields: object) -> None:
+        super().__init__("invalid_input", detail=check_text(check, "en", field, fields))
         self.field = field
+        self.check = check
+        self.fields = fields
+
+    def text(self, language: str = "en") -> str:
+        return check_text(self.check, language, self.field, self.fields)
 
 
 _SQUARE = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")
@@ -42,15 +51,15 @@ def board_size(snapshot: Snapshot) -> tuple[int, int]:
 def _square(params: Mapping[str, Any], snapshot: Snapshot) -> str:
     value = params.get("square")
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInput("square", "name a square, column letter then row number, e.g. H8")
+        raise InvalidInput("square", "square_missing")
     match = _SQUARE.match(value.strip())
     cols, rows = board_size(snapshot)
     last_col = COLUMNS[cols - 1]
     if match is None:
-        raise InvalidInput("square", f"{value!r} is not a square; write column letter then row number, e.g. H8")
+        raise InvalidInput("square", "square_malformed", value=value)
     col, row = match.group(1).upper(), int(match.group(2))
     if not ("A" <= col <= last_col and 1 <= row <= rows):
-        raise InvalidInput("square", f"{col}{row} is off the board (A1 to {last_col}{rows})")
+        raise InvalidInput("square", "square_off_board", square=f"{col}{row}", last=f"{last_col}{rows}")
     return f"{col}{row}"
 
 
@@ -58,38 +67,39 @@ def _letter(params: Mapping[str, Any]) -> str:
     value = params.get("letter")
     letter = value.strip().upper() if isinstance(value, str) else ""
     if len(letter) != 1 or not letter.isalpha():
-        raise InvalidInput("letter", "type one letter, e.g. E")
+        raise InvalidInput("letter", "letter_one")
     return letter
 
 
-def _int(params: Mapping[str, Any], name: str, low: int, high: int, what: str) -> int:
+def _int(params: Mapping[str, Any], name: str, low: int, high: int) -> int:
+    """The whole number `name` (count, player, words); its checks are `{name}_whole` and `{name}_range`."""
     value = params.get(name)
     if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(name, f"give {what} as a whole number from {low} to {high}")
+        raise InvalidInput(name, f"{name}_whole", low=low, high=high)
     if not low <= value <= high:
-        raise InvalidInput(name, f"{value} is out of range: {what} is {low} to {high}")
+        raise InvalidInput(name, f"{name}_range", value=value, low=low, high=high)
     return value
 
 
 def _player(params: Mapping[str, Any], snapshot: Snapshot) -> int:
     count = len(snapshot.get("players") or [])
     if count == 0:
-        raise InvalidInput("player", "the table has no players yet")
-    return _int(params, "player", 0, count - 1, "the player number")
+        raise InvalidInput("player", "no_players")
+    return _int(params, "player", 0, count - 1)
 
 
 def _tiles(params: Mapping[str, Any]) -> str:
     value = params.get("tiles")
     if not isinstance(value, str):
-        raise InvalidInput("tiles", "type the letters left on the rack, ? for a blank, e.g. AEQ?")
+        raise InvalidInput("tiles", "tiles_missing")
     tiles = "".join(value.split()).upper()
     if len(tiles) > MAX_RACK:
-        raise InvalidInput("tiles", f"a rack holds at most {MAX_RACK} tiles, not {len(tiles)}")
+        raise InvalidInput("tiles", "tiles_too_many", most=MAX_RACK, count=len(tiles))
     bad = sorted({t for t in tiles if not (t.isalpha() or t == "?")})
     if bad:
-        raise InvalidInput("tiles", f"only letters and ? for a blank, not {' '.join(bad)}")
+        raise InvalidInput("tiles", "tiles_bad", bad=" ".join(bad))
     return tiles
 
 
@@ -102,19 +112,20 @@ def _roll(params: Mapping[str, Any], snapshot: Snapshot) -> str:
     example = "AEIRST?"[:expected] if expected is not None else "AEQ?"
     value = params.get("letters")
     if not isinstance(value, str) or not "".join(value.split()):
-        many = f"the {expected} dice" if expected is not None else "the dice"
-        raise InvalidInput("letters", f"type the letters {many} show, ? for a blank face, e.g. {example}")
+        if expected is None:
+            raise InvalidInput("letters", "letters_missing", example=example)
+        raise InvalidInput("letters", "letters_missing_n", dice=expected, example=example)
     faces = "".join(value.split())
     bad = sorted({ch for ch in faces if not (ch == "?" or (ch.isalpha() and len(ch.upper()) == 1))})
     if bad:
-        raise InvalidInput("letters", f"only the letters the dice show and ? for a blank face, not {' '.join(bad)}")
+        raise InvalidInput("letters", "letters_bad", bad=" ".join(bad))
     letters = "".join(ch.upper() for ch in faces)
     if expected is not None and len(letters) != expected:
-        dice = "die" if expected == 1 else "dice"
-        raise InvalidInput("letters", f"the table asks for {expected} {dice}: type {expected} letter"
-                                      f"{'' if expected == 1 else 's'}, not {len(letters)}")
+        if expected == 1:
+            raise InvalidInput("letters", "letters_count_one", count=len(letters))
+        raise InvalidInput("letters", "letters_count", dice=expected, count=len(letters))
     if len(letters) > MAX_ROLL:
-        raise InvalidInput("letters", f"a roll is at most {MAX_ROLL} dice, not {len(letters)}")
+        raise InvalidInput("letters", "letters_too_many", most=MAX_ROLL, count=len(letters))
     return letters
 
 
@@ -128,7 +139,7 @@ def _challenge(params: Mapping[str, Any], snapshot: Snapshot) -> dict[str, Any]:
         formed = window.get("words") if isinstance(window, Mapping) else None
         most = formed if isinstance(formed, int) and not isinstance(formed, bool) and 1 <= formed <= MAX_WORDS \
             else MAX_WORDS
-        clean["words"] = _int(params, "words", 1, most, "the number of words challenged")
+        clean["words"] = _int(params, "words", 1, most)
     return clean
 
 
@@ -144,7 +155,7 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Parser]] = {
     "accept": ((), lambda p, s: {}),
     "blank": (("square", "letter"), lambda p, s: {"square": _square(p, s), "letter": _letter(p)}),
     "correct": (("square", "letter"), lambda p, s: {"square": _square(p, s), "letter": _letter(p)}),
-    "exchange": (("count",), lambda p, s: {"count": _int(p, "count", 1, MAX_RACK, "the number of tiles")}),
+    "exchange": (("count",), lambda p, s: {"count": _int(p, "count", 1, MAX_RACK)}),
     "challenge": (("player", "words"), _challenge),  # words: optional
     "racks": (("player", "tiles"), lambda p, s: {"player": _player(p, s), "tiles": _tiles(p)}),
     "roll": (("letters",), lambda p, s: {"letters": _roll(p, s)}),
@@ -159,12 +170,14 @@ OPTIONAL: dict[str, tuple[str, ...]] = {"challenge": ("words",)}
 def parse_control(action: str, params: Any, snapshot: Snapshot) -> dict[str, Any]:
     """Return the clean parameters of `action`, or raise `InvalidInput` (a `ControlError`) saying what is wrong."""
     if action not in ACTIONS:
-        raise InvalidInput("", f"unknown action {action!r}; the actions are {', '.join(ACTIONS)}")
+        raise InvalidInput("", "unknown_action", action=action, actions=", ".join(ACTIONS))
     if not isinstance(params, Mapping):
-        raise InvalidInput("", "send the parameters as a JSON object, e.g. {\"square\": \"H8\", \"letter\": \"E\"}")
+        raise InvalidInput("", "not_an_object")
     fields, parser = ACTIONS[action]
     extra = sorted(set(params) - set(fields))
     if extra:
-        allowed = ", ".join(fields) if fields else "none"
-        raise InvalidInput(str(extra[0]), f"{action} takes no parameter {extra[0]!r} (its parameters: {allowed})")
+        name = str(extra[0])
+        if not fields:
+            raise InvalidInput(name, "no_parameters", action=action, name=name)
+        raise InvalidInput(name, "unknown_parameter", action=action, name=name, allowed=", ".join(fields))
     return parser(params, snapshot)

@@ -115,3 +115,16 @@ def test_clear_takes_every_tile_off_the_emulated_board() -> None:
     assert execute(hands, "word 8D HOUSE") == "" and len(hands.board.occupied()) == 5
     assert execute(hands, "clear") == ""
     assert hands.board.occupied() == {}
+
+
+def test_a_german_tables_console_says_a_refused_input_in_german() -> None:
+    """The page's input checks are said in the table's language at the terminal too (referee/web/checks.py)."""
+    from referee.sim import ManualClock, SimulatedTable, default_setup
+
+    table = SimulatedTable(default_setup(language="de", edition="german"), clock=ManualClock())
+    table.control("start", {})
+    assert execute(FakeEmulator(), "exchange 9", "de", table) == (
+        "exchange: Steine: 9 ist nicht möglich: die Anzahl der Steine ist 1 bis 7")
+    assert execute(FakeEmulator(), "exchange 9", "en", table) == (
+        "exchange: count: 9 is out of range: the number of tiles is 1 to 7")
+    assert table.snapshot()["moves"] == []

@@ -605,10 +605,33 @@
     status.dataset.kind = kind;
   }
 
+  // A check's template from /api/session (referee/web/checks.py): `{name}` a field, `{name!r}` a field in
+  // quotes, `{{` and `}}` braces, as Python's str.format reads them.
+  function fillCheck(template, fields) {
+    return template.replace(/\{\{|\}\}|\{(\w+)(!r)?\}/g, (m, name, quoted) => {
+      if (m === "{{") return "{";
+      if (m === "}}") return "}";
+      const value = fields[name] === undefined ? "" : String(fields[name]);
+      return quoted ? `'${value}'` : value;
+    });
+  }
+
+  // A refused input said in the page's language: the check's words and the field's name from the catalogue,
+  // the server's English `error` when the catalogue lacks the check (an older referee).
+  function checkText(body) {
+    const all = (session && session.input_checks) || {};
+    const words = all[lang || "en"] || all.en;
+    const template = words && body.check && words.checks[body.check];
+    if (!template) return body.error;
+    const said = fillCheck(template, body.fields || {});
+    return body.field ? `${words.fields[body.field] || body.field}: ${said}` : said;
+  }
+
   function explain(body, status) {
     const err = t("err");
     if (body.code === "rate_limited") return err.rate_limited(Math.ceil(body.retry_after || 1));
-    if (body.code === "invalid" || body.code === "refused") return `${err[body.code]} ${body.error}`;
+    if (body.code === "invalid") return `${err.invalid} ${checkText(body)}`;
+    if (body.code === "refused") return `${err[body.code]} ${body.error}`;
     return err[body.code] || body.error || `HTTP ${status}`;
   }
 

@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from referee.web import create_app
 from referee.web.app import GUESSING
+from referee.web.checks import catalogue, check_text
 from referee.web.validation import ACTIONS
 
 PIN = "390217"
@@ -239,6 +240,8 @@ def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, acti
             status, body = await control(client, action, params, csrf=await token(client))
             assert (status, body["code"], body["field"]) == (400, "invalid", field)
             assert body["error"].startswith(f"{field}: ") and needle in body["error"]
+            # the check's code and fields, for a client to say it in its own language (referee/web/checks.py)
+            assert body["error"] == check_text(body["check"], "en", field, body["fields"])
         untouched(table, before)
 
     run_async(go())
@@ -268,6 +271,8 @@ def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, co
             assert response.status == 400
             answer = await response.json()
             assert answer["code"] == "invalid" and needle in answer["error"]
+            assert answer["check"].startswith(("body_", "not_an_object")) and answer["field"] == ""
+            assert answer["error"] == check_text(answer["check"], "en", "", answer["fields"])
         untouched(table, before)
 
     run_async(go())
@@ -430,6 +435,22 @@ def test_the_page_and_its_files_are_served_with_a_strict_policy(table: Any, run_
             session = await client.get("/api/session")
             cookie = session.headers["Set-Cookie"]
             assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+    run_async(go())
+
+
+def test_the_session_hands_the_page_the_words_of_the_input_checks(table: Any, run_async: Any) -> None:
+    """The page says a 400 `invalid` in its own language (which a visitor may switch) from these."""
+    async def go() -> None:
+        async with serve(table) as client:
+            session = await (await client.get("/api/session")).json()
+            words = session["input_checks"]
+            assert words == catalogue() and set(words) == {"en", "de"}
+            assert words["de"]["checks"]["letter_one"] == "genau einen Buchstaben eingeben, z. B. E"
+            assert words["de"]["fields"]["letter"] == "Buchstabe"
+            status, body = await control(client, "blank", {"square": "H8", "letter": "12"}, csrf=session["token"])
+            assert (status, body) == (400, {"error": "letter: type one letter, e.g. E", "code": "invalid",
+                                            "field": "letter", "check": "letter_one", "fields": {}})
 
     run_async(go())
 
