@@ -74,6 +74,7 @@ def handle(args: argparse.Namespace) -> int:
     import logging
     from dataclasses import replace
 
+    from referee.director_sheets import MachineReplayer
     from tournament.director.config import DirectorConfigError, load
     from tournament.director.service import serve
 
@@ -86,7 +87,7 @@ def handle(args: argparse.Namespace) -> int:
         config = replace(config, port=args.port)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(serve(config, DirectorGuard(config.credential)))
+        asyncio.run(serve(config, DirectorGuard(config.credential), MachineReplayer()))
     except OSError as exc:
         print(f"referee director: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
               file=sys.stderr)

@@ -21,6 +21,7 @@ from typing import Any
 
 from tournament import topics
 from tournament.director.hall import TableState, now_iso
+from tournament.director.sheets import Replayer, Sheets
 from tournament.director.store import Store
 from tournament.pairings import Pairing
 from tournament.payloads import HEADER_SEQ, AckMessage, CommandMessage, EventMessage, SnapshotMessage, StatusMessage
@@ -59,10 +60,16 @@ class SentCommand:
 
 
 class Director:
-    """The hall, the store and the command sender of one event."""
+    """The hall, the store and the command sender of one event.
+
+    With a `replayer` (what `referee director` runs) every result comes from the score sheet the director
+    replays from the journaled events (tournament/director/sheets.py), and a snapshot is only the tile's view,
+    shown once the events up to its seq are in: a snapshot whose seq runs ahead of them is a gap the receiver
+    asks the table about, never taken as it is. Without one (the hall's own unit tests) results are read from
+    the snapshots."""
 
     def __init__(self, event: str, store: Store, *, name: str = "", by: str = "director",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, replayer: Replayer | None = None) -> None:
         self.event = topics.check_event_id(event)
         self.name = name or event
         self.store = store
@@ -77,6 +84,9 @@ class Director:
         # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
         self.link_stats: Callable[[], dict[str, int]] = dict
         self._delays: deque[float] = deque(maxlen=2000)
+        self.sheets = None if replayer is None else Sheets(replayer, store.timed_events, store.save_sheet)
+        self._applied: dict[tuple[int, int], int] = {}  # per game, the last seq of the unbroken run from 0
+        self._waiting: dict[int, SnapshotMessage] = {}  # per table, a snapshot ahead of its events
         self._restore()
 
     # --- start-up ------------------------------------------------------------------------------
@@ -90,6 +100,7 @@ class Director:
                 state.round, state.division = stored.round, stored.division
                 if stored.snapshot is not None:
                     state.snapshot, state.seq = stored.snapshot, stored.seq
+        self._applied = {key: following - 1 for key, following in self.resume_points().items()}
         for state in self.tables.values():  # who paused a table's game, from its stored events
             if state.game is not None:
                 for seq, kind, at, data in self.store.pause_events(state.table, state.game):
@@ -150,6 +161,11 @@ class Director:
             return  # a late snapshot of a previous game
         if message.game == state.game and message.seq < state.seq:
             return
+        if self.sheets is not None and message.game is not None and \
+                message.seq > self._applied.get((message.table, message.game), -1):
+            self._waiting[message.table] = message  # shown once its events are in (see the class docstring)
+            return
+        self._waiting.pop(message.table, None)
         if message.game is not None and message.game != state.game:
             self._new_game(state, message.game, message.snapshot)
         state.snapshot = dict(message.snapshot)
@@ -199,6 +215,18 @@ class Director:
             self._delays.append(time.time() * 1000 - published_ms)
         self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
                              message.time, message.at)
+        key = (message.table, message.game)
+        if message.seq == self._applied.get(key, -1) + 1:
+            self._applied[key] = message.seq
+        if self.sheets is not None:
+            self.sheets.on_event(message.table, message.game, message.seq, message.kind, message.data, message.time)
+        self._follow(message)
+        waiting = self._waiting.get(message.table)
+        if waiting is not None and waiting.game == message.game and waiting.seq <= self._applied.get(key, -1):
+            self.on_snapshot(waiting)
+
+    def _follow(self, message: EventMessage) -> None:
+        """The tile follows its table's games and who paused them."""
         state = self.table(message.table)
         if message.seq == HEADER_SEQ and (state.game is None or message.game > state.game):
             data = dict(message.data)
@@ -256,12 +284,20 @@ class Director:
 
     # --- results -------------------------------------------------------------------------------
 
-    def records(self) -> list[GameRecord]:
-        """Every game the director holds a score sheet of, with its round and division (0 and "" for a game
-        played outside the pairings: its live GCG is there all the same)."""
+    def records(self, table: int | None = None, game: int | None = None) -> list[GameRecord]:
+        """Every game the director holds a score sheet of (or only game `game` of `table`), with its round and
+        division (0 and "" for a game played outside the pairings: its live GCG is there all the same). The
+        sheet is the one replayed from the events when the director has a replayer (see the class)."""
         out = []
-        for stored in self.store.games():
-            snap = stored.snapshot
+        cached = self.store.sheets(table, game) if self.sheets is not None else {}
+        last = self.store.last_seqs() if self.sheets is not None and game is None else {}
+        for stored in self.store.games(table, game):
+            if self.sheets is not None:
+                key = (stored.table, stored.game)
+                tail = last.get(key, -1) if game is None else (self.store.event_seqs(*key) or [-1])[-1]
+                snap = self.sheets.sheet(stored.table, stored.game, cached.get(key), tail)
+            else:
+                snap = stored.snapshot
             if not snap:
                 continue
             players = [str(p.get("name", "")) for p in snap.get("players") or []]

@@ -45,11 +45,17 @@ CREATE TABLE IF NOT EXISTS pairings (
     PRIMARY KEY (round, tbl)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sheets (
+    tbl INTEGER NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL, sheet TEXT NOT NULL,
+    PRIMARY KEY (tbl, game)
+);
 """
 
 
 _INSERT_EVENT = "INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_GAME = "INSERT OR IGNORE INTO games (tbl, game) VALUES (?, ?)"
+_SAVE_SHEET = ("INSERT INTO sheets VALUES (?, ?, ?, ?) ON CONFLICT (tbl, game) DO UPDATE SET seq = excluded.seq, "
+               "sheet = excluded.sheet WHERE excluded.seq >= sheets.seq")
 _UPDATE_SNAPSHOT = "UPDATE games SET snapshot = ?, seq = ? WHERE tbl = ? AND game = ? AND seq <= ?"
 
 
@@ -154,6 +160,32 @@ class Store:
                                     (table, game)).fetchall()
         return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
 
+    def timed_events(self, table: int, game: int) -> list[tuple[int, str, Any, float]]:
+        """A game's stored events with their table time, in order: what a score sheet is replayed from."""
+        self.flush()
+        with self._lock:
+            rows = self._db.execute("SELECT seq, kind, data, time FROM events WHERE tbl = ? AND game = ? "
+                                    "ORDER BY seq", (table, game)).fetchall()
+        return [(seq, kind, json.loads(data), float(t)) for seq, kind, data, t in rows]
+
+    # --- score sheets replayed from the events (tournament/director/sheets.py) -------------------------
+
+    def save_sheet(self, table: int, game: int, seq: int, sheet: dict[str, Any]) -> None:
+        """Queue a game's sheet, replayed up to `seq`, for the file (an older one arriving late is ignored)."""
+        self._queue.put((_SAVE_SHEET, (table, game, seq, json.dumps(sheet, ensure_ascii=False))))
+
+    def sheets(self, table: int | None = None,
+               game: int | None = None) -> dict[tuple[int, int], tuple[int, dict[str, Any]]]:
+        """Per game, the cached sheet and the seq it was replayed to."""
+        self.flush()
+        query = "SELECT tbl, game, seq, sheet FROM sheets"
+        args: tuple[Any, ...] = ()
+        if table is not None and game is not None:
+            query, args = query + " WHERE tbl = ? AND game = ?", (table, game)
+        with self._lock:
+            rows = self._db.execute(query, args).fetchall()
+        return {(t, g): (q, json.loads(sheet)) for t, g, q, sheet in rows}
+
     def pause_events(self, table: int, game: int) -> list[tuple[int, str, str, Any]]:
         """The director commands and the table's control actions of a game, in order (who paused it)."""
         self.flush()
@@ -184,13 +216,16 @@ class Store:
             db.execute("UPDATE games SET round = ?, division = ?, ids = ? WHERE tbl = ? AND game = ? AND round IS NULL",
                        (round_, division, json.dumps(ids), table, game))
 
-    def games(self, table: int | None = None) -> list[StoredGame]:
+    def games(self, table: int | None = None, game: int | None = None) -> list[StoredGame]:
         self.flush()
         query = "SELECT tbl, game, round, division, ids, snapshot, seq FROM games"
         args: tuple[Any, ...] = ()
         if table is not None:
             query += " WHERE tbl = ?"
             args = (table,)
+            if game is not None:
+                query += " AND game = ?"
+                args = (table, game)
         with self._lock:
             rows = self._db.execute(query + " ORDER BY tbl, game", args).fetchall()
         return [StoredGame(t, g, r, d, json.loads(i) if i else [None, None], json.loads(s) if s else None, q)

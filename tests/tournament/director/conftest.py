@@ -20,7 +20,7 @@ from tournament.director.core import Director
 from tournament.director.link import BrokerLink
 from tournament.director.store import Store
 from tournament.settings import BrokerSettings
-from tournament.simhall import SimTable
+from tournament.simhall import SimReplayer, SimTable
 from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
@@ -53,7 +53,7 @@ class DirectorServer:
         self.loop = asyncio.new_event_loop()
         state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(state_dir / "director.sqlite3")
-        self.director = Director(EVENT, self.store, name="Test Open")
+        self.director = Director(EVENT, self.store, name="Test Open", replayer=SimReplayer())
         self.link = BrokerLink(self.director, settings(broker, DIRECTOR_USER))
         self.guard = DirectorGuard(credential, **backoff)
         self.runner = web.AppRunner(create_app(self.director, self.guard, feature=[1, 2]))
