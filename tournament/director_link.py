@@ -55,6 +55,7 @@ class DirectorLink:
         self.on_status = on_status
         self.on_ack = on_ack
         self._lock = threading.Lock()
+        self.lock = self._lock  # held while the receiver is used (its owner may reach it under this lock)
         self._published: int | None = None
         self.receiver = Receiver(self._apply, self._ask_replay, retry_s=retry_s, monotonic=monotonic)
         self.client = mqtt.make_client(broker, client_id or f"{event}-director")

@@ -9,6 +9,7 @@ Routes (docs/director.md):
 - `POST /api/command/{cmd}` `{"tables": [n, ...] | "all", "args": {...}}`: a command of the tournament network,
   behind the director credential (header `X-Director-Key`), the CSRF token and Origin checks; answers with
   every table's acknowledgement that came within `wait` seconds
+- `POST /api/table/{n}/reset` forget a table's view and take its games again from its journal (director key)
 - `POST /api/pairings` `{"format": "tsh" | "csv", "text": ..., "round": r, "offsets": {"B": 100}}`: read the
   round's pairings and send each table its players and first player
 - `GET /gcg/{n}.gcg` the table's current game as live GCG; `GET /gcg/{n}/{game}.gcg` one game
@@ -199,6 +200,23 @@ async def _command(request: web.Request) -> web.Response:
     return _json({"ok": True, **sent.to_dict(), "expected": expected})
 
 
+async def _reset(request: web.Request) -> web.Response:
+    """POST /api/table/{n}/reset: forget what the director shows of a table and take its games again from its
+    journal (a tile moved to a game the table is not playing)."""
+    director = request.app[DIRECTOR]
+    number = int(request.match_info["n"])
+    try:
+        _authorise(request)
+        await _body(request)
+    except Refused as exc:
+        return _error(exc.status, exc.code, str(exc), exc.retry_after)
+    if number not in director.tables:
+        return _error(404, "no_table", f"table {number} has not reported to the broker")
+    forgotten = director.reset_table(number)
+    log.warning("table %s reset from %s (games %s forgotten)", number, request.remote, forgotten)
+    return _json({"ok": True, "table": number, "forgotten": forgotten})
+
+
 async def _pairings(request: web.Request) -> web.Response:
     """POST /api/pairings: read a round from tsh's tourney.js or a CSV and send every table its players."""
     director = request.app[DIRECTOR]
@@ -315,6 +333,7 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     app.router.add_get("/api/table/{n:\\d+}", _table)
     app.router.add_post("/api/command/{cmd}", _command)
     app.router.add_post("/api/pairings", _pairings)
+    app.router.add_post("/api/table/{n:\\d+}/reset", _reset)
     app.router.add_get("/gcg/{n:\\d+}.gcg", _gcg)
     app.router.add_get("/gcg/{n:\\d+}/{game:\\d+}.gcg", _gcg)
     app.router.add_get("/results/round/{r:\\d+}.zip", _round_zip)

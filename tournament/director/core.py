@@ -87,6 +87,11 @@ class Director:
         self.sheets = None if replayer is None else Sheets(replayer, store.timed_events, store.save_sheet)
         self._applied: dict[tuple[int, int], int] = {}  # per game, the last seq of the unbroken run from 0
         self._waiting: dict[int, SnapshotMessage] = {}  # per table, a snapshot ahead of its events
+        self._games: dict[int, set[int]] = {}  # per table, the games taken as its own (see `_taken`)
+        self._ahead: dict[tuple[int, int], EventMessage] = {}  # headers past the table's next game
+        self._asked: set[tuple[int, int]] = set()  # games whose header was asked of the table
+        # the link's receiver forgets a table's games (a reset), once connected
+        self.forget_streams: Callable[[int, list[int]], None] = lambda table, games: None
         self._restore()
 
     # --- start-up ------------------------------------------------------------------------------
@@ -94,6 +99,7 @@ class Director:
     def _restore(self) -> None:
         """The hall as the store left it: every table's last game, its round and its last snapshot."""
         for stored in self.store.games():
+            self._games.setdefault(stored.table, set()).add(stored.game)
             state = self.table(stored.table)
             if state.game is None or stored.game >= state.game:
                 state.game = stored.game
@@ -101,6 +107,8 @@ class Director:
                 if stored.snapshot is not None:
                     state.snapshot, state.seq = stored.snapshot, stored.seq
         self._applied = {key: following - 1 for key, following in self.resume_points().items()}
+        for table, game, kind, data, time_s, at in self.store.untaken_headers():
+            self._ahead[(table, game)] = EventMessage(table, game, HEADER_SEQ, kind, data, time_s, at)
         for state in self.tables.values():  # who paused a table's game, from its stored events
             if state.game is not None:
                 for seq, kind, at, data in self.store.pause_events(state.table, state.game):
@@ -213,8 +221,57 @@ class Director:
         delivery time to the director's loop, kept for `stats` (the last 2000)."""
         if published_ms is not None:
             self._delays.append(time.time() * 1000 - published_ms)
-        self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
-                             message.time, message.at)
+        if not self._taken(message):
+            self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
+                                 message.time, message.at, game_row=False)
+            return
+        self._apply_event(message)
+        self._take_ahead(message.table)
+
+    def _taken(self, message: EventMessage) -> bool:
+        """Whether `message` belongs to a game taken as its table's. A table's journal numbers its games one
+        after the other, so a game header is the table's next game, or an older game met late; a header further
+        ahead (one forged message on the table's topic moved the tile to game 54 for the rest of the event) is
+        kept aside and the games in between are asked of the table first: it is taken once the table's own
+        journal has filled them in."""
+        known = self._games.setdefault(message.table, set())
+        if message.game in known:
+            return True
+        if message.seq != HEADER_SEQ:
+            return False
+        top = max(known, default=None)
+        if top is None or message.game == top + 1 or message.game < top:
+            known.add(message.game)
+            return True
+        self._ahead[(message.table, message.game)] = message
+        self._ask_header(message.table, top + 1)
+        return False
+
+    def _ask_header(self, table: int, game: int) -> None:
+        if (table, game) in self._asked or self.sender is None:
+            return
+        self._asked.add((table, game))
+        try:
+            self.send("replay", {"game": game, "from": HEADER_SEQ, "to": HEADER_SEQ}, [table])
+        except RuntimeError:
+            self._asked.discard((table, game))  # the broker is away: asked again with the next header
+
+    def _take_ahead(self, table: int) -> None:
+        """Headers kept aside whose turn has come (the games before them are in): taken, with the events of
+        their games stored meanwhile."""
+        known = self._games.get(table) or set()
+        while known and (header := self._ahead.pop((table, max(known) + 1), None)) is not None:
+            known.add(header.game)
+            self._apply_event(header, stored=True)
+            for seq, kind, data, time_s in self.store.timed_events(table, header.game)[1:]:
+                self._apply_event(EventMessage(table, header.game, seq, kind, data, time_s, ""), stored=True)
+
+    def _apply_event(self, message: EventMessage, *, stored: bool = False) -> None:
+        if not stored:
+            self.store.add_event(message.table, message.game, message.seq, message.kind, dict(message.data),
+                                 message.time, message.at)
+        else:
+            self.store.add_game(message.table, message.game)
         key = (message.table, message.game)
         if message.seq == self._applied.get(key, -1) + 1:
             self._applied[key] = message.seq
@@ -250,6 +307,35 @@ class Director:
             state = self.table(message.table)
             state.messages = [*state.messages[-4:], f"{sent.cmd}: {message.error or message.code or 'refused'}"]
             self._changed(state)
+
+    def reset_table(self, table: int) -> list[int]:
+        """The director's remedy for a table whose tile shows a game the table is not playing (a forged
+        header, a journal replaced): forget the table's view and every game of it that has not ended (their
+        events, sheets and places in the rounds); the table's real games come back from its journal, asked by
+        the receiver as soon as the table's next event, snapshot or status shows them. Returns the games
+        forgotten."""
+        state = self.table(table)
+        ended = set()
+        for stored in self.store.games(table):
+            snap = self.sheets.sheet(table, stored.game) if self.sheets is not None else stored.snapshot
+            if snap and snap.get("state") == "ended":
+                ended.add(stored.game)
+        games = sorted({g for (t, g) in self.store.last_seqs() if t == table} - ended)
+        self.store.forget_games(table, games)
+        for game in games:
+            self._applied.pop((table, game), None)
+            self._asked.discard((table, game))
+            if self.sheets is not None:
+                self.sheets.forget(table, game)
+        self._ahead = {k: v for k, v in self._ahead.items() if k[0] != table}
+        self._games[table] = set(ended)
+        self._waiting.pop(table, None)
+        self.forget_streams(table, games)
+        state.game, state.seq, state.snapshot, state.pause = None, -1, {}, None
+        state.round, state.division, state.messages = None, None, []
+        log.warning("table %s reset by the director: games %s forgotten, asked of the table again", table, games)
+        self._changed(state)
+        return games
 
     # --- to the tables -------------------------------------------------------------------------
 

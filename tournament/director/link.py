@@ -43,7 +43,12 @@ class BrokerLink:
             self.link.receiver.restore(table, game, next_seq)
         self.director.sender = self._send
         self.director.link_stats = self._stats
+        self.director.forget_streams = self._forget
         self.link.start()
+
+    def _forget(self, table: int, games: list[int]) -> None:
+        with self.link.lock:
+            self.link.receiver.forget(table, games)
 
     def _stats(self) -> dict[str, int]:
         stats = self.link.receiver.stats

@@ -142,10 +142,26 @@ class Store:
 
     # --- events --------------------------------------------------------------------------------
 
-    def add_event(self, table: int, game: int, seq: int, kind: str, data: Any, time: float, at: str) -> None:
-        """Queue one event for the file; one already stored (a redelivery) is counted in `duplicates`."""
+    def add_event(self, table: int, game: int, seq: int, kind: str, data: Any, time: float, at: str, *,
+                  game_row: bool = True) -> None:
+        """Queue one event for the file; one already stored (a redelivery) is counted in `duplicates`.
+        `game_row` False: the event of a game the director has not taken as the table's yet (no row in
+        `games`, so no result, and a restart does not show it)."""
         self._queue.put((_INSERT_EVENT, (table, game, seq, kind, json.dumps(data, ensure_ascii=False), time, at)))
+        if game_row:
+            self._queue.put((_INSERT_GAME, (table, game)))
+
+    def add_game(self, table: int, game: int) -> None:
+        """A game taken as the table's (its header came in the journal's order)."""
         self._queue.put((_INSERT_GAME, (table, game)))
+
+    def forget_games(self, table: int, games: list[int]) -> None:
+        """Drop games of a table from the copy: their events, rows and sheets (a director's reset)."""
+        self.flush()
+        with self._tx() as db:
+            for game in games:
+                for name in ("events", "games", "sheets"):
+                    db.execute(f"DELETE FROM {name} WHERE tbl = ? AND game = ?", (table, game))
 
     def event_seqs(self, table: int, game: int) -> list[int]:
         self.flush()
@@ -193,6 +209,16 @@ class Store:
             rows = self._db.execute("SELECT seq, kind, at, data FROM events WHERE tbl = ? AND game = ? "
                                     "AND kind IN ('director', 'control') ORDER BY seq", (table, game)).fetchall()
         return [(seq, kind, at, json.loads(data)) for seq, kind, at, data in rows]
+
+    def untaken_headers(self) -> list[tuple[int, int, str, Any, float, str]]:
+        """The stored headers of games without a row (not taken as their table's yet): (table, game, kind,
+        data, time, at)."""
+        self.flush()
+        with self._lock:
+            rows = self._db.execute("SELECT e.tbl, e.game, e.kind, e.data, e.time, e.at FROM events e WHERE e.seq = 0 "
+                                    "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.tbl = e.tbl AND g.game = e.game)"
+                                    ).fetchall()
+        return [(t, g, k, json.loads(d), float(tm), at) for t, g, k, d, tm, at in rows]
 
     def last_seqs(self) -> dict[tuple[int, int], int]:
         """The highest stored seq of every game, to ask for what came after it once the director is back."""

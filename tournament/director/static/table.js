@@ -74,6 +74,11 @@
     $("send-message").addEventListener("click", () => send("message", { text: $("message").value }));
     $("set-players").addEventListener("click", () =>
       send("set_players", { players: [$("p1").value.trim(), $("p2").value.trim()], first: 0 }));
+    $("reset-view").addEventListener("click", async () => {
+      const answer = await Director.post(`/api/table/${table}/reset`, {});
+      $("director-result").textContent = answer.error ? `refused: ${answer.error}`
+        : `view reset: games ${answer.forgotten.join(", ") || "none"} taken again from the table`;
+    });
     Director.stream(`/events?table=${table}`, (batch, at) => {
       receivedAt = at;
       for (const tile of batch) if (tile.table === table) render(tile);
