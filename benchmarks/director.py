@@ -159,7 +159,14 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="benchmarks/director.py", description=__doc__.split("\n")[0],
+        epilog="Set by the environment: DIRECTOR_BENCH_TABLES (500), DIRECTOR_BENCH_PACE_S (5: a move per table "
+               "every 5 s on average), DIRECTOR_BENCH_RUN_S (30). Prints one 'figure: value unit' line per figure.")
+    parser.parse_args(argv)
     if mosquitto_path() is None:
         print("mosquitto is not installed: no figures", file=sys.stderr)
         return 0

@@ -129,6 +129,14 @@ class DirectorLink:
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         try:
             where = topics.parse(message.topic)
+            if where.leaf in ("events", "ack") and (message.retain or not message.payload):
+                # never retained (a table clears its own at connect, with an empty message): a retained event
+                # or ack was put there by someone, and would be taken as new by every director that subscribes
+                if message.payload:
+                    self.dropped += 1
+                    log.warning("director: dropped a retained message on %s (events and acks are never retained)",
+                                message.topic)
+                return
             if where.leaf == "events":
                 ev = EventMessage.from_bytes(message.payload)
                 if ev.table != where.table:

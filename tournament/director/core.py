@@ -183,9 +183,11 @@ class Director:
         self._changed(state)
 
     def _new_game(self, state: TableState, game: int, snapshot: Any) -> None:
-        """A game not seen before at this table: it belongs to the round the table was last paired for."""
+        """A game not seen before at this table: it belongs to the round the table was last paired for. The
+        refusals shown on the tile were the last game's: cleared."""
         state.game = game
         state.seq = -1
+        state.messages = []
         current = self.store.meta("round")
         stored = {g.game: g for g in self.store.games(state.table)}.get(game)
         if stored is not None and stored.round is not None:
