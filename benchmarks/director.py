@@ -112,12 +112,15 @@ def play_tables(numbers: list[int], host: str, port: int, ready: Any, go: Any, s
 def sse_probe(url: str, seen: dict[tuple[int, int], float], stop: Any) -> None:
     """An event-stream client beside the page: when each (table, seq) left the director, to tell the
     director's share of the latency from the browser's."""
+    kind = ""
     with urllib.request.urlopen(url + "events", timeout=30) as stream:
         for raw in stream:
             if stop.is_set():
                 return
             line = raw.decode()
-            if line.startswith("data: "):
+            if line.startswith("event: "):
+                kind = line[7:].strip()
+            elif line.startswith("data: ") and kind == "tiles":  # (a "broker" event says the link's state)
                 now = time.time() * 1000
                 for tile in json.loads(line[6:]):
                     seen.setdefault((int(tile["table"]), int(tile["seq"])), now)

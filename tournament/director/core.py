@@ -78,6 +78,10 @@ class Director:
         self.tables: dict[int, TableState] = {}
         self.sender: Sender | None = None
         self._listeners: list[TileListener] = []
+        # whether the director's link to the broker is up, and since when (the director's UTC time): while it
+        # is down the tiles are the last the director heard, and every page says so
+        self.broker: dict[str, Any] = {"connected": False, "since": None}
+        self._broker_listeners: list[Callable[[dict[str, Any]], None]] = []
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(3)
         self.commands: dict[str, SentCommand] = {}
@@ -135,10 +139,25 @@ class Director:
     def stats(self) -> dict[str, Any]:
         """How the hall and the delivery are doing, for a health check or a benchmark (GET /api/stats)."""
         online = sum(1 for s in self.tables.values() if s.online)
-        return {"tables": len(self.tables), "online": online, "offline": len(self.tables) - online,
+        return {"broker": dict(self.broker), "tables": len(self.tables), "online": online,
+                "offline": len(self.tables) - online,
                 "with_alerts": sum(1 for s in self.tables.values() if s.alerts()),
                 "stored_duplicates": self.store.duplicates, "delivery": self.link_stats(),
                 "event_to_director_ms": _percentiles(self._delays)}
+
+    def on_broker(self, up: bool) -> None:
+        """The link to the broker came up or went down."""
+        if self.broker["connected"] == up and self.broker["since"] is not None:
+            return
+        self.broker = {"connected": up, "since": now_iso()}
+        if not up:
+            log.warning("the director has lost the broker: the hall shows what it heard last")
+        for listener in list(self._broker_listeners):
+            listener(dict(self.broker))
+
+    def subscribe_broker(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        self._broker_listeners.append(listener)
+        return lambda: self._broker_listeners.remove(listener)
 
     def subscribe(self, listener: TileListener) -> Callable[[], None]:
         self._listeners.append(listener)

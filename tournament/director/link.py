@@ -30,7 +30,8 @@ class BrokerLink:
         self.settings = settings
         self._loop: asyncio.AbstractEventLoop | None = None
         self.link = DirectorLink(settings, director.event, on_event=self._on_event, on_snapshot=self._on_snapshot,
-                                 on_status=self._on_status, on_ack=self._on_ack, by=director.by,
+                                 on_status=self._on_status, on_ack=self._on_ack,
+                                 on_broker=self._on_broker, by=director.by,
                                  client_id=client_id or f"{director.event}-director")
 
     @property
@@ -87,6 +88,9 @@ class BrokerLink:
 
     def _on_status(self, message: StatusMessage) -> None:
         self._hand_over(self.director.on_status, message.table, message)
+
+    def _on_broker(self, up: bool) -> None:
+        self._hand_over(self.director.on_broker, up)
 
     def _on_ack(self, message: AckMessage) -> None:
         self._hand_over(self.director.on_ack, message)

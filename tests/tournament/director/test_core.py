@@ -192,8 +192,10 @@ def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> No
     async def run() -> tuple[dict[str, Any], list[int]]:
         async with TestClient(TestServer(create_app(director, DirectorGuard(None)))) as client:
             response = await client.get("/events?table=123456789")
-            line = b""
-            while not line.startswith(b"data:"):
+            line, kind = b"", b""
+            while not (line.startswith(b"data:") and kind == b"event: tiles\n"):
+                if line.startswith(b"event:"):
+                    kind = line
                 line = await response.content.readline()
             response.close()
             tables = await (await client.get("/api/tables")).json()

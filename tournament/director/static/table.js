@@ -44,7 +44,7 @@
   }
 
   function tick() {
-    if (!current) return;
+    if (!current || Director.brokerLost) return;
     for (const clock of document.querySelectorAll("#players .clock[data-running='true']")) {
       clock.textContent = Director.clockText(Number(clock.dataset.ms) - (performance.now() - receivedAt));
     }
