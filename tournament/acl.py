@@ -12,6 +12,7 @@ number while its user name says what it is (``table-12``); the file grows by six
 
 from __future__ import annotations
 
+import os
 import secrets
 import shutil
 import subprocess
@@ -71,6 +72,30 @@ def write_password_file(path: str | Path, users: Mapping[str, str]) -> None:
     p.write_text("".join(f"{name}:{pw}\n" for name, pw in users.items()), encoding="utf-8")
     p.chmod(0o600)
     subprocess.run([tool, "-U", str(p)], check=True, capture_output=True, timeout=120)
+    readable_by_broker(p)
+
+
+BROKER_GROUP = "mosquitto"
+
+
+def readable_by_broker(path: str | Path) -> bool:
+    """Let Debian's Mosquitto read a file it is given: started as root, it drops to the user `mosquitto`
+    before it opens its password file and ACL, so a root-owned 0600 file stops it ("Unable to open pwfile").
+    Run as root (the documented `sudo python -m tournament.acl`), the file becomes root:mosquitto 0640; run as
+    anyone else it stays theirs, 0600, and the documented `install` step hands it over. Returns whether it
+    was handed over."""
+    import grp
+
+    p = Path(path)
+    if os.geteuid() != 0:
+        return False
+    try:
+        gid = grp.getgrnam(BROKER_GROUP).gr_gid
+    except KeyError:
+        return False  # no mosquitto group: Mosquitto is not Debian's here (it runs as whoever starts it)
+    os.chown(p, 0, gid)
+    p.chmod(0o640)
+    return True
 
 
 def parse_tables(text: str) -> list[int]:
@@ -116,6 +141,7 @@ def write_hall(event: str, tables: Iterable[int], acl_path: Path, passwords_path
         path.chmod(0o600)
         files.append(path)
     acl_path.write_text(acl_text(event, numbers, bridge=bridge) + "\n", encoding="utf-8")
+    readable_by_broker(acl_path)
     write_password_file(passwords_path, passwords)
     return files
 
