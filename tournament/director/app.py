@@ -38,7 +38,8 @@ from tournament.director.core import Director
 from tournament.director.hub import HallHub, full_view
 from tournament.pairings import PairingsError, parse_pairings_csv, parse_tourney_js, tsh_round
 from tournament.payloads import COMMANDS, PayloadError
-from tournament.results import game_gcg, results_csv, results_json, round_zip, standings, standings_csv, tsh_lines
+from tournament.results import game_gcg, results_csv, results_json, round_zip, standings, standings_csv
+from tournament.tsh_scores import Bye, TshEntryError, round_byes
 
 log = logging.getLogger(__name__)
 
@@ -232,14 +233,17 @@ async def _pairings(request: web.Request) -> web.Response:
         if not isinstance(offsets, dict) or not all(isinstance(v, int) for v in offsets.values()):
             raise Refused(400, "invalid", "'offsets' maps a division to a table number offset, like {\"B\": 100}")
         byes: list[str] = []
+        bye_numbers: list[Bye] | None = None
         if fmt == "tsh":
-            games, byes = tsh_round(parse_tourney_js(text), round_,
+            tourney = parse_tourney_js(text)
+            games, byes = tsh_round(tourney, round_,
                                     table_offsets={str(k).upper(): int(v) for k, v in offsets.items()})
+            bye_numbers = round_byes(tourney, round_)
         else:
             games = [p for p in parse_pairings_csv(text) if p.round == round_]
         if not games:
             raise Refused(400, "invalid", f"no games in round {round_} of the {fmt} pairings")
-        director.send_pairings(games)
+        director.send_pairings(games, bye_numbers)
     except Refused as exc:
         return _error(exc.status, exc.code, str(exc), exc.retry_after)
     except PairingsError as exc:
@@ -279,17 +283,20 @@ async def _round_zip(request: web.Request) -> web.Response:
     records = director.records()
     if not any(r.round == round_ for r in records):
         return _error(404, "no_round", f"no game of round {round_} yet")
-    data = await asyncio.to_thread(round_zip, records, round_)
+    data = await asyncio.to_thread(round_zip, records, round_, tsh=director.tsh_text(round_))
     return web.Response(body=data, content_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="round{round_:02d}.zip"'})
 
 
 async def _round_tsh(request: web.Request) -> web.Response:
+    """The round for tsh's addscore prompt (`?entry=both` or `spread`: another entry mode than the event's);
+    the games it cannot carry are counted in the X-Tsh-Notes header and listed in the round's zip."""
     round_ = _round(request)
-    lines = tsh_lines(r for r in request.app[DIRECTOR].records() if r.round == round_)
-    text = "".join(f"# division {d}: type these after tsh's 'a' command\n" + "".join(f"{ln}\n" for ln in rows)
-                   for d, rows in sorted(lines.items()))
-    return web.Response(text=text, content_type="text/plain", charset="utf-8")
+    try:
+        text, notes = request.app[DIRECTOR].tsh_text(round_, request.query.get("entry"))
+    except TshEntryError as exc:
+        return _error(400, "invalid", str(exc))
+    return web.Response(text=text, content_type="text/plain", charset="utf-8", headers={"X-Tsh-Notes": str(len(notes))})
 
 
 async def _round_csv(request: web.Request) -> web.Response:

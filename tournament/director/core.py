@@ -26,6 +26,7 @@ from tournament.director.store import Store
 from tournament.pairings import Pairing
 from tournament.payloads import HEADER_SEQ, AckMessage, CommandMessage, EventMessage, SnapshotMessage, StatusMessage
 from tournament.results import GameRecord
+from tournament.tsh_scores import BYE_SPREAD, Bye, tsh_score_text
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,8 @@ class Director:
         # the link's delivery figures (events applied, duplicates, replays asked, payloads dropped), once connected
         self.link_stats: Callable[[], dict[str, int]] = dict
         self._delays: deque[float] = deque(maxlen=2000)
+        self.tsh_entry = "scores"  # tsh's `config entry` of the event: the form of the score lines
+        self.bye_spread = BYE_SPREAD  # tsh's `config bye_spread`
         self.sheets = None if replayer is None else Sheets(replayer, store.timed_events, store.save_sheet)
         self._applied: dict[tuple[int, int], int] = {}  # per game, the last seq of the unbroken run from 0
         self._waiting: dict[int, SnapshotMessage] = {}  # per table, a snapshot ahead of its events
@@ -376,13 +379,16 @@ class Director:
             self.sender(table, cmd, dict(args), command_id)
         return sent
 
-    def send_pairings(self, pairings: list[Pairing]) -> SentCommand | None:
-        """Keep a round's pairings and send each table its players (first player first) for its next game."""
+    def send_pairings(self, pairings: list[Pairing], byes: list[Bye] | None = None) -> SentCommand | None:
+        """Keep a round's pairings (and its byes, for the tsh lines) and send each table its players (first
+        player first) for its next game."""
         if not pairings:
             return None
         round_ = pairings[0].round
         self.store.save_pairings([p.to_dict() for p in pairings])
         self.store.set_meta("round", round_)
+        if byes is not None:
+            self.store.set_meta(f"byes:{round_}", [b.to_dict() for b in byes])
         last = None
         for p in pairings:
             first = p.first if p.first is not None else 0
@@ -390,6 +396,15 @@ class Director:
         return last
 
     # --- results -------------------------------------------------------------------------------
+
+    def byes(self, round_: int) -> list[Bye]:
+        """The byes tsh gave in a round (kept with its pairings)."""
+        return [Bye(str(b["division"]), int(b["id"]), str(b["name"])) for b in self.store.meta(f"byes:{round_}", [])]
+
+    def tsh_text(self, round_: int, entry: str | None = None) -> tuple[str, list[str]]:
+        """Round `round_` for tsh's addscore prompt in the event's entry mode (`tsh_entry`), byes included."""
+        return tsh_score_text(self.records(), round_, byes=self.byes(round_), entry=entry or self.tsh_entry,
+                              bye_spread=self.bye_spread)
 
     def records(self, table: int | None = None, game: int | None = None) -> list[GameRecord]:
         """Every game the director holds a score sheet of (or only game `game` of `table`), with its round and

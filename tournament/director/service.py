@@ -26,6 +26,7 @@ async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, sta
     config.state_dir.mkdir(parents=True, exist_ok=True)
     store = Store(config.state_dir / "director.sqlite3")
     director = Director(config.event, store, name=config.name, replayer=replayer)
+    director.tsh_entry, director.bye_spread = config.tsh_entry, config.bye_spread
     link = BrokerLink(director, config.broker)
     runner = web.AppRunner(create_app(director, guard, feature=config.feature))
     await runner.setup()
