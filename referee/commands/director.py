@@ -41,6 +41,16 @@ class DirectorGuard:
     def token_for(self, session_id: str) -> str:
         return self._csrf.token_for(session_id)
 
+    def guessing(self) -> str | None:
+        """What the hall's alert says while someone guesses the director key (None: nobody is)."""
+        state = self._pins.guessing()
+        if state is None:
+            return None
+        wrong, spent = state
+        text = f"someone is guessing the director key: {wrong} wrong keys in the last 10 minutes"
+        return text + (" (new sessions are refused for now; yours, once it gave the key, and this machine's "
+                       "own browser are not)" if spent else "")
+
     def check(self, *, client: str | None, credential: str | None, session_id: str | None, token: str | None,
               headers: Mapping[str, str], host: str) -> None:
         from referee.web.security import (
@@ -55,7 +65,9 @@ class DirectorGuard:
 
         try:
             self._csrf.check(session_id, token, headers, host)
-            self._pins.check(client_key(client), credential)
+            # the session that gave the key before and the director's own machine (loopback) are never locked
+            # out by others' wrong keys: only each source's own waits apply to them
+            self._pins.check(client_key(client), credential, session_id, exempt=_loopback(client))
         except CrossSiteRequest as exc:
             raise Refused(403, "cross_site", str(exc)) from None
         except ControlDisabled:
@@ -67,6 +79,15 @@ class DirectorGuard:
             raise Refused(401, "key_required", "this needs the director key") from None
         except WrongPin as exc:
             raise Refused(403, "key_wrong", str(exc).replace("PIN", "director key")) from None
+
+
+def _loopback(client: str | None) -> bool:
+    import ipaddress
+
+    try:
+        return client is not None and ipaddress.ip_address(client.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def handle(args: argparse.Namespace) -> int:

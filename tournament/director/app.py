@@ -132,9 +132,16 @@ async def _table(request: web.Request) -> web.Response:
 
 
 def _authorise(request: web.Request) -> None:
-    _guard(request).check(client=request.remote, credential=request.headers.get(KEY_HEADER),
-                          session_id=_session_id(request), token=request.headers.get(TOKEN_HEADER),
-                          headers=request.headers, host=request.host)
+    """The guard's checks; a wrong or refused key also updates the hall's alert that someone is guessing."""
+    guard = _guard(request)
+    try:
+        guard.check(client=request.remote, credential=request.headers.get(KEY_HEADER),
+                    session_id=_session_id(request), token=request.headers.get(TOKEN_HEADER),
+                    headers=request.headers, host=request.host)
+    except Refused as exc:
+        if exc.code in ("key_wrong", "rate_limited"):
+            request.app[DIRECTOR].set_notice("key_guessing", guard.guessing())
+        raise
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -83,6 +83,9 @@ class Director:
         # is down the tiles are the last the director heard, and every page says so
         self.broker: dict[str, Any] = {"connected": False, "since": None}
         self._broker_listeners: list[Callable[[dict[str, Any]], None]] = []
+        # the hall's own alerts for every page (code -> words): someone guessing the director key
+        self.notices: dict[str, str] = {}
+        self._notice_listeners: list[Callable[[dict[str, str]], None]] = []
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(3)
         self.commands: dict[str, SentCommand] = {}
@@ -142,8 +145,8 @@ class Director:
     def stats(self) -> dict[str, Any]:
         """How the hall and the delivery are doing, for a health check or a benchmark (GET /api/stats)."""
         online = sum(1 for s in self.tables.values() if s.online)
-        return {"broker": dict(self.broker), "tables": len(self.tables), "online": online,
-                "offline": len(self.tables) - online,
+        return {"broker": dict(self.broker), "notices": dict(self.notices), "tables": len(self.tables),
+                "online": online, "offline": len(self.tables) - online,
                 "with_alerts": sum(1 for s in self.tables.values() if s.alerts()),
                 "stored_duplicates": self.store.duplicates, "delivery": self.link_stats(),
                 "event_to_director_ms": _percentiles(self._delays)}
@@ -157,6 +160,21 @@ class Director:
             log.warning("the director has lost the broker: the hall shows what it heard last")
         for listener in list(self._broker_listeners):
             listener(dict(self.broker))
+
+    def set_notice(self, code: str, text: str | None) -> None:
+        """Show (or with None, clear) one of the hall's own alerts on every page."""
+        if self.notices.get(code) == text:
+            return
+        if text is None:
+            self.notices.pop(code, None)
+        else:
+            self.notices[code] = text
+        for listener in list(self._notice_listeners):
+            listener(dict(self.notices))
+
+    def subscribe_notices(self, listener: Callable[[dict[str, str]], None]) -> Callable[[], None]:
+        self._notice_listeners.append(listener)
+        return lambda: self._notice_listeners.remove(listener)
 
     def subscribe_broker(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         self._broker_listeners.append(listener)

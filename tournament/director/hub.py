@@ -29,6 +29,7 @@ class _Client:
         self.table = table
         self.pending: dict[int, str] = {}
         self.broker: str | None = None  # a change of the director's link to the broker, to send
+        self.notices: str | None = None  # a change of the hall's own alerts, to send
         self.wake = asyncio.Event()
         self.closed = False
 
@@ -39,10 +40,12 @@ class HallHub:
         self._clients: set[_Client] = set()
         self._unsubscribe = director.subscribe(self._on_change)
         self._unsubscribe_broker = director.subscribe_broker(self._on_broker)
+        self._unsubscribe_notices = director.subscribe_notices(self._on_notices)
 
     def close(self) -> None:
         self._unsubscribe()
         self._unsubscribe_broker()
+        self._unsubscribe_notices()
         for client in self._clients:
             client.closed = True
             client.wake.set()
@@ -66,6 +69,11 @@ class HallHub:
             client.broker = _dumps(broker)
             client.wake.set()
 
+    def _on_notices(self, notices: dict[str, str]) -> None:
+        for client in self._clients:
+            client.notices = _dumps(notices)
+            client.wake.set()
+
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """GET /events (every tile) or /events?table=N (that table's full view)."""
         raw = request.query.get("table")
@@ -84,6 +92,7 @@ class HallHub:
                 state = self.director.tables.get(table) or TableState(table)
                 first = "[" + _dumps(full_view(state)) + "]"
             await response.write(f"retry: 1000\nevent: broker\ndata: {_dumps(self.director.broker)}\n\n"
+                                 f"event: notices\ndata: {_dumps(self.director.notices)}\n\n"
                                  f"event: tiles\ndata: {first}\n\n".encode())
             while not client.closed:
                 with contextlib.suppress(TimeoutError):
@@ -91,6 +100,9 @@ class HallHub:
                 client.wake.clear()
                 if client.closed:
                     break
+                if client.notices is not None:
+                    notices, client.notices = client.notices, None
+                    await response.write(f"event: notices\ndata: {notices}\n\n".encode())
                 if client.broker is not None:
                     broker, client.broker = client.broker, None
                     await response.write(f"event: broker\ndata: {broker}\n\n".encode())

@@ -120,6 +120,19 @@ const Director = (() => {
       connection.textContent = "live";
       showBroker(connection);
     });
+    source.addEventListener("notices", (event) => {
+      const notices = JSON.parse(event.data);
+      let box = document.getElementById("hall-notices");
+      if (!box) {
+        box = el("div", "broker-lost");
+        box.id = "hall-notices";
+        box.setAttribute("role", "alert");
+        document.body.prepend(box);
+      }
+      const texts = Object.values(notices);
+      box.hidden = texts.length === 0;
+      box.textContent = texts.join(" · ");
+    });
     source.addEventListener("broker", (event) => {
       const broker = JSON.parse(event.data);
       brokerLost = broker.connected ? null : (broker.since || new Date().toISOString());
