@@ -266,7 +266,9 @@ def _current_game(director: Director, table: int, game: int | None) -> Any:
     if game is None:
         state = director.tables.get(table)
         game = state.game if state is not None else None
-    return next((r for r in director.records() if r.table == table and r.game == f"{table}-{game}"), None)
+    if game is None:
+        return None
+    return next(iter(director.records(table, game)), None)
 
 
 async def _gcg(request: web.Request) -> web.Response:
@@ -276,7 +278,8 @@ async def _gcg(request: web.Request) -> web.Response:
     record = _current_game(director, table, game)
     if record is None:
         return _error(404, "no_game", f"table {table} has no {'such ' if game else ''}game yet")
-    return web.Response(text=game_gcg(record), content_type="text/plain", charset="utf-8",
+    text = await asyncio.to_thread(game_gcg, record)  # the game's sheet is read on the loop, written beside it
+    return web.Response(text=text, content_type="text/plain", charset="utf-8",
                         headers={"Cache-Control": "no-store"})
 
 
@@ -308,13 +311,13 @@ async def _round_tsh(request: web.Request) -> web.Response:
 
 async def _round_csv(request: web.Request) -> web.Response:
     round_ = _round(request)
-    return web.Response(text=results_csv(r for r in request.app[DIRECTOR].records() if r.round == round_),
+    return web.Response(text=results_csv(request.app[DIRECTOR].records(round_=round_)),
                         content_type="text/csv", charset="utf-8")
 
 
 async def _round_json(request: web.Request) -> web.Response:
     round_ = _round(request)
-    return web.Response(text=results_json(r for r in request.app[DIRECTOR].records() if r.round == round_),
+    return web.Response(text=results_json(request.app[DIRECTOR].records(round_=round_)),
                         content_type="application/json", charset="utf-8")
 
 

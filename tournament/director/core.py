@@ -421,21 +421,24 @@ class Director:
 
     def tsh_text(self, round_: int, entry: str | None = None) -> tuple[str, list[str]]:
         """Round `round_` for tsh's addscore prompt in the event's entry mode (`tsh_entry`), byes included."""
-        return tsh_score_text(self.records(), round_, byes=self.byes(round_), entry=entry or self.tsh_entry,
-                              bye_spread=self.bye_spread)
+        return tsh_score_text(self.records(round_=round_), round_, byes=self.byes(round_),
+                              entry=entry or self.tsh_entry, bye_spread=self.bye_spread)
 
-    def records(self, table: int | None = None, game: int | None = None) -> list[GameRecord]:
-        """Every game the director holds a score sheet of (or only game `game` of `table`), with its round and
-        division (0 and "" for a game played outside the pairings: its live GCG is there all the same). The
-        sheet is the one replayed from the events when the director has a replayer (see the class)."""
+    def records(self, table: int | None = None, game: int | None = None,
+                round_: int | None = None) -> list[GameRecord]:
+        """Every game the director holds a score sheet of (or only game `game` of `table`, or one round's), with
+        its round and division (0 and "" for a game played outside the pairings: its live GCG is there all the
+        same). The sheet is the one replayed from the events when the director has a replayer (see the class);
+        each game asked costs its own sheet only."""
         out = []
-        cached = self.store.sheets(table, game) if self.sheets is not None else {}
-        last = self.store.last_seqs() if self.sheets is not None and game is None else {}
-        for stored in self.store.games(table, game):
+        rows: list[tuple[Any, Any, int]]
+        if self.sheets is not None:
+            rows = list(self.store.game_sheets(table, game, round_))
+        else:
+            rows = [(g, None, -1) for g in self.store.games(table, game) if round_ is None or g.round == round_]
+        for stored, cached, tail in rows:
             if self.sheets is not None:
-                key = (stored.table, stored.game)
-                tail = last.get(key, -1) if game is None else (self.store.event_seqs(*key) or [-1])[-1]
-                snap = self.sheets.sheet(stored.table, stored.game, cached.get(key), tail)
+                snap = self.sheets.sheet(stored.table, stored.game, cached, tail)
             else:
                 snap = stored.snapshot
             if not snap:

@@ -257,6 +257,27 @@ class Store:
         return [StoredGame(t, g, r, d, json.loads(i) if i else [None, None], json.loads(s) if s else None, q)
                 for t, g, r, d, i, s, q in rows]
 
+    def game_sheets(self, table: int | None = None, game: int | None = None, round_: int | None = None
+                    ) -> list[tuple[StoredGame, tuple[int, dict[str, Any]] | None, int]]:
+        """Games (all, one table's, one game, or one round's) with their cached sheet (seq replayed to, sheet)
+        and their highest stored seq, in one query: each game costs its own rows only (the primary keys'
+        indexes), never a pass over every event of the event."""
+        self.flush()
+        where, args = [], []
+        for column, value in (("g.tbl", table), ("g.game", game), ("g.round", round_)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        query = ("SELECT g.tbl, g.game, g.round, g.division, g.ids, s.seq, s.sheet, "
+                 "(SELECT MAX(e.seq) FROM events e WHERE e.tbl = g.tbl AND e.game = g.game) "
+                 "FROM games g LEFT JOIN sheets s ON s.tbl = g.tbl AND s.game = g.game"
+                 + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.tbl, g.game")
+        with self._lock:
+            rows = self._db.execute(query, tuple(args)).fetchall()
+        return [(StoredGame(t, g, r, d, json.loads(i) if i else [None, None], None, -1),
+                 None if sheet is None else (q, json.loads(sheet)), -1 if last is None else int(last))
+                for t, g, r, d, i, q, sheet, last in rows]
+
     # --- pairings --------------------------------------------------------------------------------
 
     def save_pairings(self, rows: list[dict[str, Any]]) -> None:
