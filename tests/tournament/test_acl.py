@@ -44,3 +44,16 @@ def test_a_credentials_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path)
     path = tmp_path / "table-2.credentials"
     path.write_bytes(b"\xef\xbb\xbftable-2:s3cret\r\n")
     assert read_credentials(path) == ("table-2", "s3cret")
+
+
+def test_a_central_acl_gives_each_bridge_its_own_venue_only() -> None:
+    from tournament.acl import central_acl_text, parse_venues
+
+    venues = parse_venues(["open-2026-hall-a=venue-hall-a", "open-2026-hall-b=venue-hall-b"])
+    text = central_acl_text(venues)
+    block = text.split("user venue-hall-a\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert block and all("open-2026-hall-a/" in line for line in block)
+    with pytest.raises(ValueError, match="EVENT_ID=BRIDGE_LOGIN"):
+        parse_venues(["open-2026-hall-a"])
+    with pytest.raises(ValueError, match="share a bridge login"):
+        central_acl_text({"a": "same", "b": "same"})
