@@ -36,6 +36,9 @@ class MachineSheet:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
             self.refused += 1  # an event no table could have written changes nothing here either
 
+    def mark(self) -> tuple[Any, ...]:
+        return len(self.machine.game.events), str(self.machine.state.value), tuple(self.machine.game.scores)
+
     def sheet(self) -> dict[str, Any]:
         snap = self.machine.snapshot()
         return {k: snap.get(k) for k in _SHEET_KEYS}

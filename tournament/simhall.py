@@ -349,6 +349,9 @@ class SimSheet:
         elif action == "pause":
             self.state = "paused"
 
+    def mark(self) -> tuple[Any, ...]:
+        return len(self.moves), self.state, tuple(p["score"] for p in self.players)
+
     def sheet(self) -> dict[str, Any]:
         return {"players": [dict(p) for p in self.players], "moves": [dict(m) for m in self.moves],
                 "state": self.state, "result": self.result, "edition": self.edition, "game": "standard"}

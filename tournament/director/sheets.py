@@ -36,6 +36,10 @@ class GameSheet(Protocol):
     def sheet(self) -> dict[str, Any]:
         """The game now, with the snapshot's keys `SHEET_KEYS` (players with name and score, moves, ...)."""
 
+    def mark(self) -> tuple[Any, ...]:
+        """(rows of the score sheet, state, scores): cheap, asked after every event; the sheet is written to the
+        store only when this changes."""
+
 
 class Replayer(Protocol):
     """Starts a `GameSheet` from a game's header (seq 0: players and the journaled setup)."""
@@ -52,7 +56,7 @@ class _Live:
     sheet: GameSheet | None  # None: the header could not be replayed (`error` says why)
     next_seq: int
     error: str = ""
-    saved: tuple[int, str] = (-1, "")  # (moves, state) of the copy in the store
+    saved: tuple[Any, ...] = ()  # `GameSheet.mark` of the copy in the store
 
 
 class Sheets:
@@ -116,10 +120,10 @@ class Sheets:
     def _keep(self, table: int, game: int, live: _Live) -> None:
         if live.sheet is None:
             return
-        sheet = live.sheet.sheet()
-        mark = (len(sheet.get("moves") or []), str(sheet.get("state", "")))
+        mark = live.sheet.mark()
         if mark != live.saved:
             live.saved = mark
+            sheet = live.sheet.sheet()
             self.save(table, game, live.next_seq - 1, {k: sheet.get(k) for k in SHEET_KEYS})
 
     def sheet(self, table: int, game: int, cached: tuple[int, dict[str, Any]] | None = None,
