@@ -37,7 +37,8 @@ class MachineSheet:
             self.refused += 1  # an event no table could have written changes nothing here either
 
     def mark(self) -> tuple[Any, ...]:
-        return len(self.machine.game.events), str(self.machine.state.value), tuple(self.machine.game.scores)
+        # the state only for the end: a turn's steps (challenge window, turn) change no result
+        return len(self.machine.game.events), tuple(self.machine.game.scores), self.machine.state == "ended"
 
     def sheet(self) -> dict[str, Any]:
         snap = self.machine.snapshot()

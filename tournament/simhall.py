@@ -350,7 +350,7 @@ class SimSheet:
             self.state = "paused"
 
     def mark(self) -> tuple[Any, ...]:
-        return len(self.moves), self.state, tuple(p["score"] for p in self.players)
+        return len(self.moves), tuple(p["score"] for p in self.players), self.state == "ended"
 
     def sheet(self) -> dict[str, Any]:
         return {"players": [dict(p) for p in self.players], "moves": [dict(m) for m in self.moves],

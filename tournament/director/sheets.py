@@ -37,7 +37,7 @@ class GameSheet(Protocol):
         """The game now, with the snapshot's keys `SHEET_KEYS` (players with name and score, moves, ...)."""
 
     def mark(self) -> tuple[Any, ...]:
-        """(rows of the score sheet, state, scores): cheap, asked after every event; the sheet is written to the
+        """(rows of the score sheet, scores, ended): cheap, asked after every event; the sheet is written to the
         store only when this changes."""
 
 
