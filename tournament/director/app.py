@@ -290,10 +290,12 @@ def _round(request: web.Request) -> int:
 async def _round_zip(request: web.Request) -> web.Response:
     director = request.app[DIRECTOR]
     round_ = _round(request)
-    records = director.records()
+    # every game's record (the standings) is read in a worker thread: with thousands of games it takes a second
+    records = await asyncio.to_thread(director.records)
     if not any(r.round == round_ for r in records):
         return _error(404, "no_round", f"no game of round {round_} yet")
-    data = await asyncio.to_thread(round_zip, records, round_, tsh=director.tsh_text(round_))
+    tsh = director.tsh_text(round_)
+    data = await asyncio.to_thread(round_zip, records, round_, tsh=tsh)
     return web.Response(body=data, content_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="round{round_:02d}.zip"'})
 
@@ -323,7 +325,7 @@ async def _round_json(request: web.Request) -> web.Response:
 
 async def _standings(request: web.Request) -> web.Response:
     """Standings over the paired rounds (over every game when nothing was paired: a club night)."""
-    records = request.app[DIRECTOR].records()
+    records = await asyncio.to_thread(request.app[DIRECTOR].records)  # every game: off the loop
     paired = [r for r in records if r.round > 0]
     return web.Response(text=standings_csv(standings(paired or records)), content_type="text/csv", charset="utf-8")
 

@@ -15,6 +15,7 @@ change, so a restart does not replay every ended game again.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -70,6 +71,8 @@ class Sheets:
         self.save = save
         self._live: dict[tuple[int, int], _Live] = {}
         self.refused = 0  # headers that could not be replayed
+        # the loop feeds events while a worker thread may read sheets (the standings, a round's zip)
+        self._lock = threading.RLock()
 
     def _start(self, table: int, game: int, header: Mapping[str, Any]) -> _Live:
         try:
@@ -101,6 +104,10 @@ class Sheets:
     def on_event(self, table: int, game: int, seq: int, kind: str, data: Any, time_s: float) -> None:
         """One event as the receiver delivers it (in order per game; anything out of order is left for the
         replay that fills the gap, or for a rebuild from the store)."""
+        with self._lock:
+            self._on_event(table, game, seq, kind, data, time_s)
+
+    def _on_event(self, table: int, game: int, seq: int, kind: str, data: Any, time_s: float) -> None:
         key = (table, game)
         live = self._live.get(key)
         if seq == HEADER_SEQ:
@@ -131,6 +138,11 @@ class Sheets:
         """The game's sheet from its events: the live one, else the store's copy (`cached`: the seq it was
         replayed to and the sheet) when no stored event is past it (`last_seq`), else rebuilt from the stored
         events; None when the director holds no header of it."""
+        with self._lock:
+            return self._sheet(table, game, cached, last_seq)
+
+    def _sheet(self, table: int, game: int, cached: tuple[int, dict[str, Any]] | None,
+               last_seq: int) -> dict[str, Any] | None:
         live = self._live.get((table, game))
         if live is None and cached is not None and cached[0] >= last_seq:
             return cached[1]
@@ -142,8 +154,10 @@ class Sheets:
         return {k: sheet.get(k) for k in SHEET_KEYS}
 
     def error(self, table: int, game: int) -> str:
-        live = self._live.get((table, game))
-        return live.error if live is not None else ""
+        with self._lock:
+            live = self._live.get((table, game))
+            return live.error if live is not None else ""
 
     def forget(self, table: int, game: int) -> None:
-        self._live.pop((table, game), None)
+        with self._lock:
+            self._live.pop((table, game), None)
