@@ -30,6 +30,8 @@ from tournament.tsh_scores import BYE_SPREAD, Bye, tsh_score_text
 
 log = logging.getLogger(__name__)
 
+AHEAD_ALERT = 100  # a snapshot this many events past what arrived is said on the tile
+
 # (table or None for every table, command, args, command id): publishes one command
 Sender = Callable[[int | None, str, dict[str, Any], str], None]
 TileListener = Callable[[TableState], None]
@@ -209,11 +211,17 @@ class Director:
             return  # a late snapshot of a previous game
         if message.game == state.game and message.seq < state.seq:
             return
-        if self.sheets is not None and message.game is not None and \
-                message.seq > self._applied.get((message.table, message.game), -1):
+        applied = -1 if message.game is None else self._applied.get((message.table, message.game), -1)
+        if self.sheets is not None and message.game is not None and message.seq > applied:
             self._waiting[message.table] = message  # shown once its events are in (see the class docstring)
+            if message.seq > applied + AHEAD_ALERT and not state.ahead:
+                # events travel just before their snapshot: this far ahead, they are lost or it is forged
+                state.ahead = (f"a snapshot says game {message.game} is at event {message.seq}, the director has "
+                               f"{max(applied, 0)}: asked of the table, not shown")
+                self._changed(state)
             return
         self._waiting.pop(message.table, None)
+        state.ahead = ""
         if message.game is not None and message.game != state.game:
             self._new_game(state, message.game, message.snapshot)
         state.snapshot = dict(message.snapshot)

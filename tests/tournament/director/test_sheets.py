@@ -51,8 +51,11 @@ def test_a_result_is_the_replayed_events_not_a_forged_snapshot(tmp_path: Path) -
     assert [p["score"] for p in director.tables[TABLE].tile()["players"]] == [p["score"] for p in real["players"]]
     # a snapshot at the table's own seq with other scores: the tile shows it (a view), no result changes
     director.on_snapshot(forged(real, last, game))
-    # and one far ahead of the events: not even the view takes it
+    # and one far ahead of the events: not even the view takes it, and the tile says so
     director.on_snapshot(forged(real, last + 900, game))
+    assert [a["text"] for a in director.tables[TABLE].tile()["alerts"] if a["code"] == "snapshot_ahead"] == [
+        f"a snapshot says game {game} is at event {last + 900}, the director has {last}: asked of the table, "
+        "not shown"]
     (record,) = director.records()
     assert record.scores == [p["score"] for p in real["players"]] and record.scores != [1, 999]
     assert not record.ended and record.winners == []
