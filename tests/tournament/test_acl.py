@@ -53,7 +53,27 @@ def test_a_central_acl_gives_each_bridge_its_own_venue_only() -> None:
     text = central_acl_text(venues)
     block = text.split("user venue-hall-a\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert block and all("open-2026-hall-a/" in line for line in block)
+    own = text.split("user director-open-2026-hall-b\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert own == ["topic readwrite scrabble/open-2026-hall-b/#"]  # each venue's director its own login
     with pytest.raises(ValueError, match="EVENT_ID=BRIDGE_LOGIN"):
         parse_venues(["open-2026-hall-a"])
     with pytest.raises(ValueError, match="share a bridge login"):
         central_acl_text({"a": "same", "b": "same"})
+
+
+def test_the_central_brokers_files_from_the_command_line(tmp_path: Path) -> None:
+    import shutil
+
+    from tournament.acl import main
+
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd is not installed")
+    args = ["--venue", "open-2026-hall-a=venue-hall-a", "--venue", "open-2026-hall-b=venue-hall-b",
+            "--acl", str(tmp_path / "central.acl"), "--passwords", str(tmp_path / "central.passwd"),
+            "--credentials-dir", str(tmp_path / "creds")]
+    assert main(args) == 0
+    made = sorted(p.name for p in (tmp_path / "creds").iterdir())
+    assert made == sorted(f"{u}.credentials" for u in ("director", "viewer", "director-open-2026-hall-a",
+                                                       "director-open-2026-hall-b", "venue-hall-a", "venue-hall-b"))
+    assert "user venue-hall-b" in (tmp_path / "central.acl").read_text(encoding="utf-8")
+    assert main(["--acl", "a", "--passwords", "p", "--credentials-dir", "c"]) == 2  # neither a hall nor venues
