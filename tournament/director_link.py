@@ -134,7 +134,7 @@ class DirectorLink:
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
         self.connected.clear()
-        if self.on_broker:
+        if self.on_broker and not self._stop.is_set():  # a stop of the director is no loss of the broker
             self.on_broker(False)
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
