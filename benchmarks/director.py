@@ -181,12 +181,15 @@ def play_tables(numbers: list[int], host: str, port: int, ready: Any, go: Any, s
 def sse_probe(url: str, seen: dict[tuple[int, int], float], stop: Any) -> None:
     """An event-stream client beside the page: when each (table, seq) left the director, to tell the
     director's share of the latency from the browser's."""
+    kind = ""
     with urllib.request.urlopen(url + "events", timeout=30) as stream:
         for raw in stream:
             if stop.is_set():
                 return
             line = raw.decode()
-            if line.startswith("data: "):
+            if line.startswith("event: "):
+                kind = line[7:].strip()
+            elif line.startswith("data: ") and kind == "tiles":  # (a "broker" event says the link's state)
                 now = time.time() * 1000
                 for tile in json.loads(line[6:]):
                     seen.setdefault((int(tile["table"]), int(tile["seq"])), now)
@@ -228,7 +231,14 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="benchmarks/director.py", description=__doc__.split("\n")[0],
+        epilog="Set by the environment: DIRECTOR_BENCH_TABLES (500), DIRECTOR_BENCH_PACE_S (5: a move per table "
+               "every 5 s on average), DIRECTOR_BENCH_RUN_S (30). Prints one 'figure: value unit' line per figure.")
+    parser.parse_args(argv)
     if mosquitto_path() is None:
         print("mosquitto is not installed: no figures", file=sys.stderr)
         return 0

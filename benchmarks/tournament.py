@@ -15,9 +15,10 @@ What the tables play: real tournament games (GCG records in ../shared/gcg/liword
 built-in demo game) played once through `referee.sim.table.SimulatedTable` to get a table's journal: a
 board event per tile laid (2 s apart), the clock press, the end of the 15 s challenge window, with the
 think time between moves spread so a game lasts 50 minutes, plus the page snapshot after each event (sent
-by the publisher as the retained snapshot, at most every 0.2 s). Each table replays these journals at the
-stated acceleration (default x10: a 50-minute game in 5 minutes), starting at a random moment of a game, and
-starts the next game when one ends.
+by the publisher as the retained snapshot, at most every 0.2 s) and, as the service does, the same snapshot
+pushed again once a second on the wall clock (the publisher sends a snapshot only when it changed). Each
+table replays these journals at the stated acceleration (default x10: a 50-minute game in 5 minutes),
+starting at a random moment of a game, and starts the next game when one ends.
 
 Figures: published -> applied at the director (wall clock, one machine: the table's MQTT 5 user property
 `published` against the director's clock) p50 and p99 outside the broker restart; events lost (journaled
@@ -268,9 +269,20 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
         heapq.heappush(heap, (start + (rec[i][0] - base) / 1000 / accel, n))
     stopping = False
     t_ms = dict.fromkeys(tables, 0)
+    # As the service does (referee/service.py table_step): the page's snapshot pushed once a second, on the
+    # wall clock, changed or not; the publisher sends only what changed (issue 24 row 13).
+    last_snap: dict[int, tuple[int, int, dict[str, Any]]] = {}
+    pushes = 0
+    next_push = time.time() + 1.0
     while not stopping:
         now = time.time()
-        wait = max(0.0, heap[0][0] - now) if heap else 0.05
+        if now >= next_push:
+            pushes += 1
+            for n, (gid_, seq_, snap_) in last_snap.items():
+                state[n]["pub"].publish_snapshot(gid_, seq_, dict(snap_, seq=pushes))
+                state[n]["pub"].notify()
+            next_push += 1.0
+        wait = max(0.0, min(heap[0][0] if heap else now + 0.05, next_push) - now)
         if conn.poll(min(wait, 0.05)):
             cmd, _ = conn.recv()
             if cmd == "mark":
@@ -288,6 +300,7 @@ def worker_main(tables: list[int], port: int, folder: str, games: list[Recorded]
             seq = j.append(gid, Event(kind, t_ms[n], data))
             pub = state[n]["pub"]
             pub.publish_snapshot(gid, seq, snap)
+            last_snap[n] = (gid, seq, snap)
             pub.notify()
             if i + 1 < len(rec):
                 plans[n] = (start, gid, i + 1, rec, base)

@@ -45,6 +45,7 @@ class DirectorLink:
                  on_snapshot: Callable[[SnapshotMessage], None] | None = None,
                  on_status: Callable[[StatusMessage], None] | None = None,
                  on_ack: Callable[[AckMessage], None] | None = None,
+                 on_broker: Callable[[bool], None] | None = None,
                  by: str = "director", client_id: str | None = None, retry_s: float = 2.0,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.broker = broker
@@ -54,12 +55,15 @@ class DirectorLink:
         self.on_snapshot = on_snapshot
         self.on_status = on_status
         self.on_ack = on_ack
+        self.on_broker = on_broker  # True once connected, False when the connection is lost
         self._lock = threading.Lock()
+        self.lock = self._lock  # held while the receiver is used (its owner may reach it under this lock)
         self._published: int | None = None
         self.receiver = Receiver(self._apply, self._ask_replay, retry_s=retry_s, monotonic=monotonic)
         self.client = mqtt.make_client(broker, client_id or f"{event}-director")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_disconnect = self._on_disconnect
         self.connected = threading.Event()
         self.dropped = 0  # payloads that did not parse
         self._ids = itertools.count(1)
@@ -124,10 +128,26 @@ class DirectorLink:
                           for leaf in ("status", "snapshot", "events", "ack")])
         self._fresh = False
         self.connected.set()
+        if self.on_broker:
+            self.on_broker(True)
+
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        self.connected.clear()
+        if self.on_broker and not self._stop.is_set():  # a stop of the director is no loss of the broker
+            self.on_broker(False)
 
     def _on_message(self, client: paho.Client, userdata: Any, message: paho.MQTTMessage) -> None:
         try:
             where = topics.parse(message.topic)
+            if where.leaf in ("events", "ack") and (message.retain or not message.payload):
+                # never retained (a table clears its own at connect, with an empty message): a retained event
+                # or ack was put there by someone, and would be taken as new by every director that subscribes
+                if message.payload:
+                    self.dropped += 1
+                    log.warning("director: dropped a retained message on %s (events and acks are never retained)",
+                                message.topic)
+                return
             if where.leaf == "events":
                 ev = EventMessage.from_bytes(message.payload)
                 if ev.table != where.table:

@@ -148,6 +148,8 @@ class TablePublisher:
         self._snapshot: tuple[int | None, int, Mapping[str, Any]] | None = None
         self._snapshot_lock = threading.Lock()
         self._last_snapshot_at = float("-inf")
+        self._last_snapshot: tuple[int | None, int, dict[str, Any]] | None = None  # the last sent, to send a change
+        self._reset_snapshot = True  # after a (re)connect the next snapshot goes out even if unchanged
         self._last_read = monotonic()
         self._announce = False  # say where the journal ends once caught up after a (re)connect
         self._gen = 0  # counts notify() calls: "caught up" only holds if none came while we looked
@@ -250,6 +252,7 @@ class TablePublisher:
         self.stats.connects += 1
         client.subscribe([(t, 1) for t in self._command_topics])  # "online" follows in _on_subscribe
         self._reset = True
+        self._reset_snapshot = True
         self._connected.set()
         self._wake()
 
@@ -261,6 +264,10 @@ class TablePublisher:
                       self.settings.table, ", ".join(str(rc) for rc in reason_codes), self.settings.broker.username)
         client.publish(self._topic_status, StatusMessage(self.settings.table, "online", _now_iso(),
                                                          self.name).to_bytes(), qos=1, retain=True)
+        # Events and acks are never retained: a retained one (published there by anyone with this table's
+        # login) would be handed to every new subscriber as if new. An empty retained message clears it.
+        for topic in (self._topic_events, self._topic_ack):
+            client.publish(topic, b"", qos=1, retain=True)
 
     def _on_disconnect(self, client: paho.Client, userdata: Any, flags: Any, reason_code: Any,
                        properties: Any) -> None:
@@ -395,8 +402,13 @@ class TablePublisher:
         if snap is None:
             return
         game, seq, body = snap
+        # the page's own counter ("seq" of the body) moves with every push, once a second: it is no change
+        same = (game, seq, {k: v for k, v in body.items() if k != "seq"})
+        if same == self._last_snapshot and not self._reset_snapshot:
+            return  # an idle or ended table: nothing changed, nothing sent (the retained copy stands)
         self.client.publish(self._topic_snapshot, SnapshotMessage(self.settings.table, game, seq, body).to_bytes(),
                             qos=1, retain=True)
+        self._last_snapshot, self._reset_snapshot = same, False
         self._last_snapshot_at = now
 
     def _command(self, cmd: CommandMessage) -> None:

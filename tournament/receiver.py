@@ -82,6 +82,12 @@ class Receiver:
         """Resume a game at `next_seq` (what the caller already applied, e.g. from its database)."""
         self._streams[(table, game)] = _Stream(next_seq=next_seq, known_last=next_seq - 1)
 
+    def forget(self, table: int, games: list[int]) -> None:
+        """Drop what is known of some games (the director reset the table's view): their next events, or a
+        snapshot naming them, start them afresh from their header."""
+        for game in games:
+            self._streams.pop((table, game), None)
+
     def position(self, table: int, game: int) -> int:
         """The next seq expected of a game (0 when nothing of it arrived)."""
         stream = self._streams.get((table, game))

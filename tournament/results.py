@@ -286,11 +286,14 @@ def gcg_name(record: GameRecord) -> str:
     return f"round{record.round:02d}-{division}-table{record.table:03d}-game{game}-{names}.gcg"
 
 
-def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[GameRecord] | None = None) -> bytes:
+def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[GameRecord] | None = None, *,
+              tsh: tuple[str, list[str]] | None = None) -> bytes:
     """Round `round_` in one zip: every pairing's game as GCG, results CSV and JSON, each game's statistics
     (`stats.csv`), tsh lines, standings so far, and the games set aside (`abandoned/` and `abandoned.csv`).
 
     `everything` (default: `records`) are the games the standings count: all ended games up to this round.
+    `tsh`: the text for tsh's addscore prompt and its notes (tournament/tsh_scores.py), as `tsh-scores.txt`
+    and `tsh-notes.txt`; without it, the plain `pn1 ps1 pn2 ps2` lines per division.
     """
     games = [r for r in records if r.round == round_]
     results, aside = split_per_pairing(games)
@@ -311,9 +314,14 @@ def round_zip(records: Sequence[GameRecord], round_: int, everything: Sequence[G
         archive.writestr(f"{folder}/stats.csv", stats_csv(
             [(r.round, r.division, r.table, r.players, r.scores, r.moves)
              for r in sorted(results, key=lambda r: (r.division, r.table))]))
-        tsh = tsh_lines(games)
-        text = "".join(f"# division {div}: type these after tsh's 'a' command\n" + "".join(f"{ln}\n" for ln in lines)
-                       for div, lines in sorted(tsh.items()))
-        archive.writestr(f"{folder}/tsh-scores.txt", text)
+        if tsh is not None:
+            archive.writestr(f"{folder}/tsh-scores.txt", tsh[0])
+            if tsh[1]:
+                archive.writestr(f"{folder}/tsh-notes.txt", "".join(f"{note}\n" for note in tsh[1]))
+        else:
+            lines = tsh_lines(games)
+            text = "".join(f"# division {div}: type these after tsh's 'a' command\n" +
+                           "".join(f"{ln}\n" for ln in rows) for div, rows in sorted(lines.items()))
+            archive.writestr(f"{folder}/tsh-scores.txt", text)
         archive.writestr(f"{folder}/standings.csv", standings_csv(standings(counted)))
     return buffer.getvalue()

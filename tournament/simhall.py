@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -118,7 +118,7 @@ class SimTable:
             for i, p in enumerate(self.players):
                 p["on_turn"] = i != mover
                 p["clock"]["running"] = i != mover and self.state == "turn"
-            self._change("control", {"action": "play", "notation": notation, "score": score})
+            self._change("control", {"action": "play", "notation": notation, "score": score, "kind": kind})
 
     def set_clocks(self, *remaining_ms: int, running: bool = False) -> None:
         with self.lock:
@@ -297,3 +297,68 @@ class SimTable:
             # its join (paho 2.1): the thread is gone either way
             with contextlib.suppress(AttributeError):
                 client.loop_stop()
+
+
+class SimSheet:
+    """A `SimTable`'s game replayed from its journaled events (tournament/director/sheets.py's `GameSheet`):
+    what the director's results are written from in tests and benchmarks, as the table's state machine is for
+    real tables (referee/director_sheets.py)."""
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        names = header.get("players")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError("the game's header names no players")
+        raw = header.get("setup")
+        setup: Mapping[str, Any] = raw if isinstance(raw, dict) else {}
+        self.edition = str(setup.get("edition", "english"))
+        self.players: list[dict[str, Any]] = [{"name": n, "score": 0} for n in names]
+        self.moves: list[dict[str, Any]] = []
+        self.state = "waiting"
+        self.result: dict[str, Any] | None = None
+        self.on_turn = 0  # as the SimTable: a play passes the turn, an undo or an adjustment does not
+
+    def apply(self, kind: str, data: Mapping[str, Any], time_s: float) -> None:
+        action = data.get("action") if kind == "control" else data.get("cmd") if kind == "director" else None
+        raw_args = data.get("args")
+        args: Mapping[str, Any] = raw_args if isinstance(raw_args, dict) else {}
+        if action == "play":
+            mover = self.on_turn
+            self.on_turn = (mover + 1) % len(self.players)
+            self.players[mover]["score"] += int(data.get("score", 0))
+            self.moves.append({"player": mover, "kind": str(data.get("kind", "play")),
+                               "notation": str(data.get("notation", "")), "words": [],
+                               "score": int(data.get("score", 0)), "total": self.players[mover]["score"]})
+            self.state = "turn"
+        elif action == "end":
+            self.state = "ended"
+            scores = [p["score"] for p in self.players]
+            best = max(scores)
+            self.result = {"winners": [i for i, s in enumerate(scores) if s == best],
+                           "reason": "score" if scores.count(best) == 1 else "shared"}
+        elif action == "correct_score" and "square" not in args:
+            player, points = int(args.get("player", 0)), int(args.get("points", 0))
+            self.players[player]["score"] += points
+            self.moves.append({"player": player, "kind": "adjustment", "notation": "(adjustment)", "words": [],
+                               "score": points, "total": self.players[player]["score"],
+                               "note": str(args.get("reason", ""))})
+        elif action == "undo" and self.moves:
+            move = self.moves.pop()
+            self.players[move["player"]]["score"] -= move["score"]
+        elif action in ("start", "resume"):
+            self.state = "turn"
+        elif action == "pause":
+            self.state = "paused"
+
+    def mark(self) -> tuple[Any, ...]:
+        return len(self.moves), tuple(p["score"] for p in self.players), self.state == "ended"
+
+    def sheet(self) -> dict[str, Any]:
+        return {"players": [dict(p) for p in self.players], "moves": [dict(m) for m in self.moves],
+                "state": self.state, "result": self.result, "edition": self.edition, "game": "standard"}
+
+
+class SimReplayer:
+    """Starts a `SimSheet` from a header (tournament/director/sheets.py's `Replayer`)."""
+
+    def start(self, header: Mapping[str, Any]) -> SimSheet:
+        return SimSheet(header)

@@ -41,6 +41,16 @@ class DirectorGuard:
     def token_for(self, session_id: str) -> str:
         return self._csrf.token_for(session_id)
 
+    def guessing(self) -> str | None:
+        """What the hall's alert says while someone guesses the director key (None: nobody is)."""
+        state = self._pins.guessing()
+        if state is None:
+            return None
+        wrong, spent = state
+        text = f"someone is guessing the director key: {wrong} wrong keys in the last 10 minutes"
+        return text + (" (new sessions are refused for now; yours, once it gave the key, and this machine's "
+                       "own browser are not)" if spent else "")
+
     def check(self, *, client: str | None, credential: str | None, session_id: str | None, token: str | None,
               headers: Mapping[str, str], host: str) -> None:
         from referee.web.security import (
@@ -55,7 +65,9 @@ class DirectorGuard:
 
         try:
             self._csrf.check(session_id, token, headers, host)
-            self._pins.check(client_key(client), credential)
+            # the session that gave the key before and the director's own machine (loopback) are never locked
+            # out by others' wrong keys: only each source's own waits apply to them
+            self._pins.check(client_key(client), credential, session_id, exempt=_loopback(client))
         except CrossSiteRequest as exc:
             raise Refused(403, "cross_site", str(exc)) from None
         except ControlDisabled:
@@ -69,11 +81,21 @@ class DirectorGuard:
             raise Refused(403, "key_wrong", str(exc).replace("PIN", "director key")) from None
 
 
+def _loopback(client: str | None) -> bool:
+    import ipaddress
+
+    try:
+        return client is not None and ipaddress.ip_address(client.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
 def handle(args: argparse.Namespace) -> int:
     import asyncio
     import logging
     from dataclasses import replace
 
+    from referee.director_sheets import MachineReplayer
     from tournament.director.config import DirectorConfigError, load
     from tournament.director.service import serve
 
@@ -86,7 +108,7 @@ def handle(args: argparse.Namespace) -> int:
         config = replace(config, port=args.port)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(serve(config, DirectorGuard(config.credential)))
+        asyncio.run(serve(config, DirectorGuard(config.credential), MachineReplayer()))
     except OSError as exc:
         print(f"referee director: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
               file=sys.stderr)

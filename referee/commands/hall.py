@@ -3,6 +3,7 @@
     referee hall init --tables 20 [--divisions A:12,B:8] --out DIR [--event ID] [--trial] ...
     referee hall start DIR [--tables 1-4]
     referee hall logins --event ID --tables 1-40 --acl F --passwords F --credentials-dir D [--bridge USER]
+    referee hall logins --venue EVENT=LOGIN ... --acl F --passwords F --credentials-dir D   (a central broker)
 
 `init` writes the broker's configuration, ACL and password file, one configuration and login per table, the
 director's configuration, key and login, and a sheet to print per table (referee/hall/kit.py lists the
@@ -59,8 +60,11 @@ def register(sub: Any) -> None:
 
     logins = hall_sub.add_parser("logins", help="only the broker's ACL, password file and one login file per user",
                                  description="Write a hall's Mosquitto ACL, password file and credentials files.")
-    logins.add_argument("--event", required=True, help="event id, e.g. open-2026")
-    logins.add_argument("--tables", required=True, help="table numbers, e.g. 1-40 or 1-20,31-40")
+    logins.add_argument("--event", help="event id, e.g. open-2026 (a hall's broker)")
+    logins.add_argument("--tables", help="table numbers, e.g. 1-40 or 1-20,31-40 (a hall's broker)")
+    logins.add_argument("--venue", action="append", default=[], metavar="EVENT_ID=BRIDGE_LOGIN",
+                        help="a central broker instead: one venue (its own event id) and its bridge's login; "
+                             "repeat per venue")
     logins.add_argument("--acl", type=Path, required=True, help="ACL file to write (Mosquitto's acl_file)")
     logins.add_argument("--passwords", type=Path, required=True, help="password file to write (password_file)")
     logins.add_argument("--credentials-dir", type=Path, required=True,
@@ -138,8 +142,18 @@ def handle_start(args: argparse.Namespace) -> int:
 
 def handle_logins(args: argparse.Namespace) -> int:
     from tournament import topics
-    from tournament.acl import parse_tables, write_hall
+    from tournament.acl import parse_tables, parse_venues, write_central, write_hall
 
+    if args.venue:
+        try:
+            files = write_central(parse_venues(args.venue), args.acl, args.passwords, args.credentials_dir)
+        except (ValueError, OSError, subprocess.CalledProcessError) as exc:
+            return _fail(str(exc))
+        print(f"{PROG} logins: central broker for {len(args.venue)} venues: {args.acl}, {args.passwords}, "
+              f"{len(files)} credentials files in {args.credentials_dir}")
+        return 0
+    if not args.event or not args.tables:
+        return _fail("logins: give --event and --tables (a hall's broker), or --venue EVENT_ID=LOGIN (a central one)")
     try:
         topics.check_event_id(args.event)
         tables = parse_tables(args.tables)

@@ -138,11 +138,12 @@ class PinGuard:
         """Whether control is possible at all (a PIN is configured)."""
         return self._digest is not None
 
-    def check(self, client: str, attempt: str | None, session: str | None = None) -> None:
+    def check(self, client: str, attempt: str | None, session: str | None = None, *, exempt: bool = False) -> None:
         """Return if `attempt` is the table PIN; raise a `PermissionDenied` subclass saying why not.
 
         `session` is the browser session the try comes from: once it has given the right PIN it stays
-        trusted, and the global limit does not apply to it."""
+        trusted, and the global limit does not apply to it. `exempt`: a try the global limit never applies
+        to either (the director's own console on the machine itself), only its own source's waits."""
         if self._digest is None:
             raise ControlDisabled("control is disabled: this table has no PIN configured (set web.pin)")
         now = self._clock()
@@ -150,7 +151,7 @@ class PinGuard:
         if record is not None and now < record.blocked_until:
             wait = record.blocked_until - now
             raise RateLimited(f"too many wrong PINs: wait {wait:.0f} s before the next try", wait)
-        trusted = session is not None and session in self._trusted
+        trusted = exempt or (session is not None and session in self._trusted)
         wait = self._global_wait(now, self._failures)
         locked = wait > 0 and not trusted  # the table PIN's budget is spent: only the director's code is looked at
         if locked and self._director is None:

@@ -48,14 +48,14 @@ def settings_for(broker: Broker, user: str) -> BrokerSettings:
 class Director:
     """A DirectorLink that records, in order, what it applied; tests wait on its condition."""
 
-    def __init__(self, broker: Broker, client_id: str = "test-director") -> None:
+    def __init__(self, broker: Broker, client_id: str = "test-director", event: str = EVENT) -> None:
         self.cond = threading.Condition()
         self.applied: list[tuple[int, int, int]] = []
         self.events: list[EventMessage] = []
         self.acks: dict[str, AckMessage] = {}  # the latest ack of each command id
         self.acked: dict[str, set[int]] = {}  # command id -> the tables that acknowledged it
         self.status: dict[int, str] = {}
-        self.link = DirectorLink(settings_for(broker, "director"), EVENT, on_event=self._event, on_ack=self._ack,
+        self.link = DirectorLink(settings_for(broker, "director"), event, on_event=self._event, on_ack=self._ack,
                                  on_status=self._status, client_id=client_id, retry_s=1.0)
         self._stopped = False
 
@@ -98,13 +98,14 @@ class Director:
 class FakeTable:
     """A table's journal and publisher, without the game: events are appended as a table would."""
 
-    def __init__(self, broker: Broker, journal_path: Path, table: int = 1, user: str | None = None) -> None:
+    def __init__(self, broker: Broker, journal_path: Path, table: int = 1, user: str | None = None,
+                 event: str = EVENT) -> None:
         self.table = table
         self.journal = Journal(journal_path)
         rows = self.journal.games()
         self.game = rows[-1].id if rows else self.journal.new_game(f"Table {table}", "standard", ["Ann", "Bob"], {})
         self.t_ms = self.journal.resume_time(self.game)
-        settings = TableLinkSettings(settings_for(broker, user or table_user(table)), EVENT, table)
+        settings = TableLinkSettings(settings_for(broker, user or table_user(table)), event, table)
         self.publisher = TablePublisher(settings, JournalOutbox(self.journal, table), save_every_s=0.0)
         self._stopped = False
 

@@ -50,3 +50,39 @@ def test_a_credentials_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path)
     path = tmp_path / "table-2.credentials"
     path.write_bytes(b"\xef\xbb\xbftable-2:s3cret\r\n")
     assert read_credentials(path) == ("table-2", "s3cret")
+
+
+def test_a_central_acl_gives_each_bridge_its_own_venue_only() -> None:
+    from tournament.acl import central_acl_text, parse_venues
+
+    venues = parse_venues(["open-2026-hall-a=venue-hall-a", "open-2026-hall-b=venue-hall-b"])
+    text = central_acl_text(venues)
+    block = text.split("user venue-hall-a\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert block and all("open-2026-hall-a/" in line for line in block)
+    own = text.split("user director-open-2026-hall-b\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert own == ["topic readwrite scrabble/open-2026-hall-b/#"]  # each venue's director its own login
+    with pytest.raises(ValueError, match="EVENT_ID=BRIDGE_LOGIN"):
+        parse_venues(["open-2026-hall-a"])
+    with pytest.raises(ValueError, match="share a bridge login"):
+        central_acl_text({"a": "same", "b": "same"})
+
+
+def test_the_central_brokers_files_from_the_command_line(tmp_path: Path) -> None:
+    import shutil
+
+    from referee.cli import main as referee
+
+    def main(args: list[str]) -> int:
+        return referee(["hall", "logins", *args])
+
+    if shutil.which("mosquitto_passwd") is None:
+        pytest.skip("mosquitto_passwd is not installed")
+    args = ["--venue", "open-2026-hall-a=venue-hall-a", "--venue", "open-2026-hall-b=venue-hall-b",
+            "--acl", str(tmp_path / "central.acl"), "--passwords", str(tmp_path / "central.passwd"),
+            "--credentials-dir", str(tmp_path / "creds")]
+    assert main(args) == 0
+    made = sorted(p.name for p in (tmp_path / "creds").iterdir())
+    assert made == sorted(f"{u}.credentials" for u in ("director", "viewer", "director-open-2026-hall-a",
+                                                       "director-open-2026-hall-b", "venue-hall-a", "venue-hall-b"))
+    assert "user venue-hall-b" in (tmp_path / "central.acl").read_text(encoding="utf-8")
+    assert main(["--acl", "a", "--passwords", "p", "--credentials-dir", "c"]) == 2  # neither a hall nor venues

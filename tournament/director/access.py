@@ -31,6 +31,9 @@ class Guard(Protocol):
 
     def token_for(self, session_id: str) -> str: ...
 
+    def guessing(self) -> str | None:
+        """Words for the hall's alert while someone guesses the director credential, else None."""
+
     def check(self, *, client: str | None, credential: str | None, session_id: str | None, token: str | None,
               headers: Mapping[str, str], host: str) -> None:
         """Return when the request may command; raise `Refused` saying why not."""

@@ -9,6 +9,7 @@ Routes (docs/director.md):
 - `POST /api/command/{cmd}` `{"tables": [n, ...] | "all", "args": {...}}`: a command of the tournament network,
   behind the director credential (header `X-Director-Key`), the CSRF token and Origin checks; answers with
   every table's acknowledgement that came within `wait` seconds
+- `POST /api/table/{n}/reset` forget a table's view and take its games again from its journal (director key)
 - `POST /api/pairings` `{"format": "tsh" | "csv", "text": ..., "round": r, "offsets": {"B": 100}}`: read the
   round's pairings and send each table its players and first player
 - `GET /gcg/{n}.gcg` the table's current game as live GCG; `GET /gcg/{n}/{game}.gcg` one game
@@ -43,7 +44,8 @@ from tournament.director.rounds import TshWatch
 from tournament.director.rounds_api import add_routes as add_round_routes
 from tournament.pairings import PairingsError, parse_pairings_csv, parse_tourney_js, tsh_round
 from tournament.payloads import COMMANDS, PayloadError
-from tournament.results import game_gcg, results_csv, results_json, round_zip, standings, standings_csv, tsh_lines
+from tournament.results import game_gcg, results_csv, results_json, round_zip, standings, standings_csv
+from tournament.tsh_scores import Bye, TshEntryError, round_byes
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +139,16 @@ async def _table(request: web.Request) -> web.Response:
 
 
 def _authorise(request: web.Request) -> None:
-    _guard(request).check(client=request.remote, credential=request.headers.get(KEY_HEADER),
-                          session_id=_session_id(request), token=request.headers.get(TOKEN_HEADER),
-                          headers=request.headers, host=request.host)
+    """The guard's checks; a wrong or refused key also updates the hall's alert that someone is guessing."""
+    guard = _guard(request)
+    try:
+        guard.check(client=request.remote, credential=request.headers.get(KEY_HEADER),
+                    session_id=_session_id(request), token=request.headers.get(TOKEN_HEADER),
+                    headers=request.headers, host=request.host)
+    except Refused as exc:
+        if exc.code in ("key_wrong", "rate_limited"):
+            request.app[DIRECTOR].set_notice("key_guessing", guard.guessing())
+        raise
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
@@ -206,6 +215,23 @@ async def _command(request: web.Request) -> web.Response:
     return _json({"ok": True, **sent.to_dict(), "expected": expected})
 
 
+async def _reset(request: web.Request) -> web.Response:
+    """POST /api/table/{n}/reset: forget what the director shows of a table and take its games again from its
+    journal (a tile moved to a game the table is not playing)."""
+    director = request.app[DIRECTOR]
+    number = int(request.match_info["n"])
+    try:
+        _authorise(request)
+        await _body(request)
+    except Refused as exc:
+        return _error(exc.status, exc.code, str(exc), exc.retry_after)
+    if number not in director.tables:
+        return _error(404, "no_table", f"table {number} has not reported to the broker")
+    forgotten = director.reset_table(number)
+    log.warning("table %s reset from %s (games %s forgotten)", number, request.remote, forgotten)
+    return _json({"ok": True, "table": number, "forgotten": forgotten})
+
+
 async def _pairings(request: web.Request) -> web.Response:
     """POST /api/pairings: read a round from tsh's tourney.js or a CSV and send every table its players."""
     director = request.app[DIRECTOR]
@@ -221,15 +247,18 @@ async def _pairings(request: web.Request) -> web.Response:
         if not isinstance(offsets, dict) or not all(isinstance(v, int) for v in offsets.values()):
             raise Refused(400, "invalid", "'offsets' maps a division to a table number offset, like {\"B\": 100}")
         byes: list[str] = []
+        bye_numbers: list[Bye] | None = None
         if fmt == "tsh":
-            games, byes = tsh_round(parse_tourney_js(text), round_,
+            tourney = parse_tourney_js(text)
+            games, byes = tsh_round(tourney, round_,
                                     table_offsets={str(k).upper(): int(v) for k, v in offsets.items()})
             director.store.set_meta(TOURNEY_META, text)  # served back, scores filled in, as /tourney.js
+            bye_numbers = round_byes(tourney, round_)
         else:
             games = [p for p in parse_pairings_csv(text) if p.round == round_]
         if not games:
             raise Refused(400, "invalid", f"no games in round {round_} of the {fmt} pairings")
-        director.send_pairings(games)
+        director.send_pairings(games, bye_numbers)
     except Refused as exc:
         return _error(exc.status, exc.code, str(exc), exc.retry_after)
     except PairingsError as exc:
@@ -245,7 +274,9 @@ def _current_game(director: Director, table: int, game: int | None) -> Any:
     if game is None:
         state = director.tables.get(table)
         game = state.game if state is not None else None
-    return next((r for r in director.records() if r.table == table and r.game == f"{table}-{game}"), None)
+    if game is None:
+        return None
+    return next(iter(director.records(table, game)), None)
 
 
 async def _gcg(request: web.Request) -> web.Response:
@@ -256,7 +287,8 @@ async def _gcg(request: web.Request) -> web.Response:
     if record is None:
         return _error(404, "no_game", f"table {table} has no {'such ' if game else ''}game yet")
     record = request.app[BROADCAST].public_record(record)  # a game still played: as spectators see it
-    return web.Response(text=game_gcg(record), content_type="text/plain", charset="utf-8",
+    text = await asyncio.to_thread(game_gcg, record)  # the game's sheet is read on the loop, written beside it
+    return web.Response(text=text, content_type="text/plain", charset="utf-8",
                         headers={"Cache-Control": "no-store"})
 
 
@@ -267,37 +299,42 @@ def _round(request: web.Request) -> int:
 async def _round_zip(request: web.Request) -> web.Response:
     director = request.app[DIRECTOR]
     round_ = _round(request)
-    records = director.records()
+    # every game's record (the standings) is read in a worker thread: with thousands of games it takes a second
+    records = await asyncio.to_thread(director.records)
     if not any(r.round == round_ for r in records):
         return _error(404, "no_round", f"no game of round {round_} yet")
-    data = await asyncio.to_thread(round_zip, records, round_)
+    tsh = director.tsh_text(round_)
+    data = await asyncio.to_thread(round_zip, records, round_, tsh=tsh)
     return web.Response(body=data, content_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="round{round_:02d}.zip"'})
 
 
 async def _round_tsh(request: web.Request) -> web.Response:
+    """The round for tsh's addscore prompt (`?entry=both` or `spread`: another entry mode than the event's);
+    the games it cannot carry are counted in the X-Tsh-Notes header and listed in the round's zip."""
     round_ = _round(request)
-    lines = tsh_lines(r for r in request.app[DIRECTOR].records() if r.round == round_)
-    text = "".join(f"# division {d}: type these after tsh's 'a' command\n" + "".join(f"{ln}\n" for ln in rows)
-                   for d, rows in sorted(lines.items()))
-    return web.Response(text=text, content_type="text/plain", charset="utf-8")
+    try:
+        text, notes = request.app[DIRECTOR].tsh_text(round_, request.query.get("entry"))
+    except TshEntryError as exc:
+        return _error(400, "invalid", str(exc))
+    return web.Response(text=text, content_type="text/plain", charset="utf-8", headers={"X-Tsh-Notes": str(len(notes))})
 
 
 async def _round_csv(request: web.Request) -> web.Response:
     round_ = _round(request)
-    return web.Response(text=results_csv(r for r in request.app[DIRECTOR].records() if r.round == round_),
+    return web.Response(text=results_csv(request.app[DIRECTOR].records(round_=round_)),
                         content_type="text/csv", charset="utf-8")
 
 
 async def _round_json(request: web.Request) -> web.Response:
     round_ = _round(request)
-    return web.Response(text=results_json(r for r in request.app[DIRECTOR].records() if r.round == round_),
+    return web.Response(text=results_json(request.app[DIRECTOR].records(round_=round_)),
                         content_type="application/json", charset="utf-8")
 
 
 async def _standings(request: web.Request) -> web.Response:
     """Standings over the paired rounds (over every game when nothing was paired: a club night)."""
-    records = request.app[DIRECTOR].records()
+    records = await asyncio.to_thread(request.app[DIRECTOR].records)  # every game: off the loop
     paired = [r for r in records if r.round > 0]
     return web.Response(text=standings_csv(standings(paired or records)), content_type="text/csv", charset="utf-8")
 
@@ -328,6 +365,7 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     app.router.add_get("/api/table/{n:\\d+}", _table)
     app.router.add_post("/api/command/{cmd}", _command)
     app.router.add_post("/api/pairings", _pairings)
+    app.router.add_post("/api/table/{n:\\d+}/reset", _reset)
     app.router.add_get("/gcg/{n:\\d+}.gcg", _gcg)
     app.router.add_get("/gcg/{n:\\d+}/{game:\\d+}.gcg", _gcg)
     app.router.add_get("/results/round/{r:\\d+}.zip", _round_zip)

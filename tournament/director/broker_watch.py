@@ -101,8 +101,10 @@ class BrokerWatch:
     # --- the hooks ----------------------------------------------------------------------------------
 
     def attach(self, client: Any) -> None:
-        """Follow a paho client (after its owner set its own `on_connect`, which keeps running first)."""
+        """Follow a paho client (after its owner set its own `on_connect` and `on_disconnect`, which keep
+        running first: the director's link says a lost broker on every page with them)."""
         owner_connect = client.on_connect
+        owner_disconnect = client.on_disconnect
 
         def on_connect(c: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
             if owner_connect is not None:
@@ -113,6 +115,8 @@ class BrokerWatch:
                 self.up()
 
         def on_disconnect(c: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+            if owner_disconnect is not None:
+                owner_disconnect(c, userdata, flags, reason_code, properties)
             if getattr(reason_code, "is_failure", True):  # not the director's own disconnect at its stop
                 self.lost(str(reason_code))
 

@@ -35,6 +35,8 @@ class DirectorConfig:
     feature: list[int] = field(default_factory=list)
     tsh_file: Path | None = None  # tsh's tourney.js: the next round's pairings loaded when tsh pairs it
     tsh_offsets: dict[str, int] = field(default_factory=dict)  # division -> table number offset
+    tsh_entry: str = "scores"  # tsh's `config entry`: the form of the score lines
+    bye_spread: int = 50  # tsh's `config bye_spread`
     broadcast: BroadcastSettings = field(default_factory=lambda: BroadcastSettings())
 
 
@@ -83,7 +85,7 @@ def load(path: str | Path) -> DirectorConfig:
     director: dict[str, Any] = raw.get("director") or {}
     broker: dict[str, Any] = raw.get("broker") or {}
     known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature", "tsh_file",
-                          "tsh_offsets"},
+                          "tsh_offsets", "tsh_entry", "bye_spread"},
              "broadcast": {"delay_moves", "delay_seconds", "language"}}
     for section, keys in known.items():
         extra = set(raw.get(section) or {}) - keys
@@ -104,6 +106,14 @@ def load(path: str | Path) -> DirectorConfig:
     feature = director.get("feature", [])
     if not isinstance(feature, list) or not all(isinstance(t, int) and 1 <= t <= topics.MAX_TABLE for t in feature):
         raise DirectorConfigError(f"{path}: [director] feature: a list of table numbers, not {feature!r}")
+    tsh_entry = director.get("tsh_entry", "scores")
+    if tsh_entry not in ("scores", "both", "spread"):
+        raise DirectorConfigError(f"{path}: [director] tsh_entry: tsh's `config entry` of the event, one of scores, "
+                                  f"both, spread; not {tsh_entry!r}")
+    bye_spread = director.get("bye_spread", 50)
+    if isinstance(bye_spread, bool) or not isinstance(bye_spread, int):
+        raise DirectorConfigError(f"{path}: [director] bye_spread: a whole number (tsh's default is 50), not "
+                                  f"{bye_spread!r}")
     credential = None
     if "credential_file" in director:
         credential = _secret(Path(director["credential_file"]), base, f"{path}: [director] credential_file")
@@ -129,5 +139,5 @@ def load(path: str | Path) -> DirectorConfig:
     return DirectorConfig(event, str(director.get("name") or event), str(director.get("host", "127.0.0.1")), port,
                           credential, state_dir if state_dir.is_absolute() else base / state_dir, config,
                           list(feature), None if tsh_file is None else base / Path(tsh_file),
-                          {str(k).upper(): int(v) for k, v in offsets.items()},
+                          {str(k).upper(): int(v) for k, v in offsets.items()}, tsh_entry, bye_spread,
                           _broadcast(raw.get("broadcast") or {}, path))

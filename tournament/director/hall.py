@@ -95,6 +95,7 @@ class TableState:
     received: float = 0.0  # director's monotonic time of the last update
     messages: list[str] = field(default_factory=list)  # acks refused, shown to the director
     pause: Pause | None = None  # who paused the current game and why, from its journaled events
+    ahead: str = ""  # a snapshot far ahead of the table's events (forged, or events lost): what the tile says
 
     def on_event(self, seq: int, kind: str, data: Any, at: str) -> None:
         """Follow the journaled events of the table's current game (the caller's to say) for the tile."""
@@ -129,6 +130,8 @@ class TableState:
             if code in DIRECTOR_ALERTS:
                 level = "error" if code in ("camera_lost", "board_lost", "journal_failed") else "warning"
                 out.append({"code": str(code), "level": level, "text": DIRECTOR_ALERTS[str(code)]})
+        if self.ahead:
+            out.append({"code": "snapshot_ahead", "level": "warning", "text": self.ahead})
         out += [{"code": "refused", "level": "warning", "text": text} for text in self.messages[-2:]]
         return out
 

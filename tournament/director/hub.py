@@ -28,6 +28,8 @@ class _Client:
     def __init__(self, table: int | None) -> None:
         self.table = table
         self.pending: dict[int, str] = {}
+        self.broker: str | None = None  # a change of the director's link to the broker, to send
+        self.notices: str | None = None  # a change of the hall's own alerts, to send
         self.wake = asyncio.Event()
         self.closed = False
 
@@ -37,9 +39,13 @@ class HallHub:
         self.director = director
         self._clients: set[_Client] = set()
         self._unsubscribe = director.subscribe(self._on_change)
+        self._unsubscribe_broker = director.subscribe_broker(self._on_broker)
+        self._unsubscribe_notices = director.subscribe_notices(self._on_notices)
 
     def close(self) -> None:
         self._unsubscribe()
+        self._unsubscribe_broker()
+        self._unsubscribe_notices()
         for client in self._clients:
             client.closed = True
             client.wake.set()
@@ -56,6 +62,16 @@ class HallHub:
                 client.pending[state.table] = full
             else:
                 continue
+            client.wake.set()
+
+    def _on_broker(self, broker: dict[str, Any]) -> None:
+        for client in self._clients:
+            client.broker = _dumps(broker)
+            client.wake.set()
+
+    def _on_notices(self, notices: dict[str, str]) -> None:
+        for client in self._clients:
+            client.notices = _dumps(notices)
             client.wake.set()
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
@@ -75,13 +91,21 @@ class HallHub:
                 # (a table's own topics) put a table in the hall
                 state = self.director.tables.get(table) or TableState(table)
                 first = "[" + _dumps(full_view(state)) + "]"
-            await response.write(f"retry: 1000\nevent: tiles\ndata: {first}\n\n".encode())
+            await response.write(f"retry: 1000\nevent: broker\ndata: {_dumps(self.director.broker)}\n\n"
+                                 f"event: notices\ndata: {_dumps(self.director.notices)}\n\n"
+                                 f"event: tiles\ndata: {first}\n\n".encode())
             while not client.closed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(client.wake.wait(), KEEPALIVE_S)
                 client.wake.clear()
                 if client.closed:
                     break
+                if client.notices is not None:
+                    notices, client.notices = client.notices, None
+                    await response.write(f"event: notices\ndata: {notices}\n\n".encode())
+                if client.broker is not None:
+                    broker, client.broker = client.broker, None
+                    await response.write(f"event: broker\ndata: {broker}\n\n".encode())
                 if not client.pending:
                     await response.write(b": keepalive\n\n")
                     continue

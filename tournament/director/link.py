@@ -31,7 +31,8 @@ class BrokerLink:
         self.settings = settings
         self._loop: asyncio.AbstractEventLoop | None = None
         self.link = DirectorLink(settings, director.event, on_event=self._on_event, on_snapshot=self._on_snapshot,
-                                 on_status=self._on_status, on_ack=self._on_ack, by=director.by,
+                                 on_status=self._on_status, on_ack=self._on_ack,
+                                 on_broker=self._on_broker, by=director.by,
                                  client_id=client_id or f"{director.event}-director")
         self.watch = BrokerWatch(settings.url)  # the hall page and the log say when the broker is out of reach
         self.watch.attach(self.link.client)
@@ -47,7 +48,12 @@ class BrokerLink:
         self.director.sender = self._send
         self.director.link_stats = self._stats
         self.director.broker_state = self.watch.state
+        self.director.forget_streams = self._forget
         self.link.start()
+
+    def _forget(self, table: int, games: list[int]) -> None:
+        with self.link.lock:
+            self.link.receiver.forget(table, games)
 
     def _stats(self) -> dict[str, int]:
         stats = self.link.receiver.stats
@@ -86,6 +92,9 @@ class BrokerLink:
 
     def _on_status(self, message: StatusMessage) -> None:
         self._hand_over(self.director.on_status, message.table, message)
+
+    def _on_broker(self, up: bool) -> None:
+        self._hand_over(self.director.on_broker, up)
 
     def _on_ack(self, message: AckMessage) -> None:
         self._hand_over(self.director.on_ack, message)

@@ -14,17 +14,21 @@ from tournament.director.config import DirectorConfig
 from tournament.director.core import Director
 from tournament.director.link import BrokerLink
 from tournament.director.rounds import TshWatch
+from tournament.director.sheets import Replayer
 from tournament.director.store import Store
 
 log = logging.getLogger(__name__)
 
 
-async def serve(config: DirectorConfig, guard: Guard, *, started: asyncio.Event | None = None,
+async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, started: asyncio.Event | None = None,
                 bound: list[int] | None = None) -> None:
-    """Serve until cancelled. `started` is set once the port is open; `bound` receives the port (for port 0)."""
+    """Serve until cancelled. `replayer` turns a game's journaled events into its score sheet (the results'
+    only source: tournament/director/sheets.py). `started` is set once the port is open; `bound` receives the
+    port (for port 0)."""
     config.state_dir.mkdir(parents=True, exist_ok=True)
     store = Store(config.state_dir / "director.sqlite3")
-    director = Director(config.event, store, name=config.name)
+    director = Director(config.event, store, name=config.name, replayer=replayer)
+    director.tsh_entry, director.bye_spread = config.tsh_entry, config.bye_spread
     link = BrokerLink(director, config.broker)
     tsh = TshWatch(director, config.tsh_file, dict(config.tsh_offsets)) if config.tsh_file is not None else None
     cast = config.broadcast

@@ -45,11 +45,17 @@ CREATE TABLE IF NOT EXISTS pairings (
     PRIMARY KEY (round, tbl)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sheets (
+    tbl INTEGER NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL, sheet TEXT NOT NULL,
+    PRIMARY KEY (tbl, game)
+);
 """
 
 
 _INSERT_EVENT = "INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_GAME = "INSERT OR IGNORE INTO games (tbl, game) VALUES (?, ?)"
+_SAVE_SHEET = ("INSERT INTO sheets VALUES (?, ?, ?, ?) ON CONFLICT (tbl, game) DO UPDATE SET seq = excluded.seq, "
+               "sheet = excluded.sheet WHERE excluded.seq >= sheets.seq")
 _UPDATE_SNAPSHOT = "UPDATE games SET snapshot = ?, seq = ? WHERE tbl = ? AND game = ? AND seq <= ?"
 
 
@@ -136,10 +142,26 @@ class Store:
 
     # --- events --------------------------------------------------------------------------------
 
-    def add_event(self, table: int, game: int, seq: int, kind: str, data: Any, time: float, at: str) -> None:
-        """Queue one event for the file; one already stored (a redelivery) is counted in `duplicates`."""
+    def add_event(self, table: int, game: int, seq: int, kind: str, data: Any, time: float, at: str, *,
+                  game_row: bool = True) -> None:
+        """Queue one event for the file; one already stored (a redelivery) is counted in `duplicates`.
+        `game_row` False: the event of a game the director has not taken as the table's yet (no row in
+        `games`, so no result, and a restart does not show it)."""
         self._queue.put((_INSERT_EVENT, (table, game, seq, kind, json.dumps(data, ensure_ascii=False), time, at)))
+        if game_row:
+            self._queue.put((_INSERT_GAME, (table, game)))
+
+    def add_game(self, table: int, game: int) -> None:
+        """A game taken as the table's (its header came in the journal's order)."""
         self._queue.put((_INSERT_GAME, (table, game)))
+
+    def forget_games(self, table: int, games: list[int]) -> None:
+        """Drop games of a table from the copy: their events, rows and sheets (a director's reset)."""
+        self.flush()
+        with self._tx() as db:
+            for game in games:
+                for name in ("events", "games", "sheets"):
+                    db.execute(f"DELETE FROM {name} WHERE tbl = ? AND game = ?", (table, game))
 
     def event_seqs(self, table: int, game: int) -> list[int]:
         self.flush()
@@ -154,6 +176,32 @@ class Store:
                                     (table, game)).fetchall()
         return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
 
+    def timed_events(self, table: int, game: int) -> list[tuple[int, str, Any, float]]:
+        """A game's stored events with their table time, in order: what a score sheet is replayed from."""
+        self.flush()
+        with self._lock:
+            rows = self._db.execute("SELECT seq, kind, data, time FROM events WHERE tbl = ? AND game = ? "
+                                    "ORDER BY seq", (table, game)).fetchall()
+        return [(seq, kind, json.loads(data), float(t)) for seq, kind, data, t in rows]
+
+    # --- score sheets replayed from the events (tournament/director/sheets.py) -------------------------
+
+    def save_sheet(self, table: int, game: int, seq: int, sheet: dict[str, Any]) -> None:
+        """Queue a game's sheet, replayed up to `seq`, for the file (an older one arriving late is ignored)."""
+        self._queue.put((_SAVE_SHEET, (table, game, seq, json.dumps(sheet, ensure_ascii=False))))
+
+    def sheets(self, table: int | None = None,
+               game: int | None = None) -> dict[tuple[int, int], tuple[int, dict[str, Any]]]:
+        """Per game, the cached sheet and the seq it was replayed to."""
+        self.flush()
+        query = "SELECT tbl, game, seq, sheet FROM sheets"
+        args: tuple[Any, ...] = ()
+        if table is not None and game is not None:
+            query, args = query + " WHERE tbl = ? AND game = ?", (table, game)
+        with self._lock:
+            rows = self._db.execute(query, args).fetchall()
+        return {(t, g): (q, json.loads(sheet)) for t, g, q, sheet in rows}
+
     def pause_events(self, table: int, game: int) -> list[tuple[int, str, str, Any]]:
         """The director commands and the table's control actions of a game, in order (who paused it)."""
         self.flush()
@@ -161,6 +209,16 @@ class Store:
             rows = self._db.execute("SELECT seq, kind, at, data FROM events WHERE tbl = ? AND game = ? "
                                     "AND kind IN ('director', 'control') ORDER BY seq", (table, game)).fetchall()
         return [(seq, kind, at, json.loads(data)) for seq, kind, at, data in rows]
+
+    def untaken_headers(self) -> list[tuple[int, int, str, Any, float, str]]:
+        """The stored headers of games without a row (not taken as their table's yet): (table, game, kind,
+        data, time, at)."""
+        self.flush()
+        with self._lock:
+            rows = self._db.execute("SELECT e.tbl, e.game, e.kind, e.data, e.time, e.at FROM events e WHERE e.seq = 0 "
+                                    "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.tbl = e.tbl AND g.game = e.game)"
+                                    ).fetchall()
+        return [(t, g, k, json.loads(d), float(tm), at) for t, g, k, d, tm, at in rows]
 
     def last_seqs(self) -> dict[tuple[int, int], int]:
         """The highest stored seq of every game, to ask for what came after it once the director is back."""
@@ -184,17 +242,41 @@ class Store:
             db.execute("UPDATE games SET round = ?, division = ?, ids = ? WHERE tbl = ? AND game = ? AND round IS NULL",
                        (round_, division, json.dumps(ids), table, game))
 
-    def games(self, table: int | None = None) -> list[StoredGame]:
+    def games(self, table: int | None = None, game: int | None = None) -> list[StoredGame]:
         self.flush()
         query = "SELECT tbl, game, round, division, ids, snapshot, seq FROM games"
         args: tuple[Any, ...] = ()
         if table is not None:
             query += " WHERE tbl = ?"
             args = (table,)
+            if game is not None:
+                query += " AND game = ?"
+                args = (table, game)
         with self._lock:
             rows = self._db.execute(query + " ORDER BY tbl, game", args).fetchall()
         return [StoredGame(t, g, r, d, json.loads(i) if i else [None, None], json.loads(s) if s else None, q)
                 for t, g, r, d, i, s, q in rows]
+
+    def game_sheets(self, table: int | None = None, game: int | None = None, round_: int | None = None
+                    ) -> list[tuple[StoredGame, tuple[int, dict[str, Any]] | None, int]]:
+        """Games (all, one table's, one game, or one round's) with their cached sheet (seq replayed to, sheet)
+        and their highest stored seq, in one query: each game costs its own rows only (the primary keys'
+        indexes), never a pass over every event of the event."""
+        self.flush()
+        where, args = [], []
+        for column, value in (("g.tbl", table), ("g.game", game), ("g.round", round_)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        query = ("SELECT g.tbl, g.game, g.round, g.division, g.ids, s.seq, s.sheet, "
+                 "(SELECT MAX(e.seq) FROM events e WHERE e.tbl = g.tbl AND e.game = g.game) "
+                 "FROM games g LEFT JOIN sheets s ON s.tbl = g.tbl AND s.game = g.game"
+                 + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY g.tbl, g.game")
+        with self._lock:
+            rows = self._db.execute(query, tuple(args)).fetchall()
+        return [(StoredGame(t, g, r, d, json.loads(i) if i else [None, None], None, -1),
+                 None if sheet is None else (q, json.loads(sheet)), -1 if last is None else int(last))
+                for t, g, r, d, i, q, sheet, last in rows]
 
     # --- pairings --------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from tournament.director.link import BrokerLink
 from tournament.director.rounds import TshWatch
 from tournament.director.store import Store
 from tournament.settings import BrokerSettings
-from tournament.simhall import SimTable
+from tournament.simhall import SimReplayer, SimTable
 from tournament.testing.broker import Broker, mosquitto_path
 
 EVENT = "test-open"
@@ -55,7 +55,7 @@ class DirectorServer:
         self.loop = asyncio.new_event_loop()
         state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(state_dir / "director.sqlite3")
-        self.director = Director(EVENT, self.store, name="Test Open")
+        self.director = Director(EVENT, self.store, name="Test Open", replayer=SimReplayer())
         self.link = BrokerLink(self.director, settings(broker, DIRECTOR_USER))
         self.guard = DirectorGuard(credential, **backoff)
         # with `tsh_file`, tsh's tourney.js is looked at ten times a second (the service: every 3 s)

@@ -132,8 +132,10 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     wait(lambda: server.call(lambda: all(server.director.tables[t.number].snapshot.get("state") == "ended"
                                          for t in tables)), what="every game to end at the director")
     tsh = client.get("/results/round/1/tsh.txt")[1].decode()
-    assert "# division A: type these after tsh's 'a' command\n1 48 2 37\n4 48 3 37\n" in tsh
-    assert "1 48 4 37\n3 48 2 37\n" in tsh
+    # tsh's addscore command per division, its game lines, the bye (player 5, 50), a blank line to leave it
+    assert tsh == "a 1 A\n1 48 2 37\n4 48 3 37\n5 50\n\na 1 B\n1 48 4 37\n3 48 2 37\n\n"
+    both = client.get("/results/round/1/tsh.txt?entry=both")[1].decode()
+    assert both.splitlines()[:4] == ["a 1 A", "1 48 2 37 11", "4 48 3 37 11", "5 50"]
     status, data = client.get("/results/round/1.zip")
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         archive.extractall(tmp_path / "zip")

@@ -40,12 +40,21 @@ def test_without_a_credential_file_commands_are_off(tmp_path: Path) -> None:
     assert load(write(tmp_path, 'event = "e1"\n')).credential is None
 
 
+def test_the_events_tsh_entry_mode_and_bye_spread(tmp_path: Path) -> None:
+    config = load(write(tmp_path, 'event = "e1"\ntsh_entry = "both"\nbye_spread = 75\n'))
+    assert (config.tsh_entry, config.bye_spread) == ("both", 75)
+    default = load(write(tmp_path, 'event = "e1"\n'))
+    assert (default.tsh_entry, default.bye_spread) == ("scores", 50)  # tsh's own defaults
+
+
 @pytest.mark.parametrize(("director", "broker", "key", "message"), [
     ('event = "a b"\n', None, None, r"\[director\] event: event id 'a b'"),
     ('event = "e1"\nport = "80"\n', None, None, r"\[director\] port: a port number"),
     ('event = "e1"\ncredential_file = "key.txt"\n', None, "short", r"credential_file: the credential needs 8"),
     ('event = "e1"\ncredential_file = "nope.txt"\n', None, None, r"credential_file: cannot read .*nope.txt"),
     ('event = "e1"\npin = "1"\n', None, None, r"\[director\] pin: unknown key"),
+    ('event = "e1"\ntsh_entry = "board"\n', None, None, r"\[director\] tsh_entry: tsh's `config entry`"),
+    ('event = "e1"\nbye_spread = "50"\n', None, None, r"\[director\] bye_spread: a whole number"),
     ('event = "e1"\n', 'broker = "http://x"\ncredentials = "cred.txt"\n', None, r"\[broker\] broker: 'http://x'"),
     ('event = "e1"\n', 'broker = "mqtt://x"\n', None, r"\[broker\] credentials: missing"),
 ])

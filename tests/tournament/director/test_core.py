@@ -192,8 +192,10 @@ def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> No
     async def run() -> tuple[dict[str, Any], list[int]]:
         async with TestClient(TestServer(create_app(director, DirectorGuard(None)))) as client:
             response = await client.get("/events?table=123456789")
-            line = b""
-            while not line.startswith(b"data:"):
+            line, kind = b"", b""
+            while not (line.startswith(b"data:") and kind == b"event: tiles\n"):
+                if line.startswith(b"event:"):
+                    kind = line
                 line = await response.content.readline()
             response.close()
             tables = await (await client.get("/api/tables")).json()
@@ -207,3 +209,14 @@ def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> No
         first, tables = pool.submit(lambda: asyncio.run(run())).result(timeout=60)
     assert first["table"] == 123456789 and first["players"] == []  # shown empty to the page that asked
     assert tables == [4] and 123456789 not in director.tables
+
+
+def test_a_refused_commands_message_is_cleared_with_the_next_game(tmp_path: Path) -> None:
+    director, _ = make(tmp_path)
+    director.on_event(event(0))
+    sent = director.send("resume", {}, [4])
+    director.on_ack(AckMessage(4, sent.id, False, "the game has ended", "wrong_state"))
+    assert [a["text"] for a in director.tables[4].tile()["alerts"] if a["code"] == "refused"] == [
+        "resume: the game has ended"]
+    director.on_event(event(0, game=2))
+    assert [a for a in director.tables[4].tile()["alerts"] if a["code"] == "refused"] == []

@@ -165,12 +165,16 @@ def test_a_round_from_tsh_to_a_result_entered_for_a_dead_table(tmp_path: Path) -
     row = next(r for r in rows if r.startswith("1,2,22,"))
     assert row.startswith("1,2,22,Ayşe Özdemir,352,Jürgen Groß,420,") and row.endswith(",22-director,director")
     assert sum(r.endswith(",director") for r in rows) == 1  # the tables' own results are unmarked
-    assert "# table 22: entered by director, not sent by the table\n" in out["tsh"]
+    # tsh's addscore takes the entered result as any other (no comment line: tsh would leave its prompt there);
+    # the round's notes say where it came from
+    assert "\n4 352 3 420\n" in out["tsh"] and "#" not in out["tsh"]
     import io
     import zipfile
 
     with zipfile.ZipFile(io.BytesIO(out["zip"])) as archive:
         gcg = [n for n in archive.namelist() if n.startswith("round01/gcg/")]
+        notes = archive.read("round01/tsh-notes.txt").decode("utf-8")
+    assert "table 22: Ayşe Özdemir 352 - Jürgen Groß 420: entered by director, not sent by the table" in notes
     assert len(gcg) == 5 and not any("table022" in n for n in gcg)  # no score sheet for the entered result
     assert [t["status"] for t in out["round1"]["tables"]] == ["finished"] * 5 + ["entered"]
     # table 1 starts its round 2 game: round 1 still says it finished (from the director's store)

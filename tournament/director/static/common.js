@@ -90,6 +90,27 @@ const Director = (() => {
     }
   }
 
+  // The director's own link to the broker: while it is lost, every tile is what the director heard last.
+  let brokerLost = null;
+
+  function showBroker(connection) {
+    let banner = document.getElementById("broker-lost");
+    if (!banner) {
+      banner = el("div", "broker-lost");
+      banner.id = "broker-lost";
+      banner.setAttribute("role", "alert");
+      document.body.prepend(banner);
+    }
+    banner.hidden = !brokerLost;
+    if (brokerLost) {
+      const since = new Date(brokerLost).toLocaleTimeString([], { hour12: false });
+      banner.textContent = `The director has lost the broker since ${since}: tables, scores and clocks below ` +
+        "are what it heard last, and no command can be sent.";
+      connection.dataset.connected = "false";
+      connection.textContent = "broker lost";
+    }
+  }
+
   // An event stream that says when it is connected; `onTiles` gets each batch of tiles.
   function stream(url, onTiles) {
     const connection = document.getElementById("connection");
@@ -97,6 +118,26 @@ const Director = (() => {
     source.addEventListener("open", () => {
       connection.dataset.connected = "true";
       connection.textContent = "live";
+      showBroker(connection);
+    });
+    source.addEventListener("notices", (event) => {
+      const notices = JSON.parse(event.data);
+      let box = document.getElementById("hall-notices");
+      if (!box) {
+        box = el("div", "broker-lost");
+        box.id = "hall-notices";
+        box.setAttribute("role", "alert");
+        document.body.prepend(box);
+      }
+      const texts = Object.values(notices);
+      box.hidden = texts.length === 0;
+      box.textContent = texts.join(" · ");
+    });
+    source.addEventListener("broker", (event) => {
+      const broker = JSON.parse(event.data);
+      brokerLost = broker.connected ? null : (broker.since || new Date().toISOString());
+      if (broker.connected) { connection.dataset.connected = "true"; connection.textContent = "live"; }
+      showBroker(connection);
     });
     source.addEventListener("error", () => {
       connection.dataset.connected = "false";
@@ -169,5 +210,5 @@ const Director = (() => {
   }
 
   return { loadSession, command, post, describe, clockText, clockNow, drawBoard, stream, el, confirmAction, watchHall,
-           get session() { return session; } };
+           get session() { return session; }, get brokerLost() { return brokerLost; } };
 })();

@@ -220,6 +220,7 @@
   }
 
   function tick() {
+    if (Director.brokerLost) return;  // the clocks are not known to run: they stand at what was heard last
     const now = performance.now();
     for (const clock of hall.querySelectorAll(".clock[data-running='true']")) {
       const ms = Number(clock.dataset.ms) - (now - Number(clock.dataset.received));

@@ -44,7 +44,7 @@
   }
 
   function tick() {
-    if (!current) return;
+    if (!current || Director.brokerLost) return;
     for (const clock of document.querySelectorAll("#players .clock[data-running='true']")) {
       clock.textContent = Director.clockText(Number(clock.dataset.ms) - (performance.now() - receivedAt));
     }
@@ -94,6 +94,11 @@
         return;
       }
       send("set_players", { players, first: 0 });
+    });
+    $("reset-view").addEventListener("click", async () => {
+      const answer = await Director.post(`/api/table/${table}/reset`, {});
+      $("director-result").textContent = answer.error ? `refused: ${answer.error}`
+        : `view reset: games ${answer.forgotten.join(", ") || "none"} taken again from the table`;
     });
     Director.watchHall(null);
     Director.stream(`/events?table=${table}`, (batch, at) => {

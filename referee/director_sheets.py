@@ -1,0 +1,73 @@
+"""The director's score sheets replayed through the table's own state machine (tournament/director/sheets.py).
+
+`referee director` hands a `MachineReplayer` to the director, so a result is what the table's journaled events
+make of the game, computed the way the table computed it: the journaled setup of the game's header, then every
+event through `TableMachine.apply`, as `referee games export` replays a journal. A challenge is journaled with
+its verdict, so no lexicon is needed, except for the "void" and "auto" rules, which judge every play at commit:
+then the lexicon the header names must be installed on the director's machine, or the game has no result
+(the director is told why) rather than one computed with some other word list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.journal import Event
+from referee.table.api import ControlError
+from referee.table.machine import TableMachine
+from referee.table.setup import SetupError, TableSetup
+
+_SHEET_KEYS = ("players", "moves", "state", "result", "edition", "game")
+
+
+class MachineSheet:
+    """One game's `TableMachine`, fed the game's events in order."""
+
+    def __init__(self, machine: TableMachine) -> None:
+        self.machine = machine
+        self.refused = 0  # events the machine refused (a journal from an older rule): skipped, as on resume
+
+    def apply(self, kind: str, data: Mapping[str, Any], time_s: float) -> None:
+        try:
+            self.machine.apply(Event(kind, round(time_s * 1000), dict(data)))
+        except ControlError:
+            self.refused += 1
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
+            self.refused += 1  # an event no table could have written changes nothing here either
+
+    def mark(self) -> tuple[Any, ...]:
+        # the state only for the end: a turn's steps (challenge window, turn) change no result
+        return len(self.machine.game.events), tuple(self.machine.game.scores), self.machine.state == "ended"
+
+    def sheet(self) -> dict[str, Any]:
+        snap = self.machine.snapshot()
+        return {k: snap.get(k) for k in _SHEET_KEYS}
+
+
+class MachineReplayer:
+    """Starts a `MachineSheet` from a game's header (`{"players", "setup", ...}` as the table publishes it)."""
+
+    def start(self, header: Mapping[str, Any]) -> MachineSheet:
+        from referee.table.rules import EveryWord, table_rules
+
+        raw = header.get("setup")
+        if not isinstance(raw, Mapping):
+            raise ValueError("the game's header carries no setup")
+        try:
+            setup = TableSetup.from_journal(raw)
+        except SetupError as exc:
+            raise ValueError(f"the game's setup is damaged: {exc}") from None
+        except TypeError as exc:
+            raise ValueError(f"the game's setup is damaged: {exc}") from None
+        lexicon: Any = EveryWord()
+        if setup.challenge in ("void", "auto"):
+            from game.errors import RefereeError
+            from referee.table.records import _load_lexicon
+
+            try:
+                lexicon = _load_lexicon(setup.lexicon)
+            except (RefereeError, OSError) as exc:
+                raise ValueError(f"its {setup.challenge} challenge rule needs the lexicon {setup.lexicon or '?'}, "
+                                 f"which is not installed here ({exc})") from None
+        return MachineSheet(TableMachine(setup, table_rules(setup, lexicon)))

@@ -1,0 +1,96 @@
+"""Results from the journaled events, a snapshot only a view (issue 24 row 3): the real table's journal fed to
+the director, which replays it through the table's state machine; a forged snapshot (a table's own login can
+publish any) changes no result, and one whose seq runs ahead of the events is not shown until they are in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee.director_sheets import MachineReplayer
+from referee.journal import Journal
+from referee.sim.table import SimulatedTable
+from referee.tournament_link import JournalOutbox
+from tournament.director.core import Director
+from tournament.director.store import Store
+from tournament.outbox import Cursor
+from tournament.payloads import EventMessage, SnapshotMessage
+from tournament.results import results_csv
+
+TABLE = 4
+
+
+def real_game(tmp_path: Path) -> tuple[list[EventMessage], dict[str, Any]]:
+    """A game played by the real table with a journal: its events as the table publishes them, and its
+    snapshot at the end."""
+    journal = Journal(tmp_path / "table.sqlite3", writer=True)
+    table = SimulatedTable(journal=journal)
+    table.control("start", {})
+    for move in ["8G QI", "7H AX", "9F JOE", "10E WE"]:
+        table.play(move)
+        table.advance(20)
+    snap = dict(table.snapshot())
+    events = [p.message for p in JournalOutbox(journal, TABLE).pending(Cursor(), 10_000)]
+    journal.close()
+    return events, snap
+
+
+def forged(snap: dict[str, Any], seq: int, game: int) -> SnapshotMessage:
+    fake = dict(snap, state="ended", result={"winners": [1], "reason": "score"})
+    fake["players"] = [dict(snap["players"][0], score=1), dict(snap["players"][1], score=999)]
+    return SnapshotMessage(TABLE, game, seq, fake)
+
+
+def test_a_result_is_the_replayed_events_not_a_forged_snapshot(tmp_path: Path) -> None:
+    events, real = real_game(tmp_path)
+    director = Director("ev", Store(tmp_path / "d.sqlite3"), replayer=MachineReplayer())
+    for ev in events:
+        director.on_event(ev)
+    game, last = events[0].game, events[-1].seq
+    director.on_snapshot(SnapshotMessage(TABLE, game, last, real))
+    assert [p["score"] for p in director.tables[TABLE].tile()["players"]] == [p["score"] for p in real["players"]]
+    # a snapshot at the table's own seq with other scores: the tile shows it (a view), no result changes
+    director.on_snapshot(forged(real, last, game))
+    # and one far ahead of the events: not even the view takes it, and the tile says so
+    director.on_snapshot(forged(real, last + 900, game))
+    assert [a["text"] for a in director.tables[TABLE].tile()["alerts"] if a["code"] == "snapshot_ahead"] == [
+        f"a snapshot says game {game} is at event {last + 900}, the director has {last}: asked of the table, "
+        "not shown"]
+    (record,) = director.records()
+    assert record.scores == [p["score"] for p in real["players"]] and record.scores != [1, 999]
+    assert not record.ended and record.winners == []
+    assert [m["notation"] for m in record.moves] == [m["notation"] for m in real["moves"]]
+    assert "999" not in results_csv([record])
+    director.store.close()
+    # a restarted director: the same sheet, from its store alone
+    again = Director("ev", Store(tmp_path / "d.sqlite3"), replayer=MachineReplayer())
+    assert again.records()[0].scores == [p["score"] for p in real["players"]]
+    again.store.close()
+
+
+def test_a_snapshot_ahead_of_its_events_waits_for_them(tmp_path: Path) -> None:
+    events, real = real_game(tmp_path)
+    director = Director("ev", Store(tmp_path / "d.sqlite3"), replayer=MachineReplayer())
+    for ev in events[:-3]:
+        director.on_event(ev)
+    game = events[0].game
+    director.on_snapshot(SnapshotMessage(TABLE, game, events[-1].seq, real))
+    assert director.tables[TABLE].seq < events[-1].seq  # not shown: its events are not in
+    for ev in events[-3:]:
+        director.on_event(ev)
+    assert director.tables[TABLE].seq == events[-1].seq  # shown once they are
+    assert director.tables[TABLE].tile()["players"][0]["score"] == real["players"][0]["score"]
+    director.store.close()
+
+
+def test_a_game_whose_setup_is_damaged_gives_no_result(tmp_path: Path) -> None:
+    events, _ = real_game(tmp_path)
+    header = events[0]
+    broken = EventMessage(header.table, header.game, 0, header.kind,
+                          dict(header.data, setup={"kind": "chess"}), header.time, header.at)
+    director = Director("ev", Store(tmp_path / "d.sqlite3"), replayer=MachineReplayer())
+    for ev in [broken, *events[1:]]:
+        director.on_event(ev)
+    assert director.records() == []
+    assert "setup" in director.sheets.error(TABLE, header.game)  # type: ignore[union-attr]
+    director.store.close()
