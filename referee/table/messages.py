@@ -15,6 +15,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "The sensor board is not answering: check its cable. The game waits.",
         "de": "Das Sensorbrett antwortet nicht: Kabel prüfen. Das Spiel wartet.",
     },
+    "board_unfit": {
+        "en": "The sensor board cannot play this game ({why}): the table does not use it. Connect the game's "
+              "board (docs/hardware-board.md). The game waits.",
+        "de": "Das Sensorbrett passt nicht zu diesem Spiel ({why}): der Tisch benutzt es nicht. Bitte das Brett "
+              "des Spiels anschließen (docs/hardware-board.md). Das Spiel wartet.",
+    },
     "camera_lost": {
         "en": "The camera is not sending pictures: check it. The game waits.",
         "de": "Die Kamera liefert keine Bilder: bitte prüfen. Das Spiel wartet.",
