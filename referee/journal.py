@@ -54,6 +54,15 @@ class JournalError(RefereeError, ValueError):
     """The journal cannot be opened, or holds something this version cannot read."""
 
 
+class JournalBusy(JournalError):
+    """Another write (an event, the heartbeat) has held the journal longer than a caller would wait: the SD card
+    has not answered it. Nothing was written; the caller may try again once the card answers."""
+
+    def __init__(self, path: str, waited_s: float) -> None:
+        super().__init__(f"{path}: the SD card has not answered the journal's last write for {waited_s:.0f} s")
+        self.waited_s = waited_s
+
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -343,11 +352,18 @@ class Journal:
 
     # --- events ----------------------------------------------------------------------------------
 
-    def append(self, game_id: int, event: Event, *, ends_game: bool = False) -> int:
+    def append(self, game_id: int, event: Event, *, ends_game: bool = False, wait_s: float | None = None) -> int:
         """Write one event durably and return its sequence number. Call before applying the event.
 
-        `ends_game`: the event ends the game; its row and the game's end mark are written in one transaction."""
-        with self._lock:
+        `ends_game`: the event ends the game; its row and the game's end mark are written in one transaction.
+        `wait_s`: wait at most this long for another write still holding the journal (a frozen SD card), then
+        raise JournalBusy having written nothing; None waits for it (what the table's own inputs do)."""
+        if wait_s is not None and not self._lock.acquire(timeout=wait_s):
+            raise JournalBusy(str(self.path), self.waiting_s())
+        with contextlib.ExitStack() as held:
+            if wait_s is None:
+                self._lock.acquire()
+            held.callback(self._lock.release)
             seq = self._seq.get(game_id)
             if seq is None:
                 row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))
