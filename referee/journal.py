@@ -276,9 +276,21 @@ class Journal:
 
     # --- games -----------------------------------------------------------------------------------
 
-    def new_game(self, table_name: str, kind: str, players: list[str], setup: Mapping[str, Any]) -> int:
-        """A new game's row; a card that cannot be written raises JournalError (nothing was created)."""
-        with self._lock, self._writing():
+    @contextlib.contextmanager
+    def _held(self, wait_s: float | None) -> Iterator[None]:
+        """The journal's lock; with `wait_s`, JournalBusy (nothing done) once another write has held it that long."""
+        if not self._lock.acquire(timeout=-1 if wait_s is None else wait_s):
+            raise JournalBusy(str(self.path), self.waiting_s())
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def new_game(self, table_name: str, kind: str, players: list[str], setup: Mapping[str, Any], *,
+                 wait_s: float | None = None) -> int:
+        """A new game's row; a card that cannot be written raises JournalError (nothing was created). `wait_s`:
+        as in `append`."""
+        with self._held(wait_s), self._writing():
             try:
                 cur = self._db.execute(
                     "INSERT INTO games (created_utc, table_name, kind, players, setup) VALUES (?, ?, ?, ?, ?)",
@@ -358,12 +370,7 @@ class Journal:
         `ends_game`: the event ends the game; its row and the game's end mark are written in one transaction.
         `wait_s`: wait at most this long for another write still holding the journal (a frozen SD card), then
         raise JournalBusy having written nothing; None waits for it (what the table's own inputs do)."""
-        if wait_s is not None and not self._lock.acquire(timeout=wait_s):
-            raise JournalBusy(str(self.path), self.waiting_s())
-        with contextlib.ExitStack() as held:
-            if wait_s is None:
-                self._lock.acquire()
-            held.callback(self._lock.release)
+        with self._held(wait_s):
             seq = self._seq.get(game_id)
             if seq is None:
                 row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))

@@ -241,7 +241,10 @@ class LiveTable:
     def _new_game(self, params: Mapping[str, Any]) -> Snapshot:
         if params:
             raise ControlError("new_game_params", names=", ".join(params))
-        with self._lock:
+        if not self._lock.acquire(timeout=self.control_wait_s):  # a write waits for the card: said at once
+            raise self._storage_waiting()
+        with contextlib.ExitStack() as held:
+            held.callback(self._lock.release)
             old = self.machine
             if old.state is not TableState.ENDED:
                 raise ControlError("new_game_not_ended", state=old.state)
@@ -249,7 +252,8 @@ class LiveTable:
             machine.time.ms = old.time.ms
             if self.journal is not None:
                 self.game_id = self._journal_call(lambda j: j.new_game(
-                    old.setup.table, old.setup.kind, list(old.setup.players), old.setup.to_dict()))
+                    old.setup.table, old.setup.kind, list(old.setup.players), old.setup.to_dict(),
+                    wait_s=self.control_wait_s))
             self.machine = machine
             self._last_board = None
             self._links = {}
@@ -265,6 +269,8 @@ class LiveTable:
         assert self.journal is not None
         try:
             result = write(self.journal)
+        except JournalBusy:  # another write is stuck on the card: nothing was written, nothing is wrong yet
+            raise self._storage_waiting() from None
         except JournalError as exc:
             log.error("%s; the new game was not opened", exc)
             self.journal_error = str(exc)

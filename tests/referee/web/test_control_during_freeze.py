@@ -138,3 +138,32 @@ def test_the_page_answers_503_storage_waiting_at_once(frozen: Frozen, run_async:
     frozen.thaw()
     press.join(BOUND_S)
     assert frozen.table.snapshot()["state"] != "paused"
+
+
+def test_a_new_game_asked_during_a_freeze_is_refused_at_once_and_opens_none(tmp_path: Path) -> None:
+    clock = ManualClock()
+    journal = Journal(tmp_path / "games.sqlite3")
+    journal.clock = clock
+    table = SimulatedTable(default_setup(clock_mode="none"), journal=journal, clock=clock)
+    table.control("start", {})
+    for _ in range(6):  # six scoreless turns, then the racks: the game ends [NASPA]
+        table.press()
+    table.control("racks", {"player": 0, "tiles": "AEEIOUS"})
+    table.control("racks", {"player": 1, "tiles": "BCDFGHJ"})
+    assert table.snapshot()["state"] == "ended" and table.game_id is not None
+    game = table.game_id
+    stalled = StalledWrites(journal._db, threading.Event())
+    journal._db = stalled
+    try:
+        journal.heartbeat(game, 1000, wait=False)  # the heartbeat's write holds the journal; the card is frozen
+        assert stalled.waiting.wait(BOUND_S)
+        exc = _refused(lambda: table.control("new_game", {}))
+        assert exc.code == "storage_waiting"
+        assert table.game_id == game and table.snapshot()["state"] == "ended"
+        stalled.gate.set()
+        assert [g.id for g in journal.games()] == [game]  # no game row was opened
+        assert table.control("new_game", {})["state"] == "waiting" and table.game_id != game
+    finally:
+        stalled.gate.set()
+        journal._db = stalled._db
+        journal.close()
