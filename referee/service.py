@@ -268,7 +268,9 @@ class TableService:
         resumed game keeps its kind even if the file was edited."""
         from referee.board_fit import board_misfit
 
-        misfit = board_misfit(self.table.machine.setup.kind, hello.width, hello.height, hello.slots)
+        with self.table.reading_unless_busy() as now:  # the link's thread must not wait for a stalled card
+            kind = now.kind if now is not None else self.config.game.kind
+        misfit = board_misfit(kind, hello.width, hello.height, hello.slots)
         if misfit is None:
             return None
         self.table.set_alert("board_unfit", text("board_unfit", self.config.table.language,
