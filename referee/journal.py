@@ -278,9 +278,12 @@ class Journal:
 
     @contextlib.contextmanager
     def _held(self, wait_s: float | None) -> Iterator[None]:
-        """The journal's lock; with `wait_s`, JournalBusy (nothing done) once another write has held it that long."""
+        """The journal's lock; with `wait_s`, JournalBusy (nothing done) once another *write* has held it that long
+        (a read, a backup, holds it without waiting for the card: then this waits for it, as without `wait_s`)."""
         if not self._lock.acquire(timeout=-1 if wait_s is None else wait_s):
-            raise JournalBusy(str(self.path), self.waiting_s())
+            if self._busy_since is not None:
+                raise JournalBusy(str(self.path), self.waiting_s())
+            self._lock.acquire()
         try:
             yield
         finally:

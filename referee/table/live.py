@@ -241,8 +241,7 @@ class LiveTable:
     def _new_game(self, params: Mapping[str, Any]) -> Snapshot:
         if params:
             raise ControlError("new_game_params", names=", ".join(params))
-        if not self._lock.acquire(timeout=self.control_wait_s):  # a write waits for the card: said at once
-            raise self._storage_waiting()
+        self._acquire_for_a_person(self.control_wait_s)  # a write that waits for the card: said at once
         with contextlib.ExitStack() as held:
             held.callback(self._lock.release)
             old = self.machine
@@ -415,6 +414,16 @@ class LiveTable:
         self.machine.time.ms = now
         return now
 
+    def _acquire_for_a_person(self, wait_s: float) -> None:
+        """The table's lock for a person's action: refused with `storage_waiting` once a change has held it for
+        `wait_s` while the journal waits for the card; held by work, not the card (a busy machine), it is waited
+        for as before."""
+        if self._lock.acquire(timeout=wait_s):
+            return
+        if self.saving_stalled_s() > 0:
+            raise self._storage_waiting()
+        self._lock.acquire()
+
     def _storage_waiting(self) -> ControlError:
         """The refusal of an action that found the table or the journal held by a write the disk has not
         answered: said at once, nothing applied, nothing journaled (the person tries again once it answers)."""
@@ -424,11 +433,11 @@ class LiveTable:
     def _submit(self, kind: str, data: dict[str, Any], *, trial: bool, wait_s: float | None = None) -> Snapshot:
         """Apply and journal one event. `wait_s` (a person's action): wait at most this long for a change still
         being written, then refuse with `storage_waiting`; None (the table's own inputs) waits for the disk."""
-        if wait_s is not None and not self._lock.acquire(timeout=wait_s):
-            raise self._storage_waiting()
+        if wait_s is None:
+            self._lock.acquire()
+        else:
+            self._acquire_for_a_person(wait_s)
         with contextlib.ExitStack() as held:
-            if wait_s is None:
-                self._lock.acquire()
             held.callback(self._lock.release)
             now = self._advance_time()
             ev = Event(kind, now, data)

@@ -167,3 +167,23 @@ def test_a_new_game_asked_during_a_freeze_is_refused_at_once_and_opens_none(tmp_
         stalled.gate.set()
         journal._db = stalled._db
         journal.close()
+
+
+def test_a_table_held_by_work_not_by_the_card_is_waited_for_as_before(frozen: Frozen) -> None:
+    """Only the card is a reason to refuse: a table busy with other work (a reading, a busy machine) past the
+    wait is waited for, and the action is taken."""
+    frozen.table.control_wait_s = 0.05
+    done = threading.Event()
+    result: list[Any] = []
+
+    def pause() -> None:
+        result.append(frozen.table.control("pause", {}))
+        done.set()
+
+    with frozen.table.reading():
+        worker = threading.Thread(target=pause, daemon=True)
+        worker.start()
+        assert not done.wait(0.3)  # past its wait, still waiting: no write waits for the card
+    assert done.wait(BOUND_S)
+    worker.join(BOUND_S)
+    assert result[0]["state"] == "paused"
