@@ -72,6 +72,41 @@ def rss_kb() -> int:
     raise SystemExit("no VmRSS in /proc/self/status")
 
 
+def trimmed_rss_kb() -> int:
+    """VmRSS after a garbage collection and glibc's `malloc_trim(0)`, which returns the heap's free pages to the
+    system: what is left is memory in use, not memory the C library kept after it was freed."""
+    import ctypes
+
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    return rss_kb()
+
+
+def native_memory() -> str:
+    """What tracemalloc cannot see: SQLite's own allocations (`sqlite3_memory_used`, its page caches and
+    statements) and the C heap (glibc's `mallinfo2`: bytes in use, and bytes freed but kept in the arenas)."""
+    import ctypes
+
+    said = []
+    with contextlib.suppress(OSError, AttributeError):
+        lib = ctypes.CDLL("libsqlite3.so.0")
+        lib.sqlite3_memory_used.restype = ctypes.c_int64
+        said.append(f"sqlite {lib.sqlite3_memory_used() / 1024:.0f} KB")
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                          "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = MallInfo2
+        info = libc.mallinfo2()
+        said.append(f"C heap in use {info.uordblks / 1024:.0f} KB, free in arenas {info.fordblks / 1024:.0f} KB, "
+                    f"mmapped {info.hblkhd / 1024:.0f} KB")
+    return ", ".join(said)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -221,9 +256,20 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a short day (2 games, 1 idle hour), a 10 s flood")
     parser.add_argument("--connections-only", type=int, metavar="N", default=0,
                         help="only the page under 1,100 idle connections, N times (median and worst)")
+    parser.add_argument("--trace", type=float, metavar="MINUTES", default=0.0,
+                        help="only steady page load (a phone polling, an event stream) after one game, for "
+                             "MINUTES of real time, with tracemalloc: the lines whose memory grew, and RSS a minute")
+    parser.add_argument("--trace-games", type=int, metavar="N", default=0,
+                        help="tracemalloc by line over N more whole games after the warm-up one, then a flood of "
+                             "--trace-flood seconds (default 0: none)")
+    parser.add_argument("--trace-flood", type=float, metavar="SECONDS", default=0.0)
     args = parser.parse_args()
     if args.connections_only:
         return connections_only(args.connections_only)
+    if args.trace:
+        return trace_steady_load(args.trace)
+    if args.trace_games or args.trace_flood:
+        return trace_games_and_flood(args.trace_games, args.trace_flood)
     games, idle_hours, flood_s = (2, 1.0, 10.0) if args.quick else (GAMES_PER_DAY, IDLE_HOURS, FLOOD_S)
     if not SHARED_GAME.is_file():
         raise SystemExit(f"{SHARED_GAME}: the shared tournament game is missing (a whole game, to its end)")
@@ -240,6 +286,7 @@ def main() -> int:
         try:
             play_game(svc, record)  # warm-up: imports, caches, the first game's allocations
             start_kb = rss_kb()
+            native_at_start = native_memory()
             t0 = time.monotonic()
             for _ in range(games):
                 play_game(svc, record)
@@ -249,6 +296,7 @@ def main() -> int:
             time.sleep(idle_s)
             link.set_config(30, 1000)
             day_kb = rss_kb()
+            native_after_day = native_memory()
             print(f"# the day took {played_s:.0f} s of games and {idle_s:.0f} s idle; the board sent about "
                   f"{int(idle_s * 1000 / HEARTBEAT_MS)} heartbeats while idle", flush=True)
 
@@ -273,6 +321,8 @@ def main() -> int:
             phone.done.set()
             stream.close()
             svc.close()
+    print(f"native_at_start: {native_at_start}")
+    print(f"native_after_day: {native_after_day}")
     print(f"rss_at_start: {start_kb / 1024:.1f} MB")
     print(f"rss_after_day: {day_kb / 1024:.1f} MB")
     print(f"rss_half_way_through_flood: {half_kb / 1024:.1f} MB")
@@ -284,6 +334,101 @@ def main() -> int:
     # BoardLink.events: the link's queue of every event, which the service does not read (it takes them by
     # callback); unbounded on this branch (issue 17, item 10, is the link's), so it is counted here.
     print(f"board_link_events_queued_at_end: {queued} events")
+    return 0
+
+
+def trace_steady_load(minutes: float, top: int = 20) -> int:
+    """Where the memory of an idle table under steady page load goes: tracemalloc by line between a snapshot
+    after the warm-up game and one `minutes` later, and the RSS each minute. tracemalloc sees Python's
+    allocations only (not SQLite's page cache nor the C library's arenas): RSS growth it does not show is
+    outside Python."""
+    import tracemalloc
+
+    record = load_record(str(SHARED_GAME))
+    with tempfile.TemporaryDirectory(prefix="referee-soak-") as state:
+        svc = Service(Path(state), tuple(p.name for p in record.players))
+        stream = urllib.request.urlopen(f"{svc.url}/events", timeout=3600)
+        phone = Poller(svc.url, flood=False)
+        phone.start()
+        try:
+            play_game(svc, record)
+            time.sleep(30)  # the page and the journal settle (the first minute's caches)
+            trimmed_start_kb = trimmed_rss_kb()
+            print(f"# start: rss {trimmed_start_kb / 1024:.2f} MB (trimmed), {native_memory()}", flush=True)
+            tracemalloc.start(1)
+            start_kb = rss_kb()
+            first = tracemalloc.take_snapshot()
+            rss = [start_kb]
+            for _ in range(max(1, round(minutes))):
+                time.sleep(60 * minutes / max(1, round(minutes)))
+                rss.append(rss_kb())
+                print(f"# rss {rss[-1] / 1024:.2f} MB, traced {tracemalloc.get_traced_memory()[0] / 1024:.0f} KB, "
+                      f"{native_memory()}", flush=True)
+            last = tracemalloc.take_snapshot()
+            tracemalloc.stop()  # its own traces off the heap before the trimmed figure
+            trimmed_end_kb = trimmed_rss_kb()
+        finally:
+            phone.done.set()
+            stream.close()
+            svc.close()
+    skip = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    stats = last.filter_traces(skip).compare_to(first.filter_traces(skip), "lineno")
+    grown = sum(s.size_diff for s in stats)
+    print(f"rss_growth_per_minute: {(rss[-1] - start_kb) / 1024 / minutes:.3f} MB ({minutes:g} min, "
+          f"{phone.requests} snapshot requests)")
+    print(f"traced_growth_per_minute: {grown / 1024 / 1024 / minutes:.3f} MB")
+    print(f"rss_growth_per_minute_after_malloc_trim: {(trimmed_end_kb - trimmed_start_kb) / 1024 / minutes:.3f} MB "
+          "(freed heap the C library kept, given back first)")
+    for stat in stats[:top]:
+        print(f"  {stat.size_diff / 1024:+9.1f} KB {stat.count_diff:+7d} blocks  {stat.traceback[0]}")
+    return 0
+
+
+def trace_games_and_flood(games: int, flood_s: float, top: int = 15) -> int:
+    """tracemalloc by line over `games` whole games (after a warm-up one) and then over a flood of `flood_s`
+    seconds: which lines hold memory a game or a flood left behind, with SQLite's and the C heap's figures."""
+    import tracemalloc
+
+    record = load_record(str(SHARED_GAME))
+
+    def report(what: str, before: Any, after: Any, rss0: int, rss1: int) -> None:
+        skip = [tracemalloc.Filter(False, tracemalloc.__file__)]
+        stats = after.filter_traces(skip).compare_to(before.filter_traces(skip), "lineno")
+        print(f"{what}: rss {(rss1 - rss0) / 1024:+.2f} MB, traced {sum(s.size_diff for s in stats) / 1024:+.0f} KB; "
+              f"{native_memory()}")
+        for stat in stats[:top]:
+            print(f"  {stat.size_diff / 1024:+9.1f} KB {stat.count_diff:+7d} blocks  {stat.traceback[0]}")
+
+    with tempfile.TemporaryDirectory(prefix="referee-soak-") as state:
+        svc = Service(Path(state), tuple(p.name for p in record.players))
+        stream = urllib.request.urlopen(f"{svc.url}/events", timeout=3600)
+        phone = Poller(svc.url, flood=False)
+        phone.start()
+        try:
+            play_game(svc, record)
+            print(f"# after the warm-up game: {native_memory()}", flush=True)
+            tracemalloc.start(1)
+            rss0, snap0 = rss_kb(), tracemalloc.take_snapshot()
+            for _ in range(games):
+                play_game(svc, record)
+            rss1, snap1 = rss_kb(), tracemalloc.take_snapshot()
+            if games:
+                report(f"{games} games", snap0, snap1, rss0, rss1)
+            if flood_s:
+                floods = [Poller(svc.url, flood=True) for _ in range(4)]
+                for f in floods:
+                    f.start()
+                changes = board_flood(svc, flood_s)
+                for f in floods:
+                    f.done.set()
+                for f in floods:
+                    f.join(30)
+                rss2, snap2 = rss_kb(), tracemalloc.take_snapshot()
+                report(f"a {flood_s:g} s flood ({changes} square changes)", snap1, snap2, rss1, rss2)
+        finally:
+            phone.done.set()
+            stream.close()
+            svc.close()
     return 0
 
 

@@ -57,7 +57,11 @@ class LinkCore:
         debounce_ms: int | None = None,
         heartbeat_ms: int | None = None,
         log_every: int = 100,
+        accept: Callable[[Hello], str | None] | None = None,
     ) -> None:
+        """`accept`, when given, is asked about every well-formed HELLO: a reason in words refuses that board
+        like one outside the protocol's ranges (said once as LinkLost, tried again later), None serves it. The
+        referee uses it for a board that cannot play the game (a 9x9 mat at a standard game)."""
         if debounce_ms is not None and debounce_ms not in HELLO_FIELDS["debounce_ms"]:
             raise LinkConfigError(f"debounce time {debounce_ms} ms: the board accepts {HELLO_FIELDS['debounce_ms']}")
         if heartbeat_ms is not None and heartbeat_ms not in HELLO_FIELDS["heartbeat_ms"]:
@@ -67,6 +71,7 @@ class LinkCore:
         self.tile_codes = tile_codes or default_tile_codes()
         self.want_debounce_ms = debounce_ms
         self.want_heartbeat_ms = heartbeat_ms
+        self.accept = accept
         self.state = DOWN
         self.hello: Hello | None = None  # as the board runs after our SET_CONFIG
         self._board_hello: Hello | None = None  # as the board said it runs
@@ -328,6 +333,10 @@ class LinkCore:
             events.extend(self._refuse(f"its HELLO says {problem}", now))
             return
         hello = Hello(version, width, height, bool(caps & wire.CAP_CODED), buttons, slots, debounce_ms, heartbeat_ms)
+        unfit = self.accept(hello) if self.accept is not None else None
+        if unfit is not None:
+            events.extend(self._refuse(unfit, now))
+            return
         self.hello = hello
         self._board_hello = hello
         events.append(hello)

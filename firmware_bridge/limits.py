@@ -9,7 +9,9 @@ as it runs under MicroPython on the Pico with only its own folder.
 Why these bounds:
 - width and height 1-26: squares are named column letter + row number (`game.squares`), 26 letters;
 - buttons 0-16: the dump carries the buttons as a 16-bit mask;
-- tray slots 0-255: one byte, and the dump (9 + width x height + slots bytes) must fit one frame's
+- tray slots 0-21: a tray holds each die once, and a slot's 7 switches name dice 0 to 20 only (its code
+  is 1 + die x 6 + face, below 128): a 22nd slot could never hold a die of its own (`--slots 100` once
+  started a board no game could fill). The dump (9 + width x height + slots bytes) must also fit one frame's
   512-byte payload;
 - debounce 1-1000 ms and heartbeat 20-60000 ms: what the firmware accepts in SET_CONFIG. A heartbeat of
   0 would make the host declare every board silent at once; one above a minute would hide a hung board.
@@ -24,6 +26,7 @@ from firmware_bridge.firmware import wire
 from firmware_bridge.firmware.scanner import MAX_DEBOUNCE_MS, MAX_HEARTBEAT_MS, MIN_DEBOUNCE_MS, MIN_HEARTBEAT_MS
 
 DUMP_OVERHEAD = 9  # board time u32, width u8, height u8, buttons u16, slots u8
+MAX_TRAY_SLOTS = 21  # dice 0 to 20: a slot's code 1 + die x 6 + face stays below 2**7 (firmware_bridge.emulator)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +36,7 @@ class FieldRange:
     low: int
     high: int
     unit: str = ""
+    why: str = ""  # the reason for the bound, said with a refusal ("" when the range says it)
 
     def __contains__(self, value: object) -> bool:
         return isinstance(value, int) and self.low <= value <= self.high
@@ -47,7 +51,8 @@ HELLO_FIELDS = MappingProxyType(
         "width": FieldRange(1, 26, "columns"),
         "height": FieldRange(1, 26, "rows"),
         "buttons": FieldRange(0, 16),
-        "slots": FieldRange(0, 255),
+        "slots": FieldRange(0, MAX_TRAY_SLOTS, why=f"a tray holds each die once and a slot's 7 switches name dice "
+                                                   f"0 to {MAX_TRAY_SLOTS - 1} only"),
         "debounce_ms": FieldRange(MIN_DEBOUNCE_MS, MAX_DEBOUNCE_MS, "ms"),
         "heartbeat_ms": FieldRange(MIN_HEARTBEAT_MS, MAX_HEARTBEAT_MS, "ms"),
     }
@@ -65,7 +70,8 @@ def hello_problem(**fields: int) -> str | None:
         if name == "version" and value not in limits:
             return f"the board speaks protocol v{value}, this host v{wire.PROTOCOL_VERSION}"
         if value not in limits:
-            return f"{name.replace('_ms', '')} {value}{' ms' if name.endswith('_ms') else ''} is outside {limits}"
+            why = f" ({limits.why})" if limits.why else ""
+            return f"{name.replace('_ms', '')} {value}{' ms' if name.endswith('_ms') else ''} is outside {limits}{why}"
     if {"width", "height", "slots"} <= fields.keys():
         size = DUMP_OVERHEAD + fields["width"] * fields["height"] + fields["slots"]
         if size > wire.MAX_PAYLOAD:

@@ -26,7 +26,7 @@ from firmware_bridge.codes import TileCodes
 from firmware_bridge.core import DOWN, LinkCore
 from firmware_bridge.emulator_url import parse_emulator_url
 from firmware_bridge.errors import PortURLError
-from firmware_bridge.events import BoardReading, Event
+from firmware_bridge.events import BoardReading, Event, Hello
 from firmware_bridge.firmware import wire
 
 if TYPE_CHECKING:
@@ -148,10 +148,11 @@ class BoardLink:
         clock: Callable[[], float] = time.monotonic,
         opener: Callable[[str], Port] | None = None,
         queue_size: int | None = None,
+        accept: Callable[[Hello], str | None] | None = None,
     ) -> None:
         self.url = url
         self.on_event = on_event
-        self.core = LinkCore(tile_codes, debounce_ms, heartbeat_ms)
+        self.core = LinkCore(tile_codes, debounce_ms, heartbeat_ms, accept=accept)  # accept: see LinkCore
         self.reconnect_s = reconnect_s
         self.clock = clock
         if queue_size is None:

@@ -455,6 +455,8 @@ def _check_whole(c: Config) -> None:
     if c.sensors.fusion in ("sensors", "both") and not c.sensors.board:
         raise ConfigError(src, "sensors.board", f"fusion = {c.sensors.fusion!r} needs the board's URL "
                                                 "(e.g. \"/dev/ttyACM0\")")
+    if c.sensors.board.startswith("emulator://"):
+        _check_emulated_board(c)
     if c.sensors.fusion in ("camera", "both") and not c.sensors.camera:
         raise ConfigError(src, "sensors.camera", f"fusion = {c.sensors.fusion!r} needs a camera source "
                                                  "(e.g. \"picamera2:\" or \"v4l2:0\")")
@@ -467,6 +469,18 @@ def _check_whole(c: Config) -> None:
     if c.hardware is not None and c.hardware.players != len(c.game.players):
         raise ConfigError(src, "hardware.players", f"is {c.hardware.players} but [game] names "
                                                    f"{len(c.game.players)} players")
+
+
+def _check_emulated_board(c: Config) -> None:
+    """An emulated board is known before it starts: one that cannot play the game (a Scramble game on 15x15, a
+    standard one on the 9x9 mat) is refused now, as a real board's HELLO is by the service."""
+    from firmware_bridge.emulator_url import board_from_url
+    from referee.board_fit import board_misfit
+
+    board = board_from_url(c.sensors.board)  # built, not started (its options were checked by _board_url)
+    misfit = board_misfit(c.game.kind, board.width, board.height, board.slots)
+    if misfit is not None:
+        raise ConfigError(c.source, "sensors.board", f"{c.sensors.board!r}: {misfit} (game.kind = {c.game.kind!r})")
 
 
 def load_config(path: str | Path) -> Config:

@@ -54,6 +54,15 @@ class JournalError(RefereeError, ValueError):
     """The journal cannot be opened, or holds something this version cannot read."""
 
 
+class JournalBusy(JournalError):
+    """Another write (an event, the heartbeat) has held the journal longer than a caller would wait: the SD card
+    has not answered it. Nothing was written; the caller may try again once the card answers."""
+
+    def __init__(self, path: str, waited_s: float) -> None:
+        super().__init__(f"{path}: the SD card has not answered the journal's last write for {waited_s:.0f} s")
+        self.waited_s = waited_s
+
+
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -267,9 +276,24 @@ class Journal:
 
     # --- games -----------------------------------------------------------------------------------
 
-    def new_game(self, table_name: str, kind: str, players: list[str], setup: Mapping[str, Any]) -> int:
-        """A new game's row; a card that cannot be written raises JournalError (nothing was created)."""
-        with self._lock, self._writing():
+    @contextlib.contextmanager
+    def _held(self, wait_s: float | None) -> Iterator[None]:
+        """The journal's lock; with `wait_s`, JournalBusy (nothing done) once another *write* has held it that long
+        (a read, a backup, holds it without waiting for the card: then this waits for it, as without `wait_s`)."""
+        if not self._lock.acquire(timeout=-1 if wait_s is None else wait_s):
+            if self._busy_since is not None:
+                raise JournalBusy(str(self.path), self.waiting_s())
+            self._lock.acquire()
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    def new_game(self, table_name: str, kind: str, players: list[str], setup: Mapping[str, Any], *,
+                 wait_s: float | None = None) -> int:
+        """A new game's row; a card that cannot be written raises JournalError (nothing was created). `wait_s`:
+        as in `append`."""
+        with self._held(wait_s), self._writing():
             try:
                 cur = self._db.execute(
                     "INSERT INTO games (created_utc, table_name, kind, players, setup) VALUES (?, ?, ?, ?, ?)",
@@ -343,11 +367,13 @@ class Journal:
 
     # --- events ----------------------------------------------------------------------------------
 
-    def append(self, game_id: int, event: Event, *, ends_game: bool = False) -> int:
+    def append(self, game_id: int, event: Event, *, ends_game: bool = False, wait_s: float | None = None) -> int:
         """Write one event durably and return its sequence number. Call before applying the event.
 
-        `ends_game`: the event ends the game; its row and the game's end mark are written in one transaction."""
-        with self._lock:
+        `ends_game`: the event ends the game; its row and the game's end mark are written in one transaction.
+        `wait_s`: wait at most this long for another write still holding the journal (a frozen SD card), then
+        raise JournalBusy having written nothing; None waits for it (what the table's own inputs do)."""
+        with self._held(wait_s):
             seq = self._seq.get(game_id)
             if seq is None:
                 row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,))

@@ -239,7 +239,7 @@ class TableService:
         if self.parts.board_url:
             from firmware_bridge.link import BoardLink
 
-            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event)
+            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event, accept=self._board_fits)
             if self.link.emulator is not None:
                 self._lay_emulated_board(self.link.emulator.board)
             self.link.start()
@@ -333,12 +333,28 @@ class TableService:
                              f"does not know ({shown}): the journal may have lost moves. Call the director "
                              "(docs/backup.md); clear the board for a new game.")
 
+    def _board_fits(self, hello: Any) -> str | None:
+        """The link asks at each HELLO: why this board cannot play the table's game (then it is refused and
+        tried again every few seconds, and the page says why), or None. The game's own kind, as journaled: a
+        resumed game keeps its kind even if the file was edited."""
+        from referee.board_fit import board_misfit
+
+        with self.table.reading_unless_busy() as now:  # the link's thread must not wait for a stalled card
+            kind = now.kind if now is not None else self.config.game.kind
+        misfit = board_misfit(kind, hello.width, hello.height, hello.slots)
+        if misfit is None:
+            return None
+        self.table.set_alert("board_unfit", text("board_unfit", self.config.table.language,
+                                                 why=misfit.said(self.config.table.language)))
+        return str(misfit)
+
     def _on_board_event(self, ev: Any) -> None:
         from firmware_bridge import events as fe
 
         try:
             if isinstance(ev, fe.BoardDump):
                 # The first dump after the handshake says the board is there (LinkRestored only follows a loss).
+                self.table.set_alert("board_unfit", None)  # a board that fits was plugged in instead
                 self.table.link("board", True)
             if isinstance(ev, fe.SquareChanged | fe.BoardDump):
                 self._last_change = self.mono()

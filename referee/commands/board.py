@@ -69,7 +69,7 @@ def _hello_field(name: str) -> Any:
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value not in limits:
-            raise argparse.ArgumentTypeError(f"{value} is outside {limits}")
+            raise argparse.ArgumentTypeError(f"{value} is outside {limits}{': ' + limits.why if limits.why else ''}")
         return value
 
     return parse

@@ -68,6 +68,7 @@ def load_lexicon(config: Config, *, simulated: bool = False) -> Any:
     """The table's lexicon: a path to a word list, or a name installed with `referee lexicon install`.
     Without one named: ENABLE (shipped) for English, an installed German list for German; a simulated German
     table without one accepts every word (said loudly, and the page says challenges cannot be judged)."""
+    from game.errors import LexiconError
     from game.lexicon import Lexicon
     from referee import lexicon_store
 
@@ -79,8 +80,19 @@ def load_lexicon(config: Config, *, simulated: bool = False) -> Any:
                               "of a word list, or the name of one installed with `referee lexicon install`)")
         try:
             if path.is_file():
-                return Lexicon.from_word_list(path.read_bytes(), name=path.stem)[0]
+                # Checked as `referee lexicon install` checks a list: a five-word file is a wrong file, and every
+                # challenge judged on it would be wrong. A club's short house list is installed with --min-words.
+                lexicon = Lexicon.from_word_list(path.read_bytes(), name=str(path), min_words=lexicon_store.MIN_WORDS,
+                                                 max_rejected_share=lexicon_store.MAX_REJECTED_SHARE)[0]
+                lexicon.name = path.stem
+                return lexicon
             return lexicon_store.load_installed(spec)
+        except LexiconError as exc:
+            if exc.form != "too_few":
+                raise ConfigError(config.source, "game.lexicon", str(exc)) from None
+            raise ConfigError(config.source, "game.lexicon", f"{exc}; a short house list is installed on purpose "
+                              f"with `referee lexicon install {path} --name NAME --min-words N`, then named here "
+                              "as lexicon = \"NAME\"") from None
         except (OSError, RefereeError) as exc:
             raise ConfigError(config.source, "game.lexicon", str(exc)) from None
     try:  # English: ENABLE, shipped with the referee (lexicon_store.default_lexicon); German: an installed list

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
-from referee.journal import Event, Journal, JournalError
+from referee.journal import Event, Journal, JournalBusy, JournalError
 from referee.player_names import lookalike_letters, name_key
 from referee.table.api import ControlError, Listener, Snapshot
 from referee.table.machine import TableMachine
@@ -45,6 +45,11 @@ HEARTBEAT_MS = 2000
 READ_WAIT_S = 0.05
 # A journal write waiting this long for the disk shows the "cannot save" alert.
 STALL_ALERT_S = 2.0
+# A person's action (the page, a button, the director) waits at most this long for a change still being written
+# (a table lock or the journal held by a write the SD card has not answered), then is refused at once with
+# `storage_waiting`, nothing applied: a pause pressed during a 40 s freeze once answered, and took effect, 40 s
+# later. Normal writes take milliseconds; an SD card's slowest fsync a few hundred.
+CONTROL_WAIT_S = 1.0
 
 
 class TableClock:
@@ -83,6 +88,7 @@ class LiveTable:
         self._seq_lock = threading.Lock()  # seq numbers also go to snapshots published without the table lock
         self._last_snap: Snapshot | None = None
         self._last_snap_ms = 0
+        self.control_wait_s = CONTROL_WAIT_S  # how long a person's action waits for a write in progress
 
     # --- construction ------------------------------------------------------------------------
 
@@ -229,12 +235,15 @@ class LiveTable:
             raise ControlError("action_shape")
         if action == "new_game":
             return self._new_game(params)
-        return self._submit("control", {"action": action, "params": dict(params)}, trial=True)
+        return self._submit("control", {"action": action, "params": dict(params)}, trial=True,
+                            wait_s=self.control_wait_s)
 
     def _new_game(self, params: Mapping[str, Any]) -> Snapshot:
         if params:
             raise ControlError("new_game_params", names=", ".join(params))
-        with self._lock:
+        self._acquire_for_a_person(self.control_wait_s)  # a write that waits for the card: said at once
+        with contextlib.ExitStack() as held:
+            held.callback(self._lock.release)
             old = self.machine
             if old.state is not TableState.ENDED:
                 raise ControlError("new_game_not_ended", state=old.state)
@@ -242,7 +251,8 @@ class LiveTable:
             machine.time.ms = old.time.ms
             if self.journal is not None:
                 self.game_id = self._journal_call(lambda j: j.new_game(
-                    old.setup.table, old.setup.kind, list(old.setup.players), old.setup.to_dict()))
+                    old.setup.table, old.setup.kind, list(old.setup.players), old.setup.to_dict(),
+                    wait_s=self.control_wait_s))
             self.machine = machine
             self._last_board = None
             self._links = {}
@@ -258,6 +268,8 @@ class LiveTable:
         assert self.journal is not None
         try:
             result = write(self.journal)
+        except JournalBusy:  # another write is stuck on the card: nothing was written, nothing is wrong yet
+            raise self._storage_waiting() from None
         except JournalError as exc:
             log.error("%s; the new game was not opened", exc)
             self.journal_error = str(exc)
@@ -270,7 +282,8 @@ class LiveTable:
         """A tournament director's command (pause, resume, start, message, adjust_time, correct_score, hold,
         undo): journaled as a "director" event with who sent it, applied like a control action (refused:
         ControlError)."""
-        return self._submit("director", {"cmd": cmd, "args": dict(args), "by": by, "id": command_id}, trial=True)
+        return self._submit("director", {"cmd": cmd, "args": dict(args), "by": by, "id": command_id}, trial=True,
+                            wait_s=self.control_wait_s)
 
     def next_game(self, players: list[str], first: int, *, by: str, command_id: str) -> Snapshot:
         """The director seats `players` for the next game, `first` to play first (the engine counts players in
@@ -403,8 +416,31 @@ class LiveTable:
         self.machine.time.ms = now
         return now
 
-    def _submit(self, kind: str, data: dict[str, Any], *, trial: bool) -> Snapshot:
-        with self._lock:
+    def _acquire_for_a_person(self, wait_s: float) -> None:
+        """The table's lock for a person's action: refused with `storage_waiting` once a change has held it for
+        `wait_s` while the journal waits for the card; held by work, not the card (a busy machine), it is waited
+        for as before."""
+        if self._lock.acquire(timeout=wait_s):
+            return
+        if self.saving_stalled_s() > 0:
+            raise self._storage_waiting()
+        self._lock.acquire()
+
+    def _storage_waiting(self) -> ControlError:
+        """The refusal of an action that found the table or the journal held by a write the disk has not
+        answered: said at once, nothing applied, nothing journaled (the person tries again once it answers)."""
+        self.refused += 1
+        return ControlError("storage_waiting", seconds=f"{self.saving_stalled_s():.0f}")
+
+    def _submit(self, kind: str, data: dict[str, Any], *, trial: bool, wait_s: float | None = None) -> Snapshot:
+        """Apply and journal one event. `wait_s` (a person's action): wait at most this long for a change still
+        being written, then refuse with `storage_waiting`; None (the table's own inputs) waits for the disk."""
+        if wait_s is None:
+            self._lock.acquire()
+        else:
+            self._acquire_for_a_person(wait_s)
+        with contextlib.ExitStack() as held:
+            held.callback(self._lock.release)
             now = self._advance_time()
             ev = Event(kind, now, data)
             if trial:
@@ -429,7 +465,9 @@ class LiveTable:
                 ends = self._would_end(ev)
             if self.journal is not None and self.game_id is not None:
                 try:
-                    self.journal.append(self.game_id, ev, ends_game=ends)
+                    self.journal.append(self.game_id, ev, ends_game=ends, wait_s=wait_s)
+                except JournalBusy:  # the heartbeat or another write is stuck on the card: this one waits not
+                    raise self._storage_waiting() from None
                 except JournalError as exc:
                     # Not journaled, so not applied: the game must never get ahead of its journal.
                     log.error("%s; %s event not taken", exc, kind)

@@ -15,6 +15,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "The sensor board is not answering: check its cable. The game waits.",
         "de": "Das Sensorbrett antwortet nicht: Kabel prüfen. Das Spiel wartet.",
     },
+    "board_unfit": {
+        "en": "The sensor board cannot play this game ({why}): the table does not use it. Connect the game's "
+              "board (docs/hardware-board.md). The game waits.",
+        "de": "Das Sensorbrett passt nicht zu diesem Spiel ({why}): der Tisch benutzt es nicht. Bitte das Brett "
+              "des Spiels anschließen (docs/hardware-board.md). Das Spiel wartet.",
+    },
     "camera_lost": {
         "en": "The camera is not sending pictures: check it. The game waits.",
         "de": "Die Kamera liefert keine Bilder: bitte prüfen. Das Spiel wartet.",
@@ -265,6 +271,10 @@ REFUSALS: dict[str, dict[str, str]] = {
                         "de": "new_game nimmt keine Parameter, nicht {names}"},
     "new_game_not_ended": {"en": "a new game starts once this one has ended (the table is {state})",
                            "de": "ein neues Spiel beginnt, wenn dieses zu Ende ist (der Tisch ist {state})"},
+    "storage_waiting": {"en": "the table is waiting for its storage: the SD card has not answered for {seconds} s, "
+                              "so nothing was done; try again once it answers",
+                        "de": "der Tisch wartet auf seinen Speicher: die SD-Karte antwortet seit {seconds} s nicht, "
+                              "darum wurde nichts getan; bitte erneut versuchen, sobald sie antwortet"},
     "journal_failed": {"en": "the table cannot write its journal, so nothing was changed: {error}",
                        "de": "der Tisch kann sein Journal nicht schreiben, darum wurde nichts geändert: {error}"},
     "invalid_input": {"en": "{detail}", "de": "ungültige Eingabe: {detail}"},  # the page's checks (referee/web)

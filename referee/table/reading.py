@@ -52,6 +52,11 @@ class TableReading:
         return self._m.setup.scramble
 
     @property
+    def kind(self) -> str:
+        """The game's kind as journaled ("standard", "scramble", "scramble-advanced"): what board it needs."""
+        return self._m.setup.kind
+
+    @property
     def on_turn(self) -> int:
         """Whose turn it is for the players (during a challenge window, the next player: their clock runs)."""
         return self._m.on_turn

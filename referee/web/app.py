@@ -61,6 +61,7 @@ log = logging.getLogger(__name__)
 
 STATIC_DIR = Path(__file__).with_name("static")
 SESSION_COOKIE = "referee_session"
+STORAGE_RETRY_S = 5  # Retry-After of an action refused while the SD card holds a write (storage_waiting)
 PIN_HEADER = "X-Table-PIN"
 TOKEN_HEADER = "X-CSRF-Token"
 MAX_BODY = 16 * 1024
@@ -324,6 +325,8 @@ async def _control(request: web.Request) -> web.Response:
     except ControlError as exc:
         # Said in the table's language; `reason` is the refusal's code (referee/table/messages.py REFUSALS).
         language = str(table.snapshot().get("language", "en"))
+        if exc.code == "storage_waiting":  # nothing was done: the SD card holds a write; not the action's fault
+            return _error(503, "storage_waiting", exc.text(language), reason=exc.code, retry_after=STORAGE_RETRY_S)
         return _error(409, "refused", exc.text(language), reason=exc.code)
     except PermissionDenied as exc:
         return _error(403, "refused", str(exc))

@@ -232,7 +232,8 @@ def hello_frame(seq: int, width: int = 15, height: int = 15, buttons: int = 4, s
         ({"width": 27, "height": 9}, "width 27 is outside 1 to 26 columns"),
         ({"height": 0}, "height 0 is outside 1 to 26 rows"),
         ({"buttons": 17}, "buttons 17 is outside 0 to 16"),
-        ({"slots": 200, "width": 20, "height": 20}, "a 20x20 board with 200 tray slots needs a 609-byte dump"),
+        ({"slots": 21, "width": 22, "height": 22}, "a 22x22 board with 21 tray slots needs a 514-byte dump"),
+        ({"slots": 22}, "slots 22 is outside 0 to 21 (a tray holds each die once and a slot's 7 switches name dice"),
     ],
 )
 def test_a_hello_outside_the_protocols_ranges_is_a_reported_refusal(fields: dict[str, int], said: str) -> None:

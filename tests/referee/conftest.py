@@ -11,6 +11,8 @@ import pytest
 from referee.journal import Journal
 from referee.sim import ManualClock, SimulatedTable, default_setup
 
+from .wordlists import write_word_list
+
 
 @pytest.fixture
 def clock() -> ManualClock:
@@ -42,7 +44,7 @@ def emulated_table_file(tmp_path: Path) -> Callable[[str], Path]:
 
     def write(web: str) -> Path:
         words = tmp_path / "words.txt"
-        words.write_text("QUIZ\n", encoding="utf-8")
+        write_word_list(words)
         cfg = tmp_path / "table.toml"
         cfg.write_text(f"""
 [table]

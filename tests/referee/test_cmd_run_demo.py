@@ -13,6 +13,8 @@ import pytest
 
 from referee.sim.parts import SIM_PIN
 
+from .wordlists import write_word_list
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -92,7 +94,7 @@ def test_demo_plays_a_record_with_the_tiles_its_letters_need(shared_dir: Path, n
 
 def test_run_on_a_port_in_use_names_web_port(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
-    words.write_text("QUIZ\n", encoding="utf-8")
+    write_word_list(words)
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -127,7 +129,7 @@ def test_run_with_an_unresolvable_host_exits_2_before_opening_a_game(
 
     monkeypatch.setattr(socket, "getaddrinfo", no_such_host)  # no resolver is asked: tests stay off the network
     words = tmp_path / "words.txt"
-    words.write_text("QUIZ\n", encoding="utf-8")
+    write_word_list(words)
     cfg = tmp_path / "table.toml"
     cfg.write_text(f"[table]\nstate_dir = \"{tmp_path / 'state'}\"\n[game]\nlexicon = \"{words}\"\n"
                    "[sensors]\nboard = \"/dev/ttyACM0\"\n[web]\nhost = \"referee-pi.lcoal\"\npin = \"730591\"\n",

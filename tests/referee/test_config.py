@@ -173,7 +173,8 @@ def test_paths_may_start_at_the_home_folder(monkeypatch: pytest.MonkeyPatch, tmp
 # --- rule options of the engine offered in the file ------------------------------------------------------
 
 def _game(**keys: object) -> Config:
-    return parse_config({"game": keys, "web": {"enabled": False}, "sensors": {"board": "emulator://"}})
+    board = "emulator://" if keys.get("kind", "standard") == "standard" else "emulator://9x9"  # the game's board
+    return parse_config({"game": keys, "web": {"enabled": False}, "sensors": {"board": board}})
 
 
 def test_end_racks_defaults_to_the_rule_sets_own_and_takes_each_way_or_double() -> None:
@@ -251,7 +252,8 @@ def test_a_broken_dice_file_is_refused_at_start_naming_the_file_and_the_die(tmp_
     path.write_text(path.read_text(encoding="utf-8").replace('["Q", 10]', '["Q", 10], ["Q", 10]', 1),
                     encoding="utf-8")
     with pytest.raises(ConfigError) as exc:
-        load_config(_write(tmp_path, MINIMAL.replace("[game]", f"[game]\nkind = 'scramble'\ndice = '{path}'")))
+        load_config(_write(tmp_path, MINIMAL.replace("[game]", f"[game]\nkind = 'scramble'\ndice = '{path}'")
+                           .replace("15x15", "9x9")))
     assert exc.value.key == "game.dice" and str(tmp_path / "table.toml") in str(exc.value)
     assert f"{path}: die " in exc.value.reason and "a die has 6 faces, not 7" in exc.value.reason
     path.write_text("{}", encoding="utf-8")

@@ -25,6 +25,7 @@ from referee.service import TableService
 from referee.sim.parts import sim_config, sim_parts
 
 from ..patience import patience
+from .wordlists import write_word_list
 
 pytestmark = pytest.mark.pty
 
@@ -240,7 +241,7 @@ def test_sigkill_mid_turn_and_during_a_challenge_resumes_the_same_game(tmp_path:
 
     port = _free_port()
     words = tmp_path / "words.txt"
-    words.write_text("QUIZ\nZA\nZAS\n", encoding="utf-8")
+    write_word_list(words, ("QUIZ", "ZA", "ZAS"))
     (tmp_path / "dev").mkdir()
     emu = PtyEmulator(EmulatedBoard(width=15, height=15, coded=True, buttons=2), link_dir=tmp_path / "dev").start()
     config = tmp_path / "table.toml"

@@ -17,6 +17,8 @@ from referee.sim.parts import real_parts, sim_config
 from referee.table.rules import EveryWord
 from vision.errors import FrameSourceError
 
+from .wordlists import write_word_list
+
 
 class Still:
     """A camera that films an empty board, or fails every read once `unplugged`."""
@@ -121,7 +123,7 @@ def test_a_camera_lost_in_play_is_released_and_opened_again(tmp_path: Path, cloc
 
 def _config(tmp_path: Path, **sensors: Any) -> Any:
     words = tmp_path / "words.txt"
-    words.write_text("QUIZ\nQI\n", encoding="utf-8")
+    write_word_list(words, ("QUIZ", "QI"))
     return parse_config({"table": {"state_dir": str(tmp_path / "state")}, "game": {"lexicon": str(words)},
                          "sensors": sensors, "web": {"enabled": False}}, source="table.toml")
 

@@ -10,10 +10,12 @@ import pytest
 from referee.config import ConfigError, parse_config
 from referee.sim.parts import real_parts
 
+from .wordlists import write_word_list
+
 
 def _config(tmp_path: Path, **sensors: str) -> object:
     words = tmp_path / "words.txt"
-    words.write_text("QUIZ\nZA\n", encoding="utf-8")
+    write_word_list(words, ("QUIZ", "ZA"))
     return parse_config({"game": {"lexicon": str(words)}, "sensors": {"board": "/dev/ttyACM0", **sensors},
                          "web": {"enabled": False}}, source=str(tmp_path / "table.toml"))
 
@@ -38,7 +40,7 @@ def test_real_pins_off_a_pi_name_outputs_devices(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(Device, "ensure_pin_factory", staticmethod(no_driver))
     monkeypatch.setenv("LG_WD", str(tmp_path))  # lgpio's work folder: writable, so only the driver is missing
     words = tmp_path / "words.txt"
-    words.write_text("QUIZ\n", encoding="utf-8")
+    write_word_list(words)
     config = parse_config({"game": {"lexicon": str(words)}, "sensors": {"board": "/dev/ttyACM0"},
                            "outputs": {"devices": "real"}, "hardware": {"players": 2},
                            "web": {"enabled": False}}, source="table.toml")
@@ -60,7 +62,7 @@ def test_a_lexicon_path_may_start_at_the_home_folder(tmp_path: Path, monkeypatch
     from referee.sim.parts import load_lexicon
 
     monkeypatch.setenv("HOME", str(tmp_path))
-    (tmp_path / "club.txt").write_text("QUIZ\nZA\n", encoding="utf-8")
+    write_word_list(tmp_path / "club.txt", ("QUIZ", "ZA"))
     config = parse_config({"game": {"lexicon": "~/club.txt"}, "sensors": {"board": "/dev/ttyACM0"},
                            "web": {"enabled": False}}, source="table.toml")
     lexicon = load_lexicon(config)

@@ -21,8 +21,9 @@ from referee.table.setup import TableSetup
 
 
 def _setup(**game: object) -> TableSetup:
+    board = "emulator://" if game.get("kind", "standard") == "standard" else "emulator://9x9"  # the game's board
     return TableSetup.from_config(parse_config({"game": game, "web": {"enabled": False},
-                                                "sensors": {"board": "emulator://"}}))
+                                                "sensors": {"board": board}}))
 
 
 # --- end racks -------------------------------------------------------------------------------------------

@@ -112,3 +112,53 @@ def test_one_source_cannot_hold_the_pages_connections_others_keep_theirs(table: 
                 await asyncio.wait_for(task, 10)
 
     run_async(go())
+
+
+def test_a_closed_connection_is_not_held_by_its_first_request_check(run_async: Any) -> None:
+    """Each connection gets a 15 s check that it sent a request; left to run after the close, it kept every
+    closed connection of the last 15 s alive (628 handlers and their buffers after a 20 s flood of reconnects,
+    benchmarks/soak.py --trace-flood). Closed now means freed."""
+    import gc
+
+    from aiohttp import web
+
+    from referee.web.limits import ConnectionGuard, runner_settings
+
+    async def hello(request: web.Request) -> web.Response:
+        return web.Response(text="ok")
+
+    async def go() -> None:
+        app = web.Application()
+        app.router.add_get("/", hello)
+        runner = web.AppRunner(app, **runner_settings())
+        await runner.setup()
+        assert runner.server is not None
+        server = runner.server
+        guard = ConnectionGuard(server)
+
+        def alive() -> set[int]:  # connection handlers still in memory (they take no weakref)
+            gc.collect()
+            return {id(o) for o in gc.get_objects() if type(o).__name__ == "RequestHandler"}
+
+        before = alive()  # other tests' servers, if any
+
+        listener = await asyncio.get_running_loop().create_server(guard, "127.0.0.1", 0)
+        port = listener.sockets[0].getsockname()[1]
+        try:
+            for _ in range(20):  # a client that reconnects for every request, as urllib does
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                assert (await reader.read()).endswith(b"ok")
+                writer.close()
+                await writer.wait_closed()
+            for _ in range(200):  # the server's side of each close (a condition, not a wait for time)
+                if not server.connections:
+                    break
+                await asyncio.sleep(0.01)
+            assert not server.connections and alive() - before == set()
+        finally:
+            listener.close()
+            await listener.wait_closed()
+            await runner.cleanup()
+
+    run_async(go())
