@@ -33,6 +33,7 @@ from tournament.director.config import load as load_director
 from tournament.testing.broker import free_port, mosquitto_path
 
 from ..patience import patience
+from ..referee.wordlists import write_word_list
 
 needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto is not installed (make system-deps)")
 
@@ -203,7 +204,7 @@ def started_hall(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]
     if mosquitto_path() is None:
         pytest.skip("mosquitto is not installed (make system-deps)")
     words = tmp_path / "words.txt"
-    words.write_text("QI\nZA\nQUIZ\n", encoding="utf-8")
+    write_word_list(words, ["QI", "ZA", "QUIZ"])  # padded to the minimum a table takes (issue 26)
     out = tmp_path / "hall"
     pages = _free_block(4)
     broker_port, director_port = _free_outside(pages, 4), _free_outside(pages, 4)
