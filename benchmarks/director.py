@@ -345,10 +345,12 @@ def main(argv: list[str] | None = None) -> int:
         for table, seq, at in shown:
             key = (int(table), int(seq))
             hall_first[key] = min(at, hall_first.get(key, at))
-        # Only moves published once the page watched: a tile drawn for the first time later (a page of tiles
-        # shown, a tile's status changed) shows a move made before, which the page never had the chance to show.
+        # Only moves published once the page watched: a tile drawn for the first time later shows a move made
+        # before, which the page never had the chance to show.
+        # ... and only drawings before the switch to the next page of tiles (its own figure below): the tiles of
+        # tables 61-120 drawn then show moves made up to the run's length before, never on the page till then.
         latencies = [at - published[key] for key, at in hall_first.items()
-                     if key in published and published[key] >= observing_since]
+                     if key in published and published[key] >= observing_since and at < clicked]
         first_shown: dict[tuple[int, int], float] = {}  # a picture drawn again (a status change) is not a move
         for t, q, at in overlay_shown:
             key = (int(t), int(q))
