@@ -32,7 +32,7 @@ from typing import IO, TYPE_CHECKING, Any, TextIO
 from game.errors import RefereeError
 from game.squares import Square
 from referee.config import Config
-from referee.fusion import fuse
+from referee.fusion import DICE_MIN_CONFIDENCE, fuse
 from referee.journal import Journal
 from referee.outputs import Outputs, StatusLine
 from referee.ports import Lexicon
@@ -555,8 +555,6 @@ class TableService:
 
     def _dice_floor(self) -> float:
         """The confidence a die or a rack tile needs (referee.fusion.DICE_MIN_CONFIDENCE)."""
-        from referee.fusion import DICE_MIN_CONFIDENCE
-
         return max(self.config.sensors.min_confidence, DICE_MIN_CONFIDENCE)
 
     def dice_seen(self) -> None:

@@ -115,7 +115,7 @@ BROKER_GROUP = "mosquitto"
 def readable_by_broker(path: str | Path) -> bool:
     """Let Debian's Mosquitto read a file it is given: started as root, it drops to the user `mosquitto`
     before it opens its password file and ACL, so a root-owned 0600 file stops it ("Unable to open pwfile").
-    Run as root (the documented `sudo python -m tournament.acl`), the file becomes root:mosquitto 0640; run as
+    Run as root (the documented `sudo referee hall logins`), the file becomes root:mosquitto 0640; run as
     anyone else it stays theirs, 0600, and the documented `install` step hands it over. Returns whether it
     was handed over."""
     import grp

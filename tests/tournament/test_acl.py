@@ -1,4 +1,4 @@
-"""`python -m tournament.acl`: a hall's ACL, password file and credentials, usable as they are."""
+"""`referee hall logins` (once `python -m tournament.acl`): a hall's ACL, password file and credentials."""
 
 from __future__ import annotations
 

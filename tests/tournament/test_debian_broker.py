@@ -1,6 +1,6 @@
 """The hall's logins as Debian runs Mosquitto (issue 24 row 10): started as root, it drops to the user
 `mosquitto` before reading its password file, and a root-owned 0600 file stopped it ("Unable to open pwfile").
-`python -m tournament.acl`, run as root as documented, leaves files that user can read. Needs root and
+`referee hall logins`, run as root as documented, leaves files that user can read. Needs root and
 Debian's `mosquitto` user (the test machine has both); skipped elsewhere."""
 
 from __future__ import annotations
