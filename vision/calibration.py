@@ -19,6 +19,7 @@ from vision.errors import CalibrationError
 FORMAT_VERSION = 1
 SIDE = 15  # squares along a side of the grid
 SQUARES = SIDE * SIDE
+CUT_SLACK = 0.05  # share of a square's side its corner may lie past the frame's border and the square be seen
 
 
 @dataclass(frozen=True)
@@ -57,22 +58,30 @@ class Calibration:
         """The grid's four corners in image pixels: top-left, top-right, bottom-right, bottom-left."""
         return self.board_to_image(np.array([[0, 0], [15, 0], [15, 15], [0, 15]], dtype=np.float64))
 
-    def visible(self, margin: float = 0.5) -> np.ndarray:
-        """Which of the 225 squares (row-major, board units) lie wholly inside the frame: 225 booleans.
+    def visible(self, margin: float = 0.5, slack: float = CUT_SLACK) -> np.ndarray:
+        """Which of the 225 squares (row-major, board units) lie inside the frame: 225 booleans.
 
         A frame may cut a few rows or columns of the grid (a camera that cannot go higher); the squares it
-        cuts are reported unseen, never guessed. `margin` pixels of slack at the frame's border.
+        cuts are reported unseen, never guessed. A square whose corner lies just past the frame's border, by
+        at most `slack` of its side (plus `margin` pixels), is seen: its middle, where it is read, is in the
+        frame, and a grid fitted near the border may put that corner a few pixels either side of it (after a
+        bump, camera C's corner square O15 lay 3 pixels inside, and its refitted grid 1 pixel outside).
         """
         w, h = self.image_size
         rows, cols = np.divmod(np.arange(SQUARES), SIDE)
+        corners = [
+            self.board_to_image(np.column_stack([cols + dc, rows + dr]).astype(np.float64))
+            for dr, dc in ((0, 0), (0, 1), (1, 1), (1, 0))
+        ]
+        side = np.linalg.norm(corners[2] - corners[0], axis=1) / np.sqrt(2.0)
+        allow = margin + slack * side
         inside = np.ones(SQUARES, bool)
-        for dr, dc in ((0, 0), (0, 1), (1, 1), (1, 0)):
-            pts = self.board_to_image(np.column_stack([cols + dc, rows + dr]).astype(np.float64))
+        for pts in corners:
             inside &= (
-                (pts[:, 0] >= -margin)
-                & (pts[:, 0] <= w - 1 + margin)
-                & (pts[:, 1] >= -margin)
-                & (pts[:, 1] <= h - 1 + margin)
+                (pts[:, 0] >= -allow)
+                & (pts[:, 0] <= w - 1 + allow)
+                & (pts[:, 1] >= -allow)
+                & (pts[:, 1] <= h - 1 + allow)
             )
         return inside
 

@@ -12,12 +12,21 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.faces import TileLight, face_mask
 from vision.geometry import SIZE
 
 PITCH = 40  # rectified pixels per square
 PAD = 0.5  # squares of margin around the grid
 PATCH = 32  # side of the normalised grey patch the letter classifier sees
 GLYPH_WINDOW = 1.4  # squares: room for a tile pushed a third of a square off its place
+# Ink darker than the face by less than this share of it is no ink: a blank. On every tile of the shared
+# photos, blanks measure at most 0.035 (under sensor noise) and letters at least 0.41, but only 0.24 under a
+# pale tone curve (gamma 0.6: a worn grey S), which a limit of 0.25 read as a confident blank.
+NO_INK = 0.12
+# A mark taller than this many letters of the board (or wider than `WIDE_GLYPH`) may be a letter merged with a
+# tile's dark edge (`find_glyph`'s `letter_px`, `_letter_without_edges`).
+TALL_GLYPH = 1.3
+WIDE_GLYPH = 1.6
 DARK_BOARD = 90.0  # `board_value` of a calibration frame below which its board counts as dark
 
 
@@ -63,21 +72,26 @@ def board_value(hsv: np.ndarray) -> float:
     return float(np.median(v)) if v.size >= 500 else 0.0
 
 
-def planes(rect: np.ndarray, reference_value: float = 0.0) -> Planes:
+def planes(rect: np.ndarray, reference_value: float = 0.0, faces: TileLight | None = None) -> Planes:
     """The planes of a rectified board. With the calibration frame's `board_value`, the tile-face test
-    follows the exposure: a cloud that darkens the room darkens tiles and board alike."""
-    hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
+    follows the exposure: a cloud that darkens the room darkens tiles and board alike. With `faces` (the
+    faces' own light, `vision.faces`), the test follows the tiles' colour and brightness where they lie."""
     gray = cv2.cvtColor(rect, cv2.COLOR_BGR2GRAY)
     exposure = 1.0
-    if reference_value > 0:
-        now = board_value(hsv)
-        if now > 0:
-            exposure = float(np.clip(now / reference_value, 0.35, 2.0))
-    # The pale level follows the exposure; and a calibration frame whose board was dark (a dim room whose
-    # lamp could not be taken out) lowers it in proportion, or every tile would read as an empty square,
-    # surely. Calibrations of lit boards measure 97-125 here, and keep the level as it is.
-    dark = min(1.0, reference_value / DARK_BOARD) if reference_value > 0 else 1.0
-    face = (hsv[..., 1] < 70) & (hsv[..., 2] > min(110.0 * exposure * dark, 200.0))
+    if faces is not None:
+        # The faces' own light says where a face is; the planes' colours are the faces' tint taken out.
+        face, hsv = face_mask(rect, faces)
+    else:
+        hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
+        if reference_value > 0:
+            now = board_value(hsv)
+            if now > 0:
+                exposure = float(np.clip(now / reference_value, 0.35, 2.0))
+        # The pale level follows the exposure; and a calibration frame whose board was dark (a dim room whose
+        # lamp could not be taken out) lowers it in proportion, or every tile would read as an empty square,
+        # surely. Calibrations of lit boards measure 97-125 here, and keep the level as it is.
+        dark = min(1.0, reference_value / DARK_BOARD) if reference_value > 0 else 1.0
+        face = (hsv[..., 1] < 70) & (hsv[..., 2] > min(110.0 * exposure * dark, 200.0))
     k = max(3, int(PITCH * 0.35) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     tile = cv2.morphologyEx(face.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
@@ -229,8 +243,11 @@ def cut_glyph(gray: np.ndarray, glyph: Glyph, letter_px: float) -> np.ndarray:
     return _stretch(patch)
 
 
-def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
-    """Locate the letter in a window: the dark mark nearest the middle, with umlaut dots above it."""
+def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: float | None = None) -> Glyph:
+    """Locate the letter in a window: the dark mark nearest the middle, with umlaut dots above it.
+
+    `letter_px`: the height of the board's letters, when known: a mark much taller or wider than that is cut
+    down to the letter in it, when its extra is thinner than a stroke (`_letter_without_edges`)."""
     h, w = gray.shape
     n_face = int(face.sum())
     if n_face < 0.15 * h * w:
@@ -241,31 +258,18 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
     m0, m1 = round(0.3 * h), round(0.7 * h)
     middle = gray[m0:m1, m0:m1]
     dark = float(np.partition(middle, max(0, middle.size // 30), axis=None)[middle.size // 30])
-    if level - dark < 0.25 * level:
+    if level - dark < NO_INK * level:
         return Glyph(w / 2, h / 2, 0.0)  # no ink anywhere near the middle: a clean blank face
     ink = (tile & (gray < max(0.62 * level, (level + dark) / 2))).astype(np.uint8)
     # The dark gap between two touching tiles is a long straight line; a letter's strokes are short. Remove
     # the gaps, or a letter touching one merges into a shape that is no letter.
     ink &= ~_long_lines(ink)
-    n, _, stats, _centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    best, best_area = -1, 0.0
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        cx, cy = x + bw / 2, y + bh / 2
-        if (
-            not 0.26 * PITCH <= bh <= 0.75 * PITCH
-            or bw > 0.8 * PITCH
-            or abs(cx - w / 2) > 0.45 * PITCH
-            or abs(cy - h / 2) > 0.45 * PITCH
-        ):
-            continue
-        # Prefer big marks near the middle: a letter sits mid-tile; a shadow or a tile's edge does not.
-        score = area / (1.0 + ((cx - w / 2) ** 2 + (cy - h / 2) ** 2) / (0.25 * PITCH) ** 2)
-        if score > best_area:
-            best, best_area = i, score
+    n, labels, stats, best = _pick_letter(ink)
     if best < 0:
         return Glyph(w / 2, h / 2, -1.0)  # ink, but nothing shaped like a letter: not a clean blank
     x, y, bw, bh, _ = stats[best]
+    if letter_px and (bh > TALL_GLYPH * letter_px or bw > WIDE_GLYPH * letter_px):
+        x, y, bw, bh = _letter_without_edges(labels == best, x, y, bw, bh, letter_px)
     y0, y1 = y, y + bh
     below = 0
     beside: list[tuple[float, float]] = []
@@ -274,7 +278,8 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
         if i == best:
             continue
         within_width = dx >= x - 2 and dx + dw <= x + bw + 2
-        if within_width and y - 0.3 * bh <= dy + dh <= y + 2:  # umlaut dots: just above the glyph
+        dot = max(dw, dh) < 0.15 * PITCH  # an umlaut's dot, not the dark edge of the tile above
+        if within_width and dot and y - 0.3 * bh <= dy + dh <= y + 2:  # umlaut dots: just above the glyph
             y0 = min(y0, dy)
         elif within_width and y + bh - 2 <= dy <= y + 1.3 * bh and max(dw, dh) < 0.15 * PITCH:
             below += 1  # dots under the letter: an umlaut upside down
@@ -293,14 +298,75 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray) -> Glyph:
     return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh), dots_misplaced=below >= 2 or sideways)
 
 
+def _pick_letter(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, int]:
+    """The connected marks of `ink` (count, labels and stats as OpenCV gives them) and the one most like a
+    letter (or -1): letter-sized, near the middle, the biggest there."""
+    h, w = ink.shape
+    n, labels, stats, _centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    best, best_area = -1, 0.0
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        cx, cy = x + bw / 2, y + bh / 2
+        if (
+            not 0.26 * PITCH <= bh <= 0.75 * PITCH
+            or bw > 0.8 * PITCH
+            or abs(cx - w / 2) > 0.45 * PITCH
+            or abs(cy - h / 2) > 0.45 * PITCH
+        ):
+            continue
+        # Prefer big marks near the middle: a letter sits mid-tile; a shadow or a tile's edge does not. And
+        # solid ones: a letter's strokes fill a fifth of its box at least, the thin dark frame of a tile's
+        # edges a tenth (game02's I lost to its tile's edges, a bigger mark around it).
+        fill = min(1.0, area / (bw * bh) / 0.2)
+        score = fill * area / (1.0 + ((cx - w / 2) ** 2 + (cy - h / 2) ** 2) / (0.25 * PITCH) ** 2)
+        if score > best_area:
+            best, best_area = i, score
+    return n, labels, stats, best
+
+
+def _letter_without_edges(
+    mark: np.ndarray, x: int, y: int, bw: int, bh: int, letter_px: float
+) -> tuple[int, int, int, int]:
+    """The box (x, y, width, height) of the letter in `mark`, a mark much bigger than the board's letters.
+
+    Such a mark is a letter merged with a tile's dark edge: a corner of a tall tile's side, a short slanting
+    gap, the thin frame of the tile's own edges. Those are thinner than a letter's stroke, so they go when
+    the mark is opened by three pixels, and the biggest piece left is the letter, if it is letter-sized. A
+    letter's own tail (a Q's) is a stroke and stays.
+    """
+    opened = cv2.morphologyEx(mark.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _labels, stats, _centroids = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    if n < 2:
+        return x, y, bw, bh
+    big = 1 + int(np.argmax(stats[1:, 4]))
+    px, py, pw, ph, _area = stats[big]
+    if 0.26 * PITCH <= ph <= TALL_GLYPH * letter_px and pw <= WIDE_GLYPH * letter_px:
+        return int(px), int(py), int(pw), int(ph)
+    # Still too big: the box of a letter's size where the mark is densest (an edge is thin beside strokes).
+    # That box of a Q is its bowl, an O: the reader takes it only when the mark as a whole reads in doubt.
+    side = round(letter_px)
+    if bh > side:
+        top = int(np.argmax(np.convolve(mark[y : y + bh, x : x + bw].sum(axis=1), np.ones(side), mode="valid")))
+        y, bh = y + top, side
+    if bw > round(WIDE_GLYPH * letter_px):
+        wide = round(WIDE_GLYPH * letter_px)
+        left = int(np.argmax(np.convolve(mark[y : y + bh, x : x + bw].sum(axis=0), np.ones(wide), mode="valid")))
+        x, bw = x + left, wide
+    box = mark[y : y + bh, x : x + bw]
+    rows, cols = np.flatnonzero(box.any(axis=1)), np.flatnonzero(box.any(axis=0))
+    if not len(rows):
+        return x, y, bw, bh
+    return x + int(cols[0]), y + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
+
+
 @cache
 def _line_kernels(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ones((n, 1), np.uint8), np.ones((1, n), np.uint8)
 
 
-def _long_lines(ink: np.ndarray) -> np.ndarray:
-    """Pixels of `ink` on straight vertical or horizontal runs longer than 0.7 of a square (dilated by 1)."""
-    kv, kh = _line_kernels(int(PITCH * 0.7))
+def _long_lines(ink: np.ndarray, share: float = 0.7) -> np.ndarray:
+    """Pixels of `ink` on straight vertical or horizontal runs longer than `share` of a square (dilated by 1)."""
+    kv, kh = _line_kernels(int(PITCH * share))
     lines = np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, kv)) | np.asarray(
         cv2.morphologyEx(ink, cv2.MORPH_OPEN, kh)
     )
@@ -334,14 +400,16 @@ def sharpness(gray: np.ndarray) -> float:
     return min(ratios)
 
 
-def board_glyphs(pl: Planes, squares: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[np.ndarray | None, Glyph]]:
+def board_glyphs(
+    pl: Planes, squares: list[tuple[int, int]], letter_px: float | None = None
+) -> dict[tuple[int, int], tuple[np.ndarray | None, Glyph]]:
     """Glyph patches of the tiles on `squares`, and the glyph found (patch None when no letter was found).
 
     Each patch is scaled by its glyph's own height; cutting all at the board's median letter height was tried
-    (to help a long-tailed Q) and did not read better on the reference photos."""
+    (to help a long-tailed Q) and did not read better on the reference photos. `letter_px`: as `find_glyph`."""
     out: dict[tuple[int, int], tuple[np.ndarray | None, Glyph]] = {}
     for sq in squares:
         win = glyph_window(pl, *sq)
-        g = find_glyph(*win)
+        g = find_glyph(*win, letter_px)
         out[sq] = (cut_glyph(win[0], g, g.height) if g.found else None, g)
     return out

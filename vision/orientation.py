@@ -19,6 +19,7 @@ import numpy as np
 from vision import cells
 from vision.calibration import Calibration
 from vision.classifier import TileClassifier
+from vision.faces import TileLight
 from vision.geometry import SIZE
 
 MIN_MARGIN = 1.35  # the runner-up turn's mean novelty over the best turn's, for the best to be sure ...
@@ -87,7 +88,10 @@ class Vote:
         return ranked[1] >= (MIN_MARGIN + FEW_TILES_MARGIN / self.tiles) * max(ranked[0], 1e-6)
 
 
-def vote(rect: np.ndarray, tiles: list[int], classifier: TileClassifier, board_value: float = 0.0) -> Vote:
+def vote(
+    rect: np.ndarray, tiles: list[int], classifier: TileClassifier, board_value: float = 0.0,
+    faces: TileLight | None = None,
+) -> Vote:
     """Read the tiles on `tiles` (square indices of `rect`) in each of the four turns; the most familiar wins.
 
     `rect` is the rectified board (`cells.rectify`), square, so a turn of the image is exact.
@@ -98,7 +102,7 @@ def vote(rect: np.ndarray, tiles: list[int], classifier: TileClassifier, board_v
     count = 0
     for q in range(4):
         turned = np.ascontiguousarray(np.rot90(rect, q))
-        pl = cells.planes(turned, board_value)
+        pl = cells.planes(turned, board_value, faces.turned(q) if faces is not None else None)
         where = turned_index(q)
         # The square index i before the turn lies at index k after it, where where[k] == i.
         after = np.argsort(where)

@@ -9,27 +9,25 @@ reported it) about 0.045: a tile seven squares out from the foot shows its top f
 its outer neighbour, and its inner side in between. Read with the board plane's grid alone, such a frame
 has doubt on every empty square beside a tile (a pale face over its edge) and letters cut at the edge.
 
-So the reader keeps one number for the camera, `lift`, measured on the frame's own tiles (the lift whose top
-faces cover the tiles' squares best), reads the tiles on the top faces' grid, and measures the empty squares
-beside tiles only on the part of them no neighbour's box can reach.
+So the reader keeps one number for the camera, `lift`, measured on the frame's own tiles (the lift that puts
+their letters in the middles of their squares, `lift_from_letters`) and followed from frame to frame, reads
+the tiles on the top faces' grid, and measures the empty squares beside tiles only on the part of them no
+neighbour's box can reach.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
-from vision import cells
 from vision.calibration import Calibration
 from vision.geometry import SIZE
 
-LIFTS = np.round(np.arange(0.0, 0.0801, 0.01), 3)  # the lifts tried (a camera 3 to 25+ squares up)
-MIN_TILES = 8  # tiles a frame needs before the lift is measured on it
-MAX_TILES = 30  # ... and beyond which it is not measured again: on a crowded board every square is some
-# tile's face at any lift, and the measure loses its hold (it fell to 0 on game 13's later frames)
+MIN_TILES = 8  # lettered tiles a frame needs before the lift is measured on it
+MIN_REACH = 2.0  # RMS distance (squares) of those tiles from the camera's foot: nearer, no tile leans enough
+MAX_LIFT = 0.1  # a camera 3 squares above the board, lower than any that sees the whole board
 USE_LIFT = 0.015  # below this the top faces' grid is the board's (within 0.1 square everywhere)
 AWAY = 0.2  # an empty square beside a tile is measured from at least this far (share of a square) from that side
+FOLLOW = 0.5  # weight of a frame's own measure of the lift against the lift followed so far
 
 
 def foot(calibration: Calibration) -> np.ndarray:
@@ -47,44 +45,52 @@ def top_matrix(matrix: np.ndarray, at: np.ndarray, lift: float) -> np.ndarray:
     return out
 
 
-def measure_lift(
-    frame: np.ndarray,
-    matrix: np.ndarray,
-    at: np.ndarray,
-    tiles: np.ndarray,
-    board_value: float = 0.0,
-    correct: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> float:
-    """The lift of this camera, from the tiles (`tiles`: 225 booleans) of one frame.
+def lift_from_letters(
+    squares: np.ndarray, letters: np.ndarray, at: np.ndarray, lift: float
+) -> float | None:
+    """The camera's lift from where the tiles' letters lie, as read on the grid of lift `lift`.
 
-    Each lift tried gives a grid of top faces; the right one puts the tiles' pale faces squarely on their
-    squares (the share of face pixels in the middle of the tiles' squares is highest). Refined between the
-    two best by a parabola. `correct`: the calibration's light correction, applied to each rectified image
-    before its faces are found, as the reader does: under a warm lamp the raw faces are too orange to pass
-    for faces, the scores go flat, and a flat camera (game01 warm) measured the largest lift tried.
+    `squares`: the tiles' squares (N x 2, column and row); `letters`: where each tile's letter was found
+    (N x 2, board units of that grid). A letter is printed in the middle of its tile's top face, so on the
+    right grid the letters lie in the middles of their squares, give or take how the tiles were laid; on a
+    grid of too small a lift, each letter lies out from its square's middle in proportion to its distance
+    from the camera's foot: by `(true - lift) / (1 + lift)` of it (`top_matrix`). That proportion is fitted
+    over the tiles, beside an offset every letter shares (a set printed off its tiles' middles), and
+    refitted without the tiles that fit worst (one pushed off its square). None when the tiles are too few
+    or too near the foot to tell.
+
+    Why letters and not faces: a face is pale wherever it is seen, its side too, so how much face falls in
+    the squares hardly changes with the lift (0.80 to 0.85 over the lifts tried, on camera C's board under
+    the `tall` perturbation), and on a crowded board the best score fell to lift 0.
     """
-    grid = np.asarray(tiles, bool).reshape(SIZE, SIZE)
-    free = np.zeros((SIZE, SIZE), np.int32)  # empty squares beside each square, of its four
-    padded = np.pad(~grid, 1, constant_values=True)
-    free += padded[:-2, 1:-1].astype(np.int32) + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]
-    # Tiles with empty squares beside them say most: a face that is off its square shows there.
-    loose = (grid & (free >= 2)).ravel()
-    asked = loose if loose.sum() >= 5 else np.asarray(tiles, bool)
-    scores = []
-    for lift in LIFTS:
-        rect = cells.rectify(frame, top_matrix(matrix, at, float(lift)))
-        if correct is not None:
-            rect = correct(rect)
-        face = cells.per_square_mean(cells.planes(rect, board_value).face.astype(np.float32), inset=0.1)
-        scores.append(float(face[asked].mean()))
-    best = int(np.argmax(scores))
-    if 0 < best < len(LIFTS) - 1:
-        a, b, c = scores[best - 1], scores[best], scores[best + 1]
-        denom = a - 2 * b + c
-        if denom < 0:
-            step = float(LIFTS[1] - LIFTS[0])
-            return float(LIFTS[best] + step * 0.5 * (a - c) / denom)
-    return float(LIFTS[best])
+    if len(squares) < MIN_TILES:
+        return None
+    middles = np.asarray(squares, np.float64) + 0.5
+    out = middles - np.asarray(at, np.float64)
+    if float(np.sqrt((out**2).sum(axis=1).mean())) < MIN_REACH:
+        return None
+    off = np.asarray(letters, np.float64) - middles
+    n = len(middles)
+    design = np.zeros((2 * n, 3))
+    design[:n, 0] = 1.0  # the shared offset, x
+    design[n:, 1] = 1.0  # ... and y
+    design[:, 2] = np.concatenate([out[:, 0], out[:, 1]])
+    target = np.concatenate([off[:, 0], off[:, 1]])
+    keep = np.ones(n, bool)
+    coef = np.zeros(3)
+    for _ in range(2):
+        rows = np.concatenate([keep, keep])
+        coef, *_ = np.linalg.lstsq(design[rows], target[rows], rcond=None)
+        miss = np.hypot(*(design @ coef - target).reshape(2, n))
+        keep = miss <= max(float(np.percentile(miss, 80)), 0.05)
+        if keep.sum() < MIN_TILES:
+            return None
+    return float(np.clip(lift + coef[2] * (1.0 + lift), 0.0, MAX_LIFT))
+
+
+def follow(before: float | None, now: float) -> float:
+    """The lift followed over frames: the first measure as it is, then each frame's moves it part way."""
+    return now if before is None else (1 - FOLLOW) * before + FOLLOW * now
 
 
 def boxes_away_from(

@@ -8,7 +8,8 @@ Per square, in order:
    in motion). Such squares and their neighbours are uncertain, and the whole frame is `occluded`.
 3. A tile with no glyph is a blank (`?`); otherwise the glyph-centred patch goes to the letter classifier,
    whose doubt (two letters alike, or nothing like anything taught) makes the square uncertain.
-4. A blurred frame (sharpness well below the calibration frame's) is occluded with every square uncertain.
+4. A blurred frame (much less fine detail than the last clear frame, `vision.blur`) is occluded with every
+   square uncertain.
 The board picture always carries the best guess; `uncertain` says which squares not to trust.
 """
 
@@ -23,7 +24,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision import cells, light, orientation, parallax, recalibration
+from vision import blur, cells, faces, light, orientation, parallax, recalibration
 from vision.calibration import Calibration
 from vision.classifier import LetterGuess, TileClassifier
 from vision.geometry import ALL_SQUARES, SIZE, move_camera_hint, parse_square, premium_layout
@@ -32,13 +33,16 @@ from vision.tilesets import BLANK, EMPTY
 TILE_FACE = 0.35  # share of tile-face pixels above which a square holds a tile
 EMPTY_FACE = 0.12  # ... and below which it is empty; in between is doubt
 MAX_COLOUR_SHIFT = 32.0  # Lab distance of an empty square from its calibration colour (light drift removed)
+# ... plus this share of the square's own chroma (Lab distance from grey): a camera that saturates its
+# colours more or less as the scene changes moves a saturated square further than a pale one (camera C's
+# red squares moved 27-34 over game13, its green ones half as far); a hand changes a square's lightness and
+# hue by far more.
+CHROMA_SLACK = 0.2
 SHADE = 40.0  # Lab lightness a square beside a tile may lose to the tile's shadow (see _shift_beside_tiles)
-MIN_SHARPNESS = 0.4  # share of the calibration frame's fine detail below which a frame is too blurred to trust
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 TURN_CHECK_NOVELTY = 1.5  # tiles less unusual than this as they lie are not checked for being turned
 TURN_CLEARER = 0.85  # a turned tile's novelty, as a share of its own, below which it is taken as turned
 NOTE_SQUARES = 8  # squares named in a note before "and N more"
-SHARPNESS_FLOOR = 1.15  # `cells.sharpness` of a hopelessly blurred frame
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ class BoardReader:
         # The camera's lift (see `vision.parallax`): how far the tiles' top faces lie out from the board's
         # grid; measured on the frames' own tiles, again whenever half as many more tiles are down.
         self.lift = float(calibration.extra.get("lift", 0.0) or 0.0)
-        self._lift_tiles = 0
+        self._lift_measured = False
         self._use(calibration)
 
     def _use(self, calibration: Calibration) -> None:
@@ -129,14 +133,16 @@ class BoardReader:
             if seen.any():
                 self._refs[unseen] = self._refs[seen].mean(axis=0)
                 self._has_ref |= unseen
+        self._max_shift = MAX_COLOUR_SHIFT + CHROMA_SLACK * np.hypot(self._refs[:, 1] - 128, self._refs[:, 2] - 128)
         self._light = extra.get("light")
         self._lamp_checked = False
+        # The faces' own light (`vision.faces`), measured on every frame with lettered tiles and followed
+        # from frame to frame; in the board's coordinates, so it starts afresh with a new grid.
+        self._faces = faces.Follower()
         value = extra.get("board_value")
         self._board_value = float(value) if isinstance(value, (int, float)) else 0.0
-        # Sharpness never falls below SHARPNESS_FLOOR however blurred; the detail above it is what counts.
         sharp = extra.get("sharpness")
-        reference = float(sharp) if isinstance(sharp, (int, float)) else 2.2
-        self._min_sharpness = SHARPNESS_FLOOR + MIN_SHARPNESS * max(reference - SHARPNESS_FLOOR, 0.0)
+        self._detail = blur.Detail(float(sharp) if isinstance(sharp, (int, float)) else 2.2)
 
     def _settle(self, frame: np.ndarray) -> str:
         """Settle which way round the board lies from the tiles of `frame`, if they are enough and agree.
@@ -145,11 +151,12 @@ class BoardReader:
         read as the camera sees them, and not trusted), else "".
         """
         rect = light.apply(cells.rectify(frame, self._matrix), self._light)
-        stats = cells.colour_stats(rect, cells.planes(rect, self._board_value))
+        seen_faces = self._faces.kept or faces.measure(rect, self._seen)
+        stats = cells.colour_stats(rect, cells.planes(rect, self._board_value, seen_faces))
         tiles = [i for i in range(SIZE * SIZE) if stats[i, 0] >= TILE_FACE and self._seen[i]]
         if not tiles:
             return ""
-        verdict = orientation.vote(rect, tiles, self.classifier, self._board_value)
+        verdict = orientation.vote(rect, tiles, self.classifier, self._board_value, seen_faces)
         if verdict.sure:
             self._use(orientation.turn(self.calibration, verdict.quarters))
             return ""
@@ -263,9 +270,10 @@ class BoardReader:
         if not self._lamp_checked:
             self._check_lamp(raw)
         rect = light.apply(raw, self._light)
-        pl = cells.planes(rect, self._board_value)
+        face_light = self._faces.offer(faces.measure(rect, self._seen))
+        pl = cells.planes(rect, self._board_value, face_light)
         stats = cells.colour_stats(rect, pl)
-        top_pl, stats, lab = self._boxes(frame, rect, pl, stats)
+        top_pl, stats, lab = self._boxes(frame, rect, pl, stats, face_light)
         results: dict[str, SquareReading] = {}
         foreign = self._occupancy(lab, stats, results)
         tiles = [i for i, name in enumerate(ALL_SQUARES) if name not in results]
@@ -282,10 +290,12 @@ class BoardReader:
                     "check with vision.registration.check_alignment or calibrate again"
                 )
         sharp = cells.sharpness(pl.gray)
-        blurred = sharp < self._min_sharpness
+        limit = self._detail.limit
+        blurred = self._detail.smeared(sharp)
         if blurred:
             # A smeared frame (the camera or the table bumped, a tile in flight): nothing in it is trusted.
-            notes.append(f"motion blur: sharpness {sharp:.2f}, below {self._min_sharpness:.2f} for this camera")
+            notes.append(f"motion blur: sharpness {sharp:.2f}, below {limit:.2f} (the last clear frame's "
+                         f"{self._detail.reference:.2f})")
             results = {n: SquareReading(n, r.occupied, r.letter, 0.0, True) for n, r in results.items()}
         if unsettled:
             notes.append(unsettled)
@@ -299,6 +309,9 @@ class BoardReader:
                 f"{_names(self._unseen)}; {move_camera_hint(edges)}"
             )
         ms = (time.perf_counter() - start) * 1000.0
+        self._faces.settle(clear=not (foreign or blurred))
+        if not (foreign or blurred):
+            self._detail.clear(sharp)
         return BoardReading(
             results, occluded=bool(foreign) or blurred, ms=ms, notes=notes, unseen=list(self._unseen)
         )
@@ -314,8 +327,7 @@ class BoardReader:
         if not isinstance(self._light, dict):
             self._lamp_checked = True
             return
-        stats = cells.colour_stats(raw)
-        if int(((stats[:, 0] >= TILE_FACE) & self._seen).sum()) < parallax.MIN_TILES:
+        if int(faces.candidates(raw, self._seen).squares.sum()) < parallax.MIN_TILES:
             return
         self._lamp_checked = True
         from vision.registration import tints_tiles
@@ -326,24 +338,32 @@ class BoardReader:
         self._light = None if tints_tiles(raw, light.apply(raw, untoned)) else untoned
 
     def _boxes(
-        self, frame: np.ndarray, rect: np.ndarray, pl: cells.Planes, stats: np.ndarray
+        self, frame: np.ndarray, rect: np.ndarray, pl: cells.Planes, stats: np.ndarray,
+        face_light: faces.TileLight | None,
     ) -> tuple[cells.Planes, np.ndarray, np.ndarray]:
         """The tiles as boxes: the planes to read letters on (the top faces' grid when the camera's lift
         needs it), each square's colour stats (a tile's on its top face, an empty square beside a tile on
         the part of it no neighbour's box reaches) and each square's mean Lab colour, measured alike."""
         tiles = (stats[:, 0] >= TILE_FACE) & self._seen
-        count = int(tiles.sum())
-        if parallax.MIN_TILES <= count <= parallax.MAX_TILES and count * 2 >= self._lift_tiles * 3:
-            self.lift = parallax.measure_lift(frame, self._matrix, self._foot, tiles, self._board_value,
-                                              lambda r: light.apply(r, self._light))
-            self._lift_tiles = count
+        if not self._lift_measured and int(tiles.sum()) >= parallax.MIN_TILES:
+            # The first frame with tiles enough: measured on the board's own grid (lift 0); after that,
+            # followed from each frame's letters as read on the top faces' grid (`_letters`).
+            measured = _lift_of(cells.board_glyphs(pl, [divmod(int(i), SIZE) for i in np.flatnonzero(tiles)]),
+                                self._foot, 0.0)
+            if measured is not None:
+                self.lift, self._lift_measured = measured, True
         top_pl, top_stats = pl, stats
         if self.lift >= parallax.USE_LIFT:
             top = light.apply(cells.rectify(frame, parallax.top_matrix(self._matrix, self._foot, self.lift)),
                               self._light)
-            top_pl = cells.planes(top, self._board_value)
+            top_pl = cells.planes(top, self._board_value, face_light)
             top_stats = cells.colour_stats(top, top_pl)
-            tiles = (top_stats[:, 0] >= TILE_FACE) & self._seen
+            # A tile is pale on both grids. On the top faces' grid alone, an empty square whose outer
+            # neighbour holds a tile shows that tile's side over its outer part (the side runs from the
+            # tile's foot, nearer the camera's foot on this grid, up to its top face): camera C's corner
+            # square N14, boxed in by two tiles, was half side and read as a blank. On the board's grid
+            # that side lies over the tile's own square, and the empty square is clear.
+            tiles &= (top_stats[:, 0] >= TILE_FACE) & self._seen
         lab_plane = cv2.cvtColor(rect, cv2.COLOR_BGR2LAB)
         lab = cells.per_square_mean(lab_plane, inset=0.25)
         if not tiles.any():
@@ -378,7 +398,7 @@ class BoardReader:
                 continue
             face, sat = float(stats[i, 0]), float(stats[i, 2])
             if face <= EMPTY_FACE:
-                strange = shift[i] > MAX_COLOUR_SHIFT if self._has_ref[i] else sat < 0.2
+                strange = shift[i] > self._max_shift[i] if self._has_ref[i] else sat < 0.2
                 if strange:
                     foreign.add(i)
                 results[name] = SquareReading(name, False, EMPTY, 0.0 if strange else 1.0, bool(strange))
@@ -394,6 +414,11 @@ class BoardReader:
         """Read the letter of every tile square into `results`; return the squares that look foreign."""
         foreign: set[int] = set()
         glyphs = cells.board_glyphs(pl, [divmod(i, SIZE) for i in tiles])
+        if self._lift_measured:
+            read_at = self.lift if self.lift >= parallax.USE_LIFT else 0.0
+            measured = _lift_of(glyphs, self._foot, read_at)
+            if measured is not None:
+                self.lift = parallax.follow(self.lift, measured)
         lettered: list[int] = []
         patches: list[np.ndarray] = []
         heights: list[float] = []
@@ -412,10 +437,25 @@ class BoardReader:
             patches.append(patch)
             heights.append(glyph.height)
             dots_misplaced.append(glyph.dots_misplaced)
+        typical = float(np.median(heights)) if heights else 0.0
         stack = np.stack(patches) if patches else np.empty((0, cells.PATCH, cells.PATCH), np.uint8)
         guesses = self.classifier.predict(stack)
+        tall = [k for k, h in enumerate(heights) if len(heights) >= 5 and h > cells.TALL_GLYPH * typical]
+        if any(guesses[k].doubtful for k in tall):
+            # A mark much taller than the board's letters, read in doubt, may be a letter merged with a tile's
+            # dark edge (a corner of a tall tile's side): looked for again, cut down to the letter in it, and
+            # taken if that reads sure. (A Q with its tail reads sure as it is, and is left.)
+            tall = [k for k in tall if guesses[k].doubtful]
+            again = cells.board_glyphs(pl, [divmod(lettered[k], SIZE) for k in tall], typical)
+            recut = {k: again[divmod(lettered[k], SIZE)][0] for k in tall}
+            found = [(k, patch) for k, patch in recut.items() if patch is not None]
+            if found:
+                cut = np.stack([patch for _k, patch in found])
+                for (k, patch), guess in zip(found, self.classifier.predict(cut), strict=True):
+                    if not guess.doubtful:
+                        stack[k], guesses[k] = patch, guess
+                        heights[k] = again[divmod(lettered[k], SIZE)][1].height
         turned = self._turned(stack, guesses)
-        typical = float(np.median(heights)) if heights else 0.0
         for k, (i, guess, height) in enumerate(zip(lettered, guesses, heights, strict=True)):
             # A glyph much bigger or smaller than the others is not a letter of this set seen cleanly.
             odd_size = len(heights) >= 5 and typical > 0 and abs(height / typical - 1.0) > 0.3
@@ -458,6 +498,21 @@ class BoardReader:
         for i in near:
             sq = results[ALL_SQUARES[i]]
             results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
+
+
+def _lift_of(glyphs: Mapping[tuple[int, int], tuple[np.ndarray | None, cells.Glyph]], at: np.ndarray,
+             lift: float) -> float | None:
+    """The camera's lift from where the letters of `glyphs` (`cells.board_glyphs`, read on the grid of lift
+    `lift`) lie in their squares (`parallax.lift_from_letters`)."""
+    found = [(sq, g) for sq, (_patch, g) in glyphs.items() if g.found]
+    if not found:
+        return None
+    squares = np.array([(c, r) for (r, c), _g in found], np.float64)
+    letters = np.empty_like(squares)
+    for k, ((r, c), g) in enumerate(found):
+        x0, y0, _side = cells.window_box(r, c)
+        letters[k] = ((x0 + g.cx) / cells.PITCH - cells.PAD, (y0 + g.cy) / cells.PITCH - cells.PAD)
+    return parallax.lift_from_letters(squares, letters, at, lift)
 
 
 def _doubted(reading: BoardReading, why: str) -> BoardReading:

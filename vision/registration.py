@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import cells, light
+from vision import cells, faces, light
 from vision.calibration import Calibration
 from vision.errors import BoardNotFoundError, FrameSourceError
 from vision.geometry import SIZE, move_camera_hint, premium_layout
@@ -137,13 +137,13 @@ def tints_tiles(rect: np.ndarray, lit: np.ndarray) -> bool:
     The board's colours cannot tell a lamp's tint from a board printed in other greens and blues than the
     boards measured (the board of camera C is such a one); the tiles can: their faces are the frame's white.
     A lamp that leaves them more saturated than the camera saw them was the board's design, not the light.
-    An empty frame has no tiles to ask, and keeps the lamp.
+    The tiles are found by their letters (`vision.faces`), not by a colour the lamp may have changed. A frame
+    with fewer than three lettered tiles has none to ask, and keeps the lamp.
     """
-    before, after = cells.colour_stats(rect), cells.colour_stats(lit)
-    tiles = (before[:, 0] >= TILE_FACE_SHARE) | (after[:, 0] >= TILE_FACE_SHARE)
-    if np.count_nonzero(tiles) < 2:
+    before, after = faces.measure(rect), faces.measure(lit)
+    if before is None or after is None:
         return False
-    return float(after[tiles, 2].mean()) > float(before[tiles, 2].mean()) + TILE_TINT
+    return after.saturation > before.saturation + TILE_TINT
 
 
 def _best_shift(image: np.ndarray, matrix: np.ndarray, residual: float, cut: list[int]) -> tuple[np.ndarray, float]:

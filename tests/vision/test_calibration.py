@@ -44,3 +44,16 @@ def test_frames_of_another_size_are_refused() -> None:
 def test_singular_homography_is_refused() -> None:
     with pytest.raises(CalibrationError, match="invertible"):
         Calibration.from_matrix(np.zeros((3, 3)), (10, 10))
+
+
+@pytest.mark.parametrize(("past", "seen"), [(-3.0, True), (1.0, True), (4.0, True), (30.0, False)])
+def test_a_square_whose_corner_lies_a_hair_past_the_frame_is_seen(past: float, seen: bool) -> None:
+    """Squares of 80 pixels, the grid's bottom-right corner `past` pixels beyond the frame's right edge. After a
+    bump, camera C's corner square lay 3 pixels inside and its refitted grid 1 pixel outside: reported unseen,
+    its tile was missing from the reading. Its middle, where it is read, is well inside; a square cut by a
+    third of its side is not."""
+    width = round(40 + 15 * 80 - past)
+    to_board = np.array([[1 / 80, 0, -0.5], [0, 1 / 80, -0.5], [0, 0, 1]])  # grid from (40, 40), 80 px a square
+    calib = Calibration.from_matrix(to_board, (width + 1, 1400))
+    assert bool(calib.visible()[224]) is seen
+    assert bool(calib.visible()[223])  # its neighbour is inside whatever

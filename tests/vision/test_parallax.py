@@ -78,3 +78,49 @@ def test_a_flat_camera_under_a_warm_lamp_measures_no_lift(shared_dir: Path, germ
         flagged += reading.occluded
     assert flagged == 0
     assert reader.lift < parallax.USE_LIFT
+
+
+def test_the_lift_is_where_the_letters_lie_out_from_their_squares() -> None:
+    """Letters read on the board's grid lie out from their squares' middles by the lift times their distance
+    from the camera's foot; each tile laid a little off its square, and one pushed far off, do not move it."""
+    rng = np.random.default_rng(4)
+    at = np.array([7.3, 7.8])
+    squares = np.array([(c, r) for r in range(2, 14, 2) for c in range(1, 15, 3)], np.float64)
+    middles = squares + 0.5
+    laid = rng.normal(0, 0.06, middles.shape) + np.array([0.03, -0.02])  # how each was laid, and the print
+    letters = at + 1.045 * (middles - at) + laid
+    letters[3] += np.array([0.4, 0.0])  # a tile being pushed
+    assert parallax.lift_from_letters(squares, letters, at, 0.0) == pytest.approx(0.045, abs=0.006)
+    # Read on the grid of another lift, the same letters give the same lift.
+    top = at + (letters - at) / 1.03
+    assert parallax.lift_from_letters(squares, top, at, 0.03) == pytest.approx(0.045, abs=0.006)
+    assert parallax.lift_from_letters(squares[:5], letters[:5], at, 0.0) is None  # too few to tell
+    near = at + rng.uniform(-1, 1, (12, 2))
+    assert parallax.lift_from_letters(np.floor(near), near, at, 0.0) is None  # all by the foot
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["game01", "game13"])
+def test_every_frame_of_a_game_stood_up_reads_as_the_photo(
+    game: str, shared_dir: Path, german_model: TileClassifier
+) -> None:
+    """Every frame, as a table reads them, not every fourth. On camera C's game13 the lift measured on the
+    faces fell to 0 on a frame of 30 tiles (a tile's pale side scores as face at any lift), and from then on
+    the top faces' grid was the board's: 16 squares flagged a frame. And an empty square boxed in by tiles
+    on its outer sides (N14) showed their sides on the top faces' grid and read as a blank. On game01, a
+    tile's dark top edge was taken for an umlaut over its S."""
+    labels = shared_dir / "photos" / "labels.json"
+    if not labels.is_file():
+        pytest.skip(f"no labelled photos at {labels}")
+    photos = [p for p in load_labels(labels) if p.game == game and p.flag != "player_names_before_start"]
+    if not photos:
+        pytest.skip(f"the shared photos have no {game}")
+    first = cv2.imread(str(photos[0].path))
+    corners = calibrate(first).corners()
+    reader = BoardReader(calibrate(perturb.stand_tiles(first, corners, photos[0].board)), german_model)
+    for photo in photos:
+        frame = perturb.stand_tiles(cv2.imread(str(photo.path)), corners, photo.board)
+        reading = reader.read(frame, where=photo.file)
+        assert reading.board == list(photo.board), (photo.file, reading.notes)
+        assert not reading.occluded, (photo.file, reading.notes)
+    assert 0.04 < reader.lift < 0.07  # 0.045 raised, plus the photo's own
