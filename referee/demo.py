@@ -323,9 +323,9 @@ class DemoDriver:
             engine_total = snap["players"][player]["score"]
             shown = "(final)"
         width = max(10, *(len(p["name"]) for p in snap["players"]))  # the columns line up for long names too
-        from referee.terminal_text import say
+        from referee.words import say
 
-        self.say(say("demo_line", self.language, name=f"{name:>{width}}", move=move.move, shown=shown,
+        self.say(say("terminal", "demo_line", self.language, name=f"{name:>{width}}", move=move.move, shown=shown,
                      total=engine_total, record=move.total))
         self.result.compared += 1
         self._totals[player] = engine_total

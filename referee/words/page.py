@@ -1,0 +1,7 @@
+"""placeholder"""
+
+from __future__ import annotations
+
+from referee.words.base import Catalogue
+
+CATALOGUES = (Catalogue("page", {}),)
