@@ -2,7 +2,7 @@
 
 Routes (documented for users of the API in docs/api.md):
 
-- `GET /` the page; `GET /static/...` its script and style
+- `GET /` the page; `GET /static/...` its script and style; `GET /words.js` its words (referee/words/)
 - `GET /events` server-sent events, one `snapshot` event per table snapshot
 - `GET /api/snapshot` the current snapshot as JSON
 - `GET /api/session` the control token for this browser session and whether control is possible
@@ -55,7 +55,7 @@ from referee.web.security import (
     own_names,
 )
 from referee.web.validation import ACTIONS, InvalidInput, parse_control
-from referee.words import Phrase
+from referee.words import Phrase, page_script
 from referee.words.checks import catalogue as input_checks
 
 log = logging.getLogger(__name__)
@@ -230,6 +230,15 @@ async def _index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+# the page's words (referee/words/): its own, the board's and the states'; the page says them in its language
+WORDS_SCRIPT = page_script(("page", "board", "states"))
+
+
+async def _words(request: web.Request) -> web.Response:
+    return web.Response(text=WORDS_SCRIPT, content_type="application/javascript", charset="utf-8",
+                        headers={"Cache-Control": "no-cache"})
+
+
 async def _snapshot(request: web.Request) -> web.Response:
     return _json(_table(request).snapshot(), headers={"Cache-Control": "no-store"})
 
@@ -395,6 +404,7 @@ def create_app(
     app.on_shutdown.append(on_shutdown)
     app.router.add_get("/", _index)
     app.router.add_get("/events", hub.stream)
+    app.router.add_get("/words.js", _words)
     app.router.add_get("/api/snapshot", _snapshot)
     app.router.add_get("/api/session", _session)
     app.router.add_post("/api/control/{action}", _control)

@@ -1,7 +1,119 @@
-"""placeholder"""
+"""The scoreboard page's own words (referee/web/static/): its labels, buttons, questions and answers.
+
+The page gets these from the table's `/words.js` (with board.py's and states.py's) and says them in the table's
+language, or in the one its reader chose (the EN/DE button, `?lang=`). What the table itself says (its alerts, its
+refusals) comes in the snapshot, already in the table's language. Templates name plain `{fields}` only: the
+browser fills them as `say` does.
+"""
 
 from __future__ import annotations
 
 from referee.words.base import Catalogue
 
-CATALOGUES = (Catalogue("page", {}),)
+PAGE: dict[str, dict[str, str]] = {
+    "title": {"en": "{table} · Scoreboard", "de": "{table} · Anzeigetafel"},
+    "connecting": {"en": "connecting…", "de": "verbinde…"},
+    "live": {"en": "live", "de": "live"},
+    "reconnecting": {"en": "reconnecting…", "de": "verbinde neu…"},
+    "download_gcg": {"en": "Game (GCG)", "de": "Partie (GCG)"},
+    "download_png": {"en": "Board (PNG)", "de": "Brett (PNG)"},
+    "turn_timer": {"en": "Turn timer", "de": "Zugzeit"},
+    "bag": {"en": "Bag", "de": "Beutel"},
+    "cup": {"en": "Dice in the cup", "de": "Würfel im Becher"},
+    "cup_dice": {"en": "Dice in the cup, by number", "de": "Würfel im Becher, nach Nummer"},
+    "unseen": {"en": "Unseen tiles", "de": "Ungesehene Steine"},
+    "moves": {"en": "Moves", "de": "Züge"},
+    "player": {"en": "Player", "de": "Spieler"},
+    "move": {"en": "Move", "de": "Zug"},
+    "words": {"en": "Words", "de": "Wörter"},
+    "score": {"en": "Score", "de": "Punkte"},
+    "total": {"en": "Total", "de": "Summe"},
+    "control": {"en": "Table control", "de": "Tischsteuerung"},
+    "pin": {"en": "Table PIN", "de": "Tisch-PIN"},
+    "start": {"en": "Start", "de": "Start"},
+    "pause": {"en": "Pause", "de": "Pause"},
+    "resume": {"en": "Resume", "de": "Weiter"},
+    "pass": {"en": "Pass", "de": "Passen"},
+    "accept": {"en": "Accept play", "de": "Zug annehmen"},
+    "blank_title": {"en": "Letter of a blank", "de": "Buchstabe eines Blankos"},
+    "square": {"en": "Square", "de": "Feld"},
+    "letter": {"en": "Letter", "de": "Buchstabe"},
+    "set": {"en": "Set", "de": "Setzen"},
+    "correct_title": {"en": "Correct a misread letter", "de": "Falsch gelesenen Buchstaben korrigieren"},
+    "correct": {"en": "Correct", "de": "Korrigieren"},
+    "exchange_title": {"en": "Exchange", "de": "Tauschen"},
+    "count": {"en": "Tiles", "de": "Steine"},
+    "exchange": {"en": "Exchange", "de": "Tauschen"},
+    "challenge_title": {"en": "Challenge the last play", "de": "Letzten Zug anzweifeln"},
+    "challenger": {"en": "Challenger", "de": "Wer zweifelt"},
+    "challenge": {"en": "Challenge", "de": "Anzweifeln"},
+    "challenged_words": {"en": "Words challenged", "de": "Angezweifelte Wörter"},
+    "racks_title": {"en": "Tiles left on a rack at the end", "de": "Reststeine auf einer Bank am Ende"},
+    "tiles": {"en": "Tiles", "de": "Steine"},
+    "enter": {"en": "Enter", "de": "Eintragen"},
+    "roll_title": {"en": "Dice rolled (if the tray or camera cannot read them)",
+                   "de": "Gewürfelt (falls Schale oder Kamera sie nicht lesen)"},
+    "roll_done": {"en": "Dice rolled", "de": "Gewürfelt"},
+    "new_game": {"en": "New game", "de": "Neue Partie"},
+    "roll_letters": {"en": "Letters, ? for a blank face", "de": "Buchstaben, ? für eine Blankoseite"},
+    "roll_letters_one": {"en": "Letters of the 1 die, ? for a blank face",
+                         "de": "Buchstaben des Würfels, ? für eine Blankoseite"},
+    "roll_letters_n": {"en": "Letters of the {count} dice, ? for a blank face",
+                       "de": "Buchstaben der {count} Würfel, ? für eine Blankoseite"},
+    "on_turn": {"en": "to play", "de": "am Zug"},
+    "tiles_on_rack": {"en": "{count} tiles", "de": "{count} Steine"},
+    "winner": {"en": "wins", "de": "gewinnt"},
+    "tie": {"en": "shares the win", "de": "teilt den Sieg"},
+    "no_moves": {"en": "No moves yet", "de": "Noch keine Züge"},
+    "tie_break": {"en": "wins on the score before the racks", "de": "gewinnt nach den Punkten vor den Reststeinen"},
+    "lost_on_time": {"en": "lost on time", "de": "verliert auf Zeit"},
+    "pending_blanks": {"en": "Blank on {squares}: which letter does it stand for?",
+                       "de": "Blanko auf {squares}: für welchen Buchstaben steht er?"},
+    "pending_racks": {"en": "Enter the tiles left on the rack of {names}.", "de": "Reststeine von {names} eintragen."},
+    "pending_letters": {"en": "Which letter is on {squares}? The sensors cannot read it for sure.",
+                        "de": "Welcher Buchstabe liegt auf {squares}? Die Sensoren können ihn nicht sicher lesen."},
+    "pending_remove": {"en": "Take these tiles off the board: {squares}.",
+                       "de": "Diese Steine vom Brett nehmen: {squares}."},
+    "pending_challenge": {"en": "Time to challenge {name}'s play:", "de": "Zeit, den Zug von {name} anzuzweifeln:"},
+    "pending_roll_one": {"en": "Roll 1 die.", "de": "Einen Würfel werfen."},
+    "pending_roll": {"en": "Roll {count} dice.", "de": "{count} Würfel werfen."},
+    "pending_rolled": {"en": "Rolled: {letters}", "de": "Gewürfelt: {letters}"},
+    "pending_other": {"en": "The table waits for an entry.", "de": "Der Tisch wartet auf eine Eingabe."},
+    "done": {"en": "Done: {action}", "de": "Erledigt: {action}"},
+    "confirm": {"en": "Tap again to confirm", "de": "Zum Bestätigen nochmals tippen"},
+    "sending": {"en": "Sending…", "de": "Sende…"},
+    "control_off": {"en": "Control is disabled: this table has no PIN configured.",
+                    "de": "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt."},
+    "err.pin_required": {"en": "Enter the table PIN first.", "de": "Bitte zuerst die Tisch-PIN eingeben."},
+    "err.pin_wrong": {"en": "Wrong PIN.", "de": "Falsche PIN."},
+    "err.rate_limited": {"en": "Too many wrong PINs. Wait {seconds} s, then try again.",
+                         "de": "Zu viele falsche PINs. {seconds} s warten, dann erneut versuchen."},
+    "err.cross_site": {"en": "Refused: reload the page and try again.",
+                       "de": "Abgelehnt: Seite neu laden und erneut versuchen."},
+    "err.control_disabled": {"en": "Control is disabled: this table has no PIN configured.",
+                             "de": "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt."},
+    "err.invalid": {"en": "Check the input:", "de": "Eingabe prüfen:"},
+    "err.refused": {"en": "The table refused:", "de": "Der Tisch lehnt ab:"},
+    "err.network": {"en": "The referee cannot be reached.", "de": "Der Schiedsrichter ist nicht erreichbar."},
+    "err.internal": {"en": "The referee hit an internal error (it is in its log). Check the board and the scores.",
+                     "de": "Interner Fehler des Schiedsrichters (steht im Protokoll). Brett und Punkte prüfen."},
+    # The last line of a game: "Cesar wins 457-397, +60" (the engine's verdict, the scores as they stand).
+    "result_win": {"en": "{name} wins {scores}, {spread}", "de": "{name} gewinnt {scores}, {spread}"},
+    "result_on_time": {"en": "{name} wins on time, {scores}", "de": "{name} gewinnt auf Zeit, {scores}"},
+    "result_tie_break": {"en": "{name} wins {scores} on the score before the racks",
+                         "de": "{name} gewinnt {scores} nach den Punkten vor den Reststeinen"},
+    "result_shared": {"en": "{names} share the win, {scores}", "de": "{names} teilen den Sieg, {scores}"},
+    "and": {"en": " and ", "de": " und "},
+    "score_sep": {"en": "-", "de": ":"},
+    "score_sep_negative": {"en": " to ", "de": ":"},
+    "no_word_list": {"en": "No word list: challenges cannot be judged (every word stands). Install one with "
+                           "“referee lexicon install” (docs/lexicons.md).",
+                     "de": "Keine Wortliste: Zweifel können nicht entschieden werden (jedes Wort gilt). Eine "
+                           "installieren mit „referee lexicon install“ (docs/lexicons.md)."},
+    "withdrawn_play": {"en": "withdrawn: the play came off the board", "de": "zurückgenommen: der Zug kam vom Brett"},
+    "players": {"en": "Players", "de": "Spieler"},  # what a screen reader names the players' cards
+    "board": {"en": "Board", "de": "Brett"},
+    "language": {"en": "DE", "de": "EN"},  # the button that switches to the other language
+}
+
+CATALOGUES = (Catalogue("page", PAGE),)

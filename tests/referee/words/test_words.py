@@ -46,7 +46,7 @@ SAME = {"table.director_message", "table.game.scramble", "refusals.engine", "dou
         "director.tsh_error", "director.alert.paused", "director.pause.reason", "director.alert.snapshot_ahead",
         "director.alert.refused", "director.alert.offline", "director.delay_seconds", "broadcast.offline",
         "checks.on_field", "states.sentence.paused", "states.line.paused", "states.clock.paused",
-        "terminal.export", "director.zip", "engine.lexicon.not_a_list"}
+        "terminal.export", "director.zip", "engine.lexicon.not_a_list", "page.live", "page.pause", "page.start"}
 
 
 def _walk() -> list[tuple[str, str]]:
@@ -112,7 +112,7 @@ def test_a_language_without_words_is_said_in_english() -> None:
 
 # The catalogues the pages fill in the browser: plain {fields} only (no format spec, no conversion, no braces),
 # as the browser's Words.say fills them.
-PAGE_CATALOGUES = ("director", "broadcast", "board", "states")
+PAGE_CATALOGUES = ("page", "director", "broadcast", "board", "states")
 
 
 @pytest.mark.parametrize("catalogue", PAGE_CATALOGUES)
@@ -133,14 +133,19 @@ def test_a_page_gets_its_catalogues_in_every_language() -> None:
 
 
 def test_every_word_a_page_names_is_in_its_catalogue() -> None:
-    """The director's and the spectators' pages name their words by key (`data-w` in the HTML, `say("key")` and
-    `w("key")` in the scripts): a key the catalogue lacks would show nothing."""
+    """The pages name their words by key (the scoreboard: `data-i18n` and `t("key")`; the director's and the
+    spectators': `data-w`, `say("key")` and `w("key")`): a key the catalogue lacks would show nothing."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[3] / "tournament"
+    root = Path(__file__).resolve().parents[3]
     known = page_words(PAGE_CATALOGUES)["en"]
     named: list[tuple[str, str]] = []
-    for path in sorted([*root.glob("director/static/*"), *root.glob("broadcast/static/*")]):
+    for path in sorted(root.glob("referee/web/static/*")):
+        text = path.read_text(encoding="utf-8")
+        named += [(f"page.{key}", path.name) for key in re.findall(r'data-i18n(?:-label)?="([\w.]+)"', text)]
+        named += [(f"page.{key}", path.name) for key in re.findall(r'\bt\("([\w.]+)"', text)]
+        named += [(key, path.name) for key in re.findall(r'\bword\("([\w.]+)"', text)]
+    for path in sorted([*root.glob("tournament/director/static/*"), *root.glob("tournament/broadcast/static/*")]):
         if path.suffix not in (".html", ".js"):
             continue
         text = path.read_text(encoding="utf-8")
@@ -148,6 +153,6 @@ def test_every_word_a_page_names_is_in_its_catalogue() -> None:
         named += [(f"director.{key}", path.name) for key in re.findall(r'\bsay\("(\w+)"', text)]
         named += [(f"broadcast.{key}", path.name) for key in re.findall(r'\bw\("(\w+)"', text)]
         named += [(key, path.name) for key in re.findall(r'Words\.say\("([\w.]+)"', text)]
-    assert len(named) > 150, "the walk must see the pages' words"
+    assert len(named) > 200, "the walk must see the pages' words"
     missing = sorted({f"{where}: {key}" for key, where in named if key not in known})
     assert missing == [], "words the pages name that no catalogue has:\n" + "\n".join(missing)
