@@ -481,7 +481,7 @@
     status.dataset.kind = kind;
   }
 
-  // A check's template from /api/session (referee/web/checks.py): `{name}` a field, `{name!r}` a field in
+  // A check's template from /api/session (referee/words/checks.py): `{name}` a field, `{name!r}` a field in
   // quotes, `{{` and `}}` braces, as Python's str.format reads them.
   function fillCheck(template, fields) {
     return template.replace(/\{\{|\}\}|\{(\w+)(!r)?\}/g, (m, name, quoted) => {
