@@ -145,7 +145,7 @@ class TableService:
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
             self._tell_camera_the_tiles(self.camera)
-        self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
+        self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal, self.config.table.language)
         self.announcer: Announcer | None = None
         if parts.voice is not None:
             self.announcer = Announcer(parts.voice, clock=self.mono, on_trouble=self._speech_trouble)

@@ -142,6 +142,13 @@ TERMINAL: dict[str, dict[str, str]] = {
                    "de": "alle {n} Stände stimmen mit dem Partieformular überein (Punkte vom Regelwerk, nicht vom "
                          "Partieformular)"},
     "demo_serving": {"en": "still serving {url}; Ctrl-C to stop", "de": "die Seite bleibt unter {url}; Strg-C beendet"},
+    "demo_doubted": {"en": "  the camera doubted {square}: {letter} entered on the page",
+                     "de": "  die Kamera war bei {square} unsicher: {letter} auf der Seite eingegeben"},
+    "demo_late_pass": {"en": "  line {line}: a pass after the game ended: the turn a wrong challenge lost",
+                       "de": "  Zeile {line}: ein Passen nach dem Spielende: der Zug, den eine falsche Anzweiflung "
+                             "gekostet hat"},
+    "stall_note": {"en": "  ! cannot save: the SD card has not answered for {seconds} s",  # referee/outputs.py
+                   "de": "  ! Speichern nicht möglich: die SD-Karte antwortet seit {seconds} s nicht"},
     # what each kind of move is called in the simulated table's move line (referee/sim/narrator.py)
     "kind.exchange": {"en": "exchange", "de": "tauscht"},
     "kind.pass": {"en": "pass", "de": "passt"},
