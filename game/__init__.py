@@ -35,5 +35,5 @@ Public API (import from the modules named):
   `write_gcg(players, events, pragmas)` (the rack field on every move line; names kept on one line: `one_line`).
 - `game.gcg_check`: `check_record(record, default_rules)` -> mismatches (what `referee gcg check` prints).
 - `game.errors`: `RefereeError` and one class per failure, each with a stable `code`, the `form` of its
-  message and the `fields` it names (docs/errors.md; `referee.error_texts` renders them in English and German).
+  message and the `fields` it names (docs/errors.md; `referee/words/engine.py` words them in English and German).
 """

@@ -12,12 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from referee.words import Phrase, say
+
 ROLL_DICE = 7  # a Scramble roll: seven dice, or all that remain [SCRAMBLE]; a tray reads a roll once it holds it
-
-_GAME_NAMES = {"standard": ("the standard game", "das Standardspiel"),
-               "scramble": ("Scramble", "Scramble"),
-               "scramble-advanced": ("Scramble", "Scramble")}
-
 
 @cache
 def game_board_size(kind: str) -> tuple[int, int]:
@@ -43,23 +40,18 @@ class BoardMisfit:
     def wrong_size(self) -> bool:
         return (self.width, self.height) != (self.need_width, self.need_height)
 
-    def said(self, language: str = "en") -> str:
-        """The reason in the table's language, one clause (no full stop), for a refusal or an alert."""
-        de = language == "de"
-        game = _GAME_NAMES.get(self.kind, (self.kind, self.kind))[1 if de else 0]
+    @property
+    def phrase(self) -> Phrase:
+        """The reason, one clause (no full stop), for a refusal or an alert (referee/words/table.py)."""
         board, need = f"{self.width}x{self.height}", f"{self.need_width}x{self.need_height}"
         if self.wrong_size:
-            if de:
-                return f"ein Brett mit {board} Feldern kann {game} nicht spielen: es wird auf {need} gespielt"
-            return f"a {board} board cannot play {game}: it is played on {need}"
-        if de:
-            return (f"ein Würfelfach mit {self.slots} Plätzen kann keinen Wurf von {ROLL_DICE} Würfeln aufnehmen "
-                    f"(ohne Fach: slots=0, der Wurf wird auf der Seite eingegeben)")
-        return (f"a dice tray of {self.slots} slot(s) cannot hold a roll of {ROLL_DICE} dice (without a tray, "
-                f"slots=0, the roll is typed on the page)")
+            game = Phrase("table", "game.standard" if self.kind == "standard" else "game.scramble")
+            return Phrase("table", "misfit_size", {"board": board, "game": game, "need": need})
+        return Phrase("table", "misfit_tray", {"slots": self.slots, "dice": ROLL_DICE})
 
     def __str__(self) -> str:
-        return self.said("en")
+        p = self.phrase
+        return say(p.catalogue, p.code, "en", **p.fields)
 
 
 def board_misfit(kind: str, width: int, height: int, slots: int = 0) -> BoardMisfit | None:

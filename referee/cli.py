@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
+import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from referee import __version__
 from referee import commands as commands_pkg
@@ -73,3 +76,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"referee {args.command}: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     return int(result or 0)
+
+
+def command_name(argv0: str | None = None) -> str:
+    """How to type this program again: `referee` when that name on the PATH is this program, else the path
+    it was started by (`.venv/bin/referee` after `make run`), relative to the current folder when inside it."""
+    given = argv0 if argv0 is not None else sys.argv[0]
+    here = Path(given).resolve() if given else None
+    found = shutil.which("referee")
+    if found and here is not None and Path(found).resolve() == here:
+        return "referee"
+    if here is None or not here.exists() or here.name not in ("referee", "referee.exe"):
+        return "referee"
+    try:
+        rel = os.path.relpath(here, Path.cwd())
+    except ValueError:
+        return str(here)
+    return rel if not rel.startswith("..") else str(here)

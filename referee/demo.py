@@ -31,6 +31,7 @@ from game.squares import Square
 from referee.table.api import Snapshot
 from referee.table.live import LiveTable
 from referee.table.state import TableState
+from referee.words import say
 
 
 class DemoError(RefereeError, ValueError):
@@ -229,7 +230,7 @@ class DemoDriver:
                 self.table.control("blank", {"square": sq, "letter": truth[sq].letter})
             for sq in snap["pending"].get("letters", []):
                 self.result.asked += 1
-                self.say(f"  the camera doubted {sq}: {truth[sq].letter} entered on the page")
+                self.say(say("terminal", "demo_doubted", self.language, square=sq, letter=truth[sq].letter))
                 self.table.control("correct", {"square": sq, "letter": truth[sq].letter})
         snap = self.table.snapshot()
         self.compare(player, move)
@@ -285,7 +286,7 @@ class DemoDriver:
         if not self._on_turn(snap, player):
             # a pass after the other player went out: a record's way of writing the turn lost by a wrong
             # challenge of the last play (the game is over; nothing to press, nothing scored)
-            self.say(f"  line {move.line}: a pass after the game ended: the turn a wrong challenge lost")
+            self.say(say("terminal", "demo_late_pass", self.language, line=move.line))
             self.compare(player, move)
             return
         before = len(self.table.snapshot()["moves"])
@@ -323,9 +324,7 @@ class DemoDriver:
             engine_total = snap["players"][player]["score"]
             shown = "(final)"
         width = max(10, *(len(p["name"]) for p in snap["players"]))  # the columns line up for long names too
-        from referee.terminal_text import say
-
-        self.say(say("demo_line", self.language, name=f"{name:>{width}}", move=move.move, shown=shown,
+        self.say(say("terminal", "demo_line", self.language, name=f"{name:>{width}}", move=move.move, shown=shown,
                      total=engine_total, record=move.total))
         self.result.compared += 1
         self._totals[player] = engine_total

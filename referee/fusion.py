@@ -5,7 +5,7 @@ squares are occupied. A coded-tile board also reads letters; a presence-only boa
 camera reads letters with a confidence and says when it doubts a square (a hand, blur). The rule
 is simple and never guesses: a letter is trusted only when every source that read it agrees and
 the camera is confident; otherwise the square carries a `doubt` that the table shows and asks
-about before scoring.
+about before scoring: a code and its fields (`Doubt`), said in the table's language (referee/words/doubts.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from game.squares import Square
-from referee.table.picture import Cell
+from referee.table.picture import Cell, Doubt
 
 
 @dataclass(frozen=True)
@@ -61,20 +61,20 @@ def fuse(
             continue
         if reading is not None and reading.unseen:
             out[sq] = (Cell(coded) if coded != "?" else Cell(None, blank=True)) if coded else Cell(
-                None, doubt=f"{sq}: the board feels a tile outside the camera's view")
+                None, doubt=Doubt("board_feels_unseen", {"square": sq}))
             continue
         if reading is None or not reading.occupied:
             if coded:
                 out[sq] = Cell(coded) if coded != "?" else Cell(None, blank=True)
             else:
-                out[sq] = Cell(None, doubt=f"{sq}: the board feels a tile the camera does not see")
+                out[sq] = Cell(None, doubt=Doubt("board_feels_hidden", {"square": sq}))
             continue
         cam = _camera_cell(sq, reading, min_confidence)
-        if coded and coded != "?" and cam.letter and not cam.doubt and cam.letter != coded:
-            out[sq] = Cell(None, doubt=f"{sq}: the board reads {coded}, the camera reads {cam.letter}")
+        if coded and coded != "?" and cam.letter and cam.doubt is None and cam.letter != coded:
+            out[sq] = Cell(None, doubt=Doubt("readings_differ", {"square": sq, "board": coded, "camera": cam.letter}))
         elif coded == "?" or cam.blank:
             out[sq] = Cell(None, blank=True) if (coded in (None, "?") and cam.blank) or coded == "?" else Cell(
-                None, doubt=f"{sq}: the board reads {coded}, the camera sees a blank")
+                None, doubt=Doubt("camera_sees_blank", {"square": sq, "board": coded}))
         elif coded:
             out[sq] = Cell(coded)
         else:
@@ -90,10 +90,10 @@ def _doubt_at_the_frame_edge(picture: dict[str, Cell], camera: Mapping[str, Came
         return picture
     out = dict(picture)
     for sq, cell in picture.items():
-        if cell.doubt or not _neighbours(sq) & unseen:
+        if cell.doubt is not None or not _neighbours(sq) & unseen:
             continue
-        seen = f" ({cell.letter})" if cell.letter else ""
-        out[sq] = Cell(None, doubt=f"{sq}{seen}: the camera cannot see past this tile (the frame cuts the board)")
+        out[sq] = Cell(None, doubt=Doubt("frame_cuts_letter", {"square": sq, "letter": cell.letter}) if cell.letter
+                       else Doubt("frame_cuts", {"square": sq}))
     return out
 
 
@@ -107,6 +107,8 @@ def _camera_cell(sq: str, r: CameraSquare, min_confidence: float) -> Cell:
     if r.letter == "?" and r.confidence >= min_confidence and not r.uncertain:
         return Cell(None, blank=True)
     if r.letter is None or r.letter == "?" or r.uncertain or r.confidence < min_confidence:
-        guess = f" (maybe {r.letter}, {r.confidence:.0%} sure)" if r.letter and r.letter != "?" else ""
-        return Cell(None, doubt=f"{sq}: the camera cannot read this tile{guess}")
+        if r.letter and r.letter != "?":  # its guess, in whole per cent (a wobble below that journals nothing new)
+            return Cell(None, doubt=Doubt("camera_unsure", {"square": sq, "letter": r.letter,
+                                                            "confidence": round(float(r.confidence), 2)}))
+        return Cell(None, doubt=Doubt("camera_unreadable", {"square": sq}))
     return Cell(r.letter.upper())

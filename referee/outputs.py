@@ -24,6 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from referee.table.live import STALL_ALERT_S, LiveTable
+from referee.words import say
 
 if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
     from hardware.factory import TableDevices
@@ -45,8 +46,9 @@ class Outputs:
     """Draws the table's clocks on the configured devices and/or the terminal. Call `refresh()` often."""
 
     def __init__(self, table: LiveTable, devices: TableDevices | None, clock: Monotonic,
-                 terminal: TextIO | StatusLine | None = None) -> None:
+                 terminal: TextIO | StatusLine | None = None, language: str = "en") -> None:
         self.table = table
+        self.language = language  # of what the terminal says (referee/words/terminal.py)
         self.devices = devices
         self.clock = clock
         self.terminal = terminal
@@ -105,7 +107,7 @@ class Outputs:
             self._stall_logged = True
             log.error("the journal has waited %.0f s for the SD card: the game cannot be saved; the clocks run on",
                       waiting)
-        return f"  ! cannot save: the SD card has not answered for {waiting:.0f} s"
+        return say("terminal", "stall_note", self.language, seconds=f"{waiting:.0f}")
 
     def refresh(self) -> None:
         """Draw the clocks now. Never raises: the service loop calls it between the table's timers."""

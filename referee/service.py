@@ -42,12 +42,12 @@ from referee.speech.announcer import Announcer, SpeechListener
 from referee.speech.voice import Voice
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
-from referee.table.messages import text
 from referee.table.picture import Picture
 from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
 from referee.tournament_restart import keeps_last_game
+from referee.words import Phrase
 
 if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
     from hardware.factory import TableDevices
@@ -136,8 +136,7 @@ class TableService:
         if damage:
             log.error("%s is damaged (quick_check: %s); the game goes on, copy the journal now and restore a backup "
                       "(docs/backup.md)", self.journal.path, "; ".join(damage))
-            self.table.set_alert("journal_malformed", text("journal_malformed", self.config.table.language,
-                                                           finding=damage[0]), publish=False)
+            self.table.set_alert("journal_malformed", publish=False, finding=damage[0])
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
         self.relaid = 0  # tiles an emulated board got again from the journal at start (a resumed game)
@@ -146,7 +145,7 @@ class TableService:
         if self.camera is not None:
             self.camera.clock = self.mono  # frame times and board changes on one clock
             self._tell_camera_the_tiles(self.camera)
-        self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal)
+        self.outputs = Outputs(self.table, parts.devices, self.mono, parts.terminal, self.config.table.language)
         self.announcer: Announcer | None = None
         if parts.voice is not None:
             self.announcer = Announcer(parts.voice, clock=self.mono, on_trouble=self._speech_trouble)
@@ -224,8 +223,7 @@ class TableService:
         log.warning("resumed game %s keeps the settings it started with, not the configuration's new ones (%s): "
                     "a game's rules and clocks cannot change while it is played; the game after it takes them",
                     game_id, said)
-        resumed.set_alert("settings_kept", text("settings_kept", kept.language, changes=said), level="info",
-                          publish=False)
+        resumed.set_alert("settings_kept", level="info", publish=False, changes=said)
         self._settings_kept_game = game_id
         return resumed
 
@@ -278,11 +276,13 @@ class TableService:
 
     def _speech_trouble(self, error: Exception | None) -> None:
         """The voice failed (no sound device, espeak-ng broken) or speaks again: said on the page."""
-        lang = self.config.table.language
+        if error is None:
+            self.table.clear_alert("speech_failed")
+            return
         sound = getattr(error, "sound", "")
-        said = (None if error is None else text("speech_no_device", lang, why=sound) if sound
-                else text("speech_failed", lang, why=error))
-        self.table.set_alert("speech_failed", said, level="warning")
+        why = Phrase("table", "speech_no_device", {"sound": sound}) if sound else \
+            Phrase("table", "speech_error", {"error": str(error)})
+        self.table.set_alert("speech_failed", level="warning", why=why)
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         t = threading.Thread(target=target, name=f"referee-{name}", daemon=True)
@@ -325,13 +325,11 @@ class TableService:
         unknown = sorted(set(picture) - self._known_squares)
         if not unknown:
             self._known_squares = None
-            self.table.set_alert("journal_behind", None)
+            self.table.clear_alert("journal_behind")
             return
         shown = ", ".join(unknown[:8]) + (" ..." if len(unknown) > 8 else "")
         log.error("the board holds tiles on %d squares the journal does not know (%s)", len(unknown), shown)
-        self.table.set_alert("journal_behind", f"The board holds tiles on {len(unknown)} square(s) the saved game "
-                             f"does not know ({shown}): the journal may have lost moves. Call the director "
-                             "(docs/backup.md); clear the board for a new game.")
+        self.table.set_alert("journal_behind", count=len(unknown), squares=shown)
 
     def _board_fits(self, hello: Any) -> str | None:
         """The link asks at each HELLO: why this board cannot play the table's game (then it is refused and
@@ -344,8 +342,7 @@ class TableService:
         misfit = board_misfit(kind, hello.width, hello.height, hello.slots)
         if misfit is None:
             return None
-        self.table.set_alert("board_unfit", text("board_unfit", self.config.table.language,
-                                                 why=misfit.said(self.config.table.language)))
+        self.table.set_alert("board_unfit", why=misfit.phrase)
         return str(misfit)
 
     def _on_board_event(self, ev: Any) -> None:
@@ -354,7 +351,7 @@ class TableService:
         try:
             if isinstance(ev, fe.BoardDump):
                 # The first dump after the handshake says the board is there (LinkRestored only follows a loss).
-                self.table.set_alert("board_unfit", None)  # a board that fits was plugged in instead
+                self.table.clear_alert("board_unfit")  # a board that fits was plugged in instead
                 self.table.link("board", True)
             if isinstance(ev, fe.SquareChanged | fe.BoardDump):
                 self._last_change = self.mono()
@@ -439,7 +436,7 @@ class TableService:
         if self._camera_blind():
             return False
         self.refresh_picture()
-        self.table.set_alert("camera_blind", None)
+        self.table.clear_alert("camera_blind")
         self.table.press_clock(player)
         return True
 
@@ -451,7 +448,7 @@ class TableService:
             return
         if cam.read() is not None:
             self.refresh_picture()
-            self.table.set_alert("camera_blind", None)
+            self.table.clear_alert("camera_blind")
         self._camera_link()
 
     def _camera_blind(self) -> bool:
@@ -461,7 +458,7 @@ class TableService:
         cam = self.camera
         if self.config.sensors.fusion != "camera" or cam is None or not cam.up or not cam.blind:
             return False
-        self.table.set_alert("camera_blind", text("camera_blind", self.config.table.language, why=cam.blind))
+        self.table.set_alert("camera_blind", why=cam.blind)
         return True
 
     def _camera_current(self) -> bool:
@@ -603,7 +600,7 @@ class TableService:
             over = now.state is TableState.ENDED
         if over or self.table.game_id != self._settings_kept_game:
             self._settings_kept_game = None
-            self.table.set_alert("settings_kept", None)
+            self.table.clear_alert("settings_kept")
 
     def loop_step(self) -> None:
         """The watchdog and systemd's status line: never waits for the disk or the table."""

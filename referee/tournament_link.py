@@ -126,8 +126,8 @@ class TournamentLink:
                                      by=cmd.by, command_id=cmd.id)
             else:
                 self.table.director(cmd.cmd, dict(cmd.args), by=cmd.by, command_id=cmd.id)
-        except ControlError as exc:
-            raise CommandRefused(exc.code, str(exc)) from None
+        except ControlError as exc:  # said in the table's language: the director shows it on the table's tile
+            raise CommandRefused(exc.code, exc.text(str(self.table.snapshot().get("language", "en")))) from None
         game = self.table.game_id
         return game, (self.journal.last_seq(game) if game is not None else None)
 

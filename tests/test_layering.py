@@ -17,31 +17,56 @@ FORBIDDEN = {
     "firmware_bridge": {"referee", "tests", "benchmarks"},
     "hardware": {"referee", "tests", "benchmarks"},
     "referee": {"tests", "benchmarks"},
-    # tournament sees only what the broker carries: never a table's internals
+    # tournament sees only what the broker carries: never a table's internals (its pages' words excepted, below)
     "tournament": {"referee", "vision", "firmware_bridge", "hardware", "tests", "benchmarks"},
 }
+# What a package may import of one it must not otherwise: the words layer (referee/words/, which imports only the
+# rules engine) says the director's pages' words as it says the table's.
+ALLOWED = {"tournament": ("referee.words",)}
 
 
-def imported_roots(path: Path) -> set[tuple[str, int]]:
+def imported_modules(path: Path) -> set[tuple[str, int]]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: set[tuple[str, int]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update((alias.name.split(".")[0], node.lineno) for alias in node.names)
+            found.update((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add((node.module.split(".")[0], node.lineno))
+            found.add((node.module, node.lineno))
     return found
+
+
+def imported_roots(path: Path) -> set[tuple[str, int]]:
+    return {(module.split(".")[0], line) for module, line in imported_modules(path)}
+
+
+def _allowed(package: str, module: str) -> bool:
+    return any(module == a or module.startswith(f"{a}.") for a in ALLOWED.get(package, ()))
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_package_respects_the_data_flow(package: str) -> None:
     offences = [
-        f"{path.relative_to(ROOT)}:{line} imports {root}"
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
         for path in sorted((ROOT / package).rglob("*.py"))
-        for root, line in sorted(imported_roots(path))
-        if root in FORBIDDEN[package]
+        for module, line in sorted(imported_modules(path))
+        if module.split(".")[0] in FORBIDDEN[package] and not _allowed(package, module)
     ]
     assert offences == [], "imports against the data flow of CONTRIBUTING.md:\n" + "\n".join(offences)
+
+
+def test_the_words_layer_imports_only_the_rules_engine() -> None:
+    """referee/words/ is imported by the tournament director too: it must not bring the table's service along."""
+    import sys
+
+    allowed = set(sys.stdlib_module_names) | {"game", "__future__"}
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted((ROOT / "referee" / "words").rglob("*.py"))
+        for module, line in sorted(imported_modules(path))
+        if module.split(".")[0] not in allowed and not module.startswith("referee.words")
+    ]
+    assert offences == [], "referee/words/ imports only game/ and itself:\n" + "\n".join(offences)
 
 
 

@@ -53,7 +53,7 @@ def handle(args: argparse.Namespace) -> int:
     from referee.demo import DemoDriver, RecordJudge, load_record
     from referee.service import TableService
     from referee.sim.parts import sim_config, sim_parts
-    from referee.terminal_text import say
+    from referee.words import say
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -71,8 +71,8 @@ def handle(args: argparse.Namespace) -> int:
                             language="de" if tiles == "german" else "en",
                             end_racks=end_rack_rule(record) if kind == "standard" else "")
         lang = config.table.language
-        camera = say("demo_camera" if config.sensors.camera else "demo_no_camera", lang)
-        print(f"referee demo: {say('demo_starting', lang, camera=camera)}", flush=True)
+        camera = say("terminal", "demo_camera" if config.sensors.camera else "demo_no_camera", lang)
+        print(f"referee demo: {say('terminal', 'demo_starting', lang, camera=camera)}", flush=True)
         parts, holder = sim_parts(config)
         judge = RecordJudge()
         parts.lexicon = judge
@@ -158,7 +158,7 @@ def challenge_rule(record: Any) -> str:
 
 async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     from referee.table.state import TableState
-    from referee.terminal_text import say
+    from referee.words import say
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -173,29 +173,29 @@ async def _main(service: Any, driver: Any, args: argparse.Namespace) -> int:
     runner = asyncio.create_task(service.run(stop, ready.set))
     await ready.wait()
     lang = service.config.table.language
-    print(f"referee demo: {say('demo_watch', lang, url=service.web_url or '(no page)', pin=service.config.web.pin)}",
-          flush=True)
+    watch = say("terminal", "demo_watch", lang, url=service.web_url or "(no page)", pin=service.config.web.pin)
+    print(f"referee demo: {watch}", flush=True)
     code = 0
     try:
         result = await loop.run_in_executor(None, driver.run)
         scores = ", ".join(f"{n} {s}" for n, s in result.final)
-        how = say("demo_ended" if result.state is TableState.ENDED else "demo_stops_early", lang)
+        how = say("terminal", "demo_ended" if result.state is TableState.ENDED else "demo_stops_early", lang)
         if result.stopped:
             s = "" if result.moves == 1 else "s"
-            print(f"referee demo: {say('demo_stopped', lang, moves=result.moves, s=s, scores=scores)}")
+            print(f"referee demo: {say('terminal', 'demo_stopped', lang, moves=result.moves, s=s, scores=scores)}")
             return 130
-        print(f"referee demo: {say('demo_played', lang, moves=result.moves, how=how, scores=scores)}")
+        print(f"referee demo: {say('terminal', 'demo_played', lang, moves=result.moves, how=how, scores=scores)}")
         if result.mismatches:
             n = len(result.mismatches)
-            print(f"referee demo: {say('demo_differ_one' if n == 1 else 'demo_differ', lang, n=n)}")
+            print(f"referee demo: {say('terminal', 'demo_differ_one' if n == 1 else 'demo_differ', lang, n=n)}")
             for m in result.mismatches:
                 print(f"  {m}")
             code = 1
         else:
-            print(f"referee demo: {say('demo_agree', lang, n=result.compared)}")
+            print(f"referee demo: {say('terminal', 'demo_agree', lang, n=result.compared)}")
         stay = args.stay if args.stay is not None else sys.stdin.isatty() and sys.stdout.isatty()
         if stay and service.web_url:
-            print(f"referee demo: {say('demo_serving', lang, url=service.web_url)}", flush=True)
+            print(f"referee demo: {say('terminal', 'demo_serving', lang, url=service.web_url)}", flush=True)
             await stop.wait()
     except Exception as exc:
         print(f"referee demo: {exc}", file=sys.stderr)

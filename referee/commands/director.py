@@ -26,13 +26,17 @@ def register(sub: Any) -> None:
 
 
 class DirectorGuard:
-    """The director credential behind referee.web.security's PinGuard and CsrfGuard (see tournament.director.access)."""
+    """The director credential behind referee.web.security's PinGuard and CsrfGuard (see tournament.director.access).
 
-    def __init__(self, credential: str | None, clock: Callable[[], float] = time.monotonic, **backoff: float) -> None:
+    Its refusals name the director key, in the director's language (`language`, [director] language)."""
+
+    def __init__(self, credential: str | None, clock: Callable[[], float] = time.monotonic, *, language: str = "en",
+                 **backoff: float) -> None:
         from referee.web.security import CsrfGuard, PinGuard
 
-        self._pins = PinGuard(credential, clock, **backoff)  # type: ignore[arg-type]
+        self._pins = PinGuard(credential, clock, noun="director_key", **backoff)  # type: ignore[arg-type]
         self._csrf = CsrfGuard()
+        self.language = language
 
     @property
     def enabled(self) -> bool:
@@ -43,13 +47,14 @@ class DirectorGuard:
 
     def guessing(self) -> str | None:
         """What the hall's alert says while someone guesses the director key (None: nobody is)."""
+        from referee.words import Phrase, say
+
         state = self._pins.guessing()
         if state is None:
             return None
         wrong, spent = state
-        text = f"someone is guessing the director key: {wrong} wrong keys in the last 10 minutes"
-        return text + (" (new sessions are refused for now; yours, once it gave the key, and this machine's "
-                       "own browser are not)" if spent else "")
+        then = Phrase("director", "guessing_spent") if spent else ""
+        return say("director", "guessing", self.language, wrong=wrong, then=then)
 
     def check(self, *, client: str | None, credential: str | None, session_id: str | None, token: str | None,
               headers: Mapping[str, str], host: str) -> None:
@@ -70,15 +75,14 @@ class DirectorGuard:
             self._pins.check(client_key(client), credential, session_id, exempt=_loopback(client))
         except CrossSiteRequest as exc:
             raise Refused(403, "cross_site", str(exc)) from None
-        except ControlDisabled:
-            raise Refused(403, "control_disabled", "commands are off: no director credential is configured "
-                                                   "([director] credential_file)") from None
+        except ControlDisabled as exc:
+            raise Refused(403, "control_disabled", exc.text(self.language)) from None
         except RateLimited as exc:
-            raise Refused(429, "rate_limited", str(exc).replace("PIN", "key"), exc.retry_after) from None
-        except PinRequired:
-            raise Refused(401, "key_required", "this needs the director key") from None
+            raise Refused(429, "rate_limited", exc.text(self.language), exc.retry_after) from None
+        except PinRequired as exc:
+            raise Refused(401, "key_required", exc.text(self.language)) from None
         except WrongPin as exc:
-            raise Refused(403, "key_wrong", str(exc).replace("PIN", "director key")) from None
+            raise Refused(403, "key_wrong", exc.text(self.language)) from None
 
 
 def _loopback(client: str | None) -> bool:
@@ -108,7 +112,8 @@ def handle(args: argparse.Namespace) -> int:
         config = replace(config, port=args.port)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(serve(config, DirectorGuard(config.credential), MachineReplayer()))
+        asyncio.run(serve(config, DirectorGuard(config.credential, language=config.pages_language),
+                          MachineReplayer()))
     except OSError as exc:
         print(f"referee director: cannot listen on {config.host}:{config.port}: {exc.strerror or exc}",
               file=sys.stderr)

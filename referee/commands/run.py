@@ -193,15 +193,16 @@ def _log_to_file(path: Any, verbose: bool) -> logging.StreamHandler[Any]:
 
 def _goodbye(service: Any, language: str) -> None:
     """After Ctrl-C (or a stop): where the game is kept and the one command that exports it."""
-    from referee.terminal_text import command_name, say
+    from referee.cli import command_name
+    from referee.words import say
 
     game_id = getattr(service.table, "game_id", None)
     if game_id is None:
         return
     state_dir = service.config.table.state_dir
     command = f"{command_name()} games export {game_id} --gcg --state-dir {state_dir}"
-    print(f"\nreferee: {say('journal', language, path=state_dir / 'games.sqlite3')}", flush=True)
-    print(f"referee: {say('export', language, command=command)}", flush=True)
+    print(f"\nreferee: {say('terminal', 'journal', language, path=state_dir / 'games.sqlite3')}", flush=True)
+    print(f"referee: {say('terminal', 'export', language, command=command)}", flush=True)
 
 
 async def _serve(service: Any, *, screen: Any = None, screen_log: logging.StreamHandler[Any] | None = None,
@@ -213,20 +214,20 @@ async def _serve(service: Any, *, screen: Any = None, screen_log: logging.Stream
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
 
-    from referee.terminal_text import say, state_word
+    from referee.words import say
 
     lang = service.config.table.language
 
     def started() -> None:
         snap = service.table.snapshot()
         players = ", ".join(f"{p['name']} {p['score']}" for p in snap["players"])
-        where = say("page", lang, url=service.web_url) if service.web_url else ""
-        print("referee: " + say("status", lang, game=service.table.game_id, state=state_word(snap["state"], lang),
+        where = say("terminal", "page", lang, url=service.web_url) if service.web_url else ""
+        print("referee: " + say("terminal", "status", lang, game=service.table.game_id, state=snap["state"],
                                 players=players, where=where), flush=True)
         if service.web_url:
             others = f" (or {', '.join(service.web_urls[1:])})" if len(service.web_urls) > 1 else ""
-            print(f"referee: {say('listens', lang, where=service.web_listen)}", flush=True)
-            print(f"referee: {say('watch', lang, url=service.web_url)}{others}", flush=True)
+            print(f"referee: {say('terminal', 'listens', lang, where=service.web_listen)}", flush=True)
+            print(f"referee: {say('terminal', 'watch', lang, url=service.web_url)}{others}", flush=True)
         if service.link is not None and service.link.emulator is not None:  # --sim, or emulator:// in a file
             from referee.pin_policy import DEMO_PIN
 
@@ -234,14 +235,15 @@ async def _serve(service: Any, *, screen: Any = None, screen_log: logging.Stream
             # anyone in the systemd-journal group (and every backup of /var/log) reads.
             public = service.config.web.pin == DEMO_PIN
             waiting = snap["state"] == TableState.WAITING  # not a game resumed from the journal
-            start = (say("start_pin", lang, pin=DEMO_PIN) if public else say("start", lang)) if waiting else ""
-            print(f"referee: {say('emulator', lang, path=service.link.emulator.path)}{start}", flush=True)
+            start = say("terminal", "start_pin", lang, pin=DEMO_PIN) if public else say("terminal", "start", lang)
+            start = start if waiting else ""
+            print(f"referee: {say('terminal', 'emulator', lang, path=service.link.emulator.path)}{start}", flush=True)
             if service.relaid:
-                print(f"referee: {say('relaid', lang, count=service.relaid)}", flush=True)
+                print(f"referee: {say('terminal', 'relaid', lang, count=service.relaid)}", flush=True)
             log_file = service.config.table.state_dir / "referee.log"
             if any(getattr(h, "baseFilename", None) == str(log_file.resolve())
                    for h in logging.getLogger().handlers):
-                print(f"referee: {say('log_file', lang, path=log_file)}", flush=True)
+                print(f"referee: {say('terminal', 'log_file', lang, path=log_file)}", flush=True)
             _start_console(service, lang, screen, screen_log, sim)
 
     await service.run(stop, started)
@@ -253,7 +255,7 @@ def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.Str
     from the terminal (a Screen when a person types at a terminal; lines from a pipe for a simulated table)."""
     from referee.sim.console import start_console
     from referee.sim.narrator import Narrator
-    from referee.terminal_text import say
+    from referee.words import say
 
     typing = sys.stdin.isatty()
     if not typing and not sim:
@@ -262,7 +264,7 @@ def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.Str
     if screen is not None:
         from referee.sim.screen import Above
 
-        print(f"referee: {say('type_here', lang)}", flush=True)
+        print(f"referee: {say('terminal', 'type_here', lang)}", flush=True)
         screen.open()
         if screen_log is not None:
             screen_log.setStream(Above(screen))  # a warning goes above the typing
@@ -270,7 +272,7 @@ def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.Str
         start_console(emulator, screen.lines(), screen.say, lang, table)
         return
     if typing:
-        print(f"referee: {say('type_here', lang)}", flush=True)
+        print(f"referee: {say('terminal', 'type_here', lang)}", flush=True)
     # A terminal for the output alone (the commands come from a file) still has the clock line: a line said
     # wipes it first (it is drawn again at its next tick), so the two never run together.
     wipe = "\r\x1b[K" if sys.stdout.isatty() else ""

@@ -47,7 +47,7 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
     the commands themselves stay as typed)."""
     from game.squares import Position
     from referee.table.api import ControlError
-    from referee.terminal_text import say
+    from referee.words import say
 
     parts = line.split()
     if not parts:
@@ -73,7 +73,7 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
                 raise
         elif cmd == "press" and len(args) == 1:
             if not args[0].isdigit():
-                return say("press_number", language, arg=args[0], usage=USAGE["press"])
+                return say("terminal", "press_number", language, arg=args[0], usage=USAGE["press"])
             button = int(args[0])
             emulator.press(button)
             threading.Timer(PRESS_S, emulator.release, args=(button,)).start()
@@ -94,25 +94,25 @@ def execute(emulator: Any, line: str, language: str = "en", table: Any = None,
         elif cmd == "roll" and not args and table is not None:
             _roll_random(emulator, table, language, rng or random.Random())
         elif cmd == "help":
-            return say("help", language)
+            return say("terminal", "help", language)
         elif table is not None and cmd in SIMPLE_ACTIONS and not args:
             _control(table, SIMPLE_ACTIONS[cmd], {})
         elif table is not None and cmd in ("exchange", "challenge", "blank", "correct", "racks"):
             params = _table_params(table, cmd, args)
             if params is None:
-                return say("usage", language, cmd=cmd, usage=USAGE[cmd])
+                return say("terminal", "usage", language, cmd=cmd, usage=USAGE[cmd])
             _control(table, cmd, params)
         elif cmd in USAGE:
-            return say("usage", language, cmd=cmd, usage=USAGE[cmd])
+            return say("terminal", "usage", language, cmd=cmd, usage=USAGE[cmd])
         else:
-            return say("unknown", language, line=line.strip())
+            return say("terminal", "unknown", language, line=line.strip())
     except Refused as exc:
         return f"{cmd}: {exc}"
     except ControlError as exc:
         said = exc.text(language)
-        return said if said.startswith(f"{cmd}:") else say("failed", language, cmd=cmd, error=said)
+        return said if said.startswith(f"{cmd}:") else say("terminal", "failed", language, cmd=cmd, error=said)
     except (ValueError, KeyError) as exc:
-        return say("failed", language, cmd=cmd, error=exc)
+        return say("terminal", "failed", language, cmd=cmd, error=exc)
     return ""
 
 
@@ -120,12 +120,12 @@ def _not_on_turn(table: Any, button: int, language: str) -> str:
     """A clock button pressed in another player's turn does nothing at a table (as on a chess clock); the console
     says whose turn it is, so a player at the terminal is not left wondering."""
     from referee.table.state import TableState
-    from referee.terminal_text import say
+    from referee.words import say
 
     with table.reading() as now:
         if now.state is not TableState.TURN or button == now.on_turn or not 0 <= button < len(now.players):
             return ""
-        return say("press_not_turn", language, button=button, name=now.players[button],
+        return say("terminal", "press_not_turn", language, button=button, name=now.players[button],
                    mover=now.players[now.on_turn], on_turn=now.on_turn)
 
 
@@ -165,10 +165,10 @@ def _table_params(table: Any, cmd: str, args: list[str]) -> dict[str, Any] | Non
 
 
 def _number(text: str, what: str, last: int, language: str) -> int:
-    from referee.terminal_text import say
+    from referee.words import say
 
     if not text.isdigit() or not 1 <= int(text) <= last:
-        raise Refused(say("roll_range", language, what=what, value=text, last=last))
+        raise Refused(say("terminal", "roll_range", language, what=what, value=text, last=last))
     return int(text) - 1
 
 
@@ -180,43 +180,45 @@ def _in_cup(table: Any) -> tuple[set[int], int, tuple[Any, ...]]:
 
 def _roll_one(emulator: Any, table: Any, args: list[str], language: str) -> None:
     """`roll SLOT DIE FACE`: one die into a tray slot, numbered as `referee dice show` prints them."""
-    from referee.terminal_text import say
+    from referee.words import say
 
-    slot = _number(args[0], say("roll_slot", language), _slots(emulator), language)
+    slot = _number(args[0], say("terminal", "roll_slot", language), _slots(emulator), language)
     dice: tuple[Any, ...] = ()
     if table is not None:
         cup, _, dice = _in_cup(table)
-    die = _number(args[1], say("roll_die", language), len(dice) or 12, language)
+    die = _number(args[1], say("terminal", "roll_die", language), len(dice) or 12, language)
     if table is not None and dice and die not in cup:
-        raise Refused(say("roll_not_in_cup", language, die=die + 1, cup=_numbers(cup)))
+        raise Refused(say("terminal", "roll_not_in_cup", language, die=die + 1, cup=_numbers(cup)))
     face_text = args[2]
     if face_text.isdigit():
-        face = _number(face_text, say("roll_face", language), 6, language)
+        face = _number(face_text, say("terminal", "roll_face", language), 6, language)
     elif dice:
         letters = [f.letter for f in dice[die].faces]
         wanted = face_text.upper()
         if wanted not in letters:
-            raise Refused(say("roll_no_face", language, die=die + 1, letter=wanted, faces=" ".join(letters)))
+            raise Refused(say("terminal", "roll_no_face", language, die=die + 1, letter=wanted,
+                              faces=" ".join(letters)))
         face = letters.index(wanted)
     else:
-        raise Refused(say("roll_range", language, what=say("roll_face", language), value=face_text, last=6))
+        raise Refused(say("terminal", "roll_range", language, what=say("terminal", "roll_face", language),
+                          value=face_text, last=6))
     tray = getattr(emulator, "tray", None)
     held = tray() if tray is not None else {}
     other = next((s for s, (d, _) in held.items() if d == die and s != slot), None)
     if other is not None:
-        raise Refused(say("roll_twice", language, die=die + 1, slot=other + 1))
+        raise Refused(say("terminal", "roll_twice", language, die=die + 1, slot=other + 1))
     emulator.roll(slot, die, face)
 
 
 def _roll_random(emulator: Any, table: Any, language: str, rng: random.Random) -> None:
     """`roll`: the tray emptied, then as many dice as the mover rolls, drawn from the cup, each on a random face."""
-    from referee.terminal_text import say
+    from referee.words import say
 
     cup, count, dice = _in_cup(table)
     if not dice:
-        raise Refused(say("roll_not_scramble", language))
+        raise Refused(say("terminal", "roll_not_scramble", language))
     if count == 0:
-        raise Refused(say("roll_not_now", language))
+        raise Refused(say("terminal", "roll_not_now", language))
     for slot in range(_slots(emulator)):
         emulator.clear_slot(slot)
     for slot, die in enumerate(rng.sample(sorted(cup), count)):

@@ -15,22 +15,10 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.terminal_text import say
+from referee.words import say
+from referee.words.terminal import TERMINAL
 
 log = logging.getLogger(__name__)
-
-# What each kind of move is called in the terminal's move line (the notation follows).
-_KIND_WORDS: dict[str, dict[str, str]] = {
-    "exchange": {"en": "exchange", "de": "tauscht"},
-    "pass": {"en": "pass", "de": "passt"},
-    "withdrawn": {"en": "play withdrawn", "de": "Zug zurückgenommen"},
-    "challenge": {"en": "challenge", "de": "Anzweiflung"},
-    "penalty": {"en": "penalty", "de": "Strafe"},
-    "end": {"en": "tiles left", "de": "Reststeine"},
-    "lost_turn": {"en": "loses the turn", "de": "verliert den Zug"},
-    "adjustment": {"en": "director's adjustment", "de": "Korrektur der Turnierleitung"},
-}
-
 
 def move_line(move: Mapping[str, Any], players: list[str], language: str = "en") -> str:
     """One move as the terminal prints it: `Anna: 8D HOUSE (HOUSE) +24, total 24`."""
@@ -42,12 +30,12 @@ def move_line(move: Mapping[str, Any], players: list[str], language: str = "en")
         words = ", ".join(move.get("words") or [])
         what = f"{notation} ({words})" if words else notation
     else:
-        word = _KIND_WORDS.get(kind, {}).get(language) or _KIND_WORDS.get(kind, {}).get("en", kind)
+        word = say("terminal", f"kind.{kind}", language) if f"kind.{kind}" in TERMINAL else kind
         shown = notation if notation and notation not in ("-", "--") and kind not in ("pass", "lost_turn") else ""
         what = f"{word} {shown}".strip()
         if move.get("note"):
             what += f" ({move['note']})"
-    return say("move", language, name=name, what=what, score=int(move.get("score", 0)),
+    return say("terminal", "move", language, name=name, what=what, score=int(move.get("score", 0)),
                total=int(move.get("total", 0)))
 
 
@@ -58,12 +46,12 @@ def result_line(snap: Mapping[str, Any], language: str = "en") -> str:
     result = snap.get("result") or {}
     winners = [players[i]["name"] for i in result.get("winners", []) if 0 <= i < len(players)]
     if result.get("reason") == "shared" or len(winners) > 1:
-        verdict = say("result_shared", language, names=" & ".join(winners))
+        verdict = say("terminal", "result_shared", language, names=" & ".join(winners))
     elif winners:
-        verdict = say("result_wins", language, name=winners[0])
+        verdict = say("terminal", "result_wins", language, name=winners[0])
     else:
         verdict = ""
-    return say("game_over", language, scores=scores, verdict=verdict)
+    return say("terminal", "game_over", language, scores=scores, verdict=verdict)
 
 
 class Narrator:
@@ -124,7 +112,7 @@ class Narrator:
         if state in ("turn", "roll") and mover is not None:
             # (from waiting or paused, the state's own line has named the mover already)
             if mover != self._mover and not first and self._state not in ("waiting", "paused"):
-                said.append(say("to_move", lang, name=players[mover]))
+                said.append(say("terminal", "to_move", lang, name=players[mover]))
             self._mover = mover
         self._state = state
         return said
@@ -133,38 +121,38 @@ class Narrator:
         """How to answer what the table waits for, with the console's own command."""
         lang = self.language
         if key == "blanks":
-            return say("hint_blank", lang, square=value[0])
+            return say("terminal", "hint_blank", lang, square=value[0])
         if key == "letters":
-            return say("hint_letter", lang, square=value[0])
+            return say("terminal", "hint_letter", lang, square=value[0])
         if key == "racks":
             seat = int(value[0])
             views = snap.get("players") or []
             known = views[seat].get("rack_count") if seat < len(views) else None
             count = f"{known} " if isinstance(known, int) else ""
             example = "AEIRST?"[:known] if isinstance(known, int) and known else "AEQ"
-            return say("hint_racks", lang, seat=seat, name=players[seat] if seat < len(players) else seat,
+            return say("terminal", "hint_racks", lang, seat=seat, name=players[seat] if seat < len(players) else seat,
                        count=count, example=example)
         if key == "challenge":
             seconds = max(0, int(value.get("remaining_ms", 0)) // 1000)
-            return say("hint_challenge", lang, seconds=seconds)
+            return say("terminal", "hint_challenge", lang, seconds=seconds)
         if key == "roll":
-            return say("hint_roll", lang, count=value)
+            return say("terminal", "hint_roll", lang, count=value)
         if key == "rolled":
-            return say("rolled", lang, letters=value)
+            return say("terminal", "rolled", lang, letters=value)
         if key == "remove":
-            return say("hint_remove", lang, lifts=", ".join(f"lift {square}" for square in value))
+            return say("terminal", "hint_remove", lang, lifts=", ".join(f"lift {square}" for square in value))
         return ""
 
     def _state_line(self, state: str, snap: Mapping[str, Any], first: bool) -> str:
         lang = self.language
         if state == "waiting":
-            return say("hint_start", lang)
+            return say("terminal", "hint_start", lang)
         if state == "paused":
-            return say("paused", lang)
+            return say("terminal", "paused", lang)
         if state == "ended":
             return result_line(snap, lang)
         if self._state in ("waiting", "paused") and not first and state in ("turn", "roll"):
             players = snap.get("players") or []
             mover = next((p["name"] for p in players if p.get("on_turn")), "")
-            return say("started" if self._state == "waiting" else "resumed", lang, name=mover)
+            return say("terminal", "started" if self._state == "waiting" else "resumed", lang, name=mover)
         return ""

@@ -24,7 +24,7 @@ from referee.sim.clock import ManualClock
 from referee.table.api import Snapshot
 from referee.table.live import LiveTable, TableClock
 from referee.table.machine import TableMachine
-from referee.table.picture import Cell
+from referee.table.picture import Cell, Doubt
 from referee.table.rules import EveryWord, WordSet, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
@@ -64,9 +64,10 @@ class SimulatedTable(LiveTable):
         self.board[square.upper()] = Cell(None, blank=True) if letter == "?" else Cell(letter.upper())
         self.board_seen(dict(self.board))
 
-    def place_doubtful(self, square: str, why: str = "the camera is not sure") -> None:
-        """Put a tile down whose letter the sensors cannot read for sure."""
-        self.board[square.upper()] = Cell(None, doubt=f"{square.upper()}: {why}")
+    def place_doubtful(self, square: str, doubt: Doubt | None = None) -> None:
+        """Put a tile down whose letter the sensors cannot read for sure (by default: the camera cannot read it)."""
+        sq = square.upper()
+        self.board[sq] = Cell(None, doubt=doubt or Doubt("camera_unreadable", {"square": sq}))
         self.board_seen(dict(self.board))
 
     def lift(self, square: str) -> None:

@@ -5,7 +5,8 @@ like the page: it cannot say what the page does not show, and it needs nothing o
 The first snapshot a listener sees (a table just started or resumed) is only remembered, never read out:
 a restart must not recite the whole game.
 
-Each sentence is plain text in the table's language, numbers written out (`numbers.number_words`).
+Each sentence is plain text in the table's language (referee/words/speech.py), numbers written out
+(`numbers.number_words`).
 """
 
 from __future__ import annotations
@@ -15,51 +16,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.speech.numbers import number_words
+from referee.words import say
 
 # Clock warnings, in seconds left on the running clock: said once each as the clock passes them.
 WARNINGS_S = (300, 60)
 
-_TEXT: dict[str, dict[str, str]] = {
-    "play": {"en": "{word}, {where}, {score}. {name}, {total}.",
-             "de": "{word}, {where}, {score}. {name}, {total}."},
-    "bingo": {"en": "Bingo! ", "de": "Bingo! "},
-    "pass": {"en": "{name} passes.", "de": "{name} passt."},
-    "exchange": {"en": "{name} exchanges {count} tiles.", "de": "{name} tauscht {count} Steine."},
-    "exchange_one": {"en": "{name} exchanges one tile.", "de": "{name} tauscht einen Stein."},
-    "withdrawn": {"en": "{word} is challenged off. {name} scores nothing.",
-                  "de": "{word} ist angezweifelt und kein gültiges Wort. {name} bekommt keine Punkte."},
-    "lost_turn": {"en": "{word} is good. {name} loses the turn.",
-                  "de": "{word} ist gültig. {name} setzt einen Zug aus."},
-    "bonus": {"en": "{word} is good. {name} gets {score} points.",
-              "de": "{word} ist gültig. {name} bekommt {score} Punkte."},
-    "penalty": {"en": "{name} loses {score} points on time.",
-                "de": "{name} verliert {score} Punkte wegen Zeitüberschreitung."},
-    "adjusted_up": {"en": "The director gives {name} {score} points. {name}, {total}.",
-                    "de": "Die Turnierleitung gibt {name} {score} Punkte. {name}, {total}."},
-    "adjusted_down": {"en": "The director takes {score} points from {name}. {name}, {total}.",
-                      "de": "Die Turnierleitung zieht {name} {score} Punkte ab. {name}, {total}."},
-    "challenge_open": {"en": "{name} challenges.", "de": "{name} zweifelt an."},
-    "phony_off": {"en": "Take the tiles off the board.", "de": "Bitte die Steine vom Brett nehmen."},
-    "minutes_left": {"en": "{name}, {minutes} minutes left.", "de": "{name}, noch {minutes} Minuten."},
-    "one_minute_left": {"en": "{name}, one minute left.", "de": "{name}, noch eine Minute."},
-    "time_up": {"en": "{name}, your time is up. Overtime.",
-                "de": "{name}: Zeit abgelaufen, jetzt Überzeit."},
-    "max_overtime": {"en": "{name} has passed the overtime limit. Call the director.",
-                     "de": "{name} hat die Überzeitgrenze überschritten. Bitte die Turnierleitung rufen."},
-    "lost_on_time": {"en": "{name} has passed the overtime limit and loses the game.",
-                     "de": "{name} hat die Überzeitgrenze überschritten und verliert die Partie."},
-    "turn_timer": {"en": "Time!", "de": "Zeit!"},
-    "end_win": {"en": "Game over. {name} wins, {score} to {other}.",
-                "de": "Spielende. {name} gewinnt, {score} zu {other}."},
-    "end_shared": {"en": "Game over. A draw at {score}.", "de": "Spielende. Unentschieden, {score} beide."},
-}
-
 _POSITION = re.compile(r"^(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))$")
-
-
-def say(key: str, lang: str, **fields: str) -> str:
-    """One sentence of `_TEXT` in `lang` ("en" or "de")."""
-    return _TEXT[key][lang].format(**fields)
 
 
 def spoken_position(notation: str, lang: str) -> str:
@@ -94,28 +56,28 @@ def _move_lines(move: Mapping[str, Any], snap: Mapping[str, Any], previous_play:
     score = int(move.get("score", 0))
     if kind == "play":
         placed = sum(1 for c in str(move.get("notation", "")).split(" ", 1)[-1] if c != ".")
-        text = say("play", lang, word=_word(move), where=spoken_position(str(move.get("notation", "")), lang),
+        text = say("speech", "play", lang, word=_word(move), where=spoken_position(str(move.get("notation", "")), lang),
                    score=number_words(score, lang), name=name, total=number_words(int(move.get("total", 0)), lang))
-        return [say("bingo", lang) + text if placed >= 7 and snap.get("game") == "standard" else text]
+        return [say("speech", "bingo", lang) + text if placed >= 7 and snap.get("game") == "standard" else text]
     if kind == "pass":
-        return [say("pass", lang, name=name)]
+        return [say("speech", "pass", lang, name=name)]
     if kind == "exchange":
         count = _exchange_count(str(move.get("notation", "")))
         if count == 1:
-            return [say("exchange_one", lang, name=name)]
-        return [say("exchange", lang, name=name, count=number_words(count, lang))]
+            return [say("speech", "exchange_one", lang, name=name)]
+        return [say("speech", "exchange", lang, name=name, count=number_words(count, lang))]
     word = _word(previous_play) if previous_play is not None else ""
     if kind == "withdrawn":
-        return [say("withdrawn", lang, word=_word(move) or word, name=name)]
+        return [say("speech", "withdrawn", lang, word=_word(move) or word, name=name)]
     if kind == "lost_turn":
-        return [say("lost_turn", lang, word=word, name=name)]
+        return [say("speech", "lost_turn", lang, word=word, name=name)]
     if kind == "challenge":
-        return [say("bonus", lang, word=word, name=name, score=number_words(score, lang))]
+        return [say("speech", "bonus", lang, word=word, name=name, score=number_words(score, lang))]
     if kind == "penalty":
-        return [say("penalty", lang, name=name, score=number_words(abs(score), lang))]
+        return [say("speech", "penalty", lang, name=name, score=number_words(abs(score), lang))]
     if kind == "adjustment":
         total = int(move.get("total", 0))
-        return [say("adjusted_up" if score > 0 else "adjusted_down", lang, name=name,
+        return [say("speech", "adjusted_up" if score > 0 else "adjusted_down", lang, name=name,
                     score=number_words(abs(score), lang), total=number_words(total, lang))]
     return []
 
@@ -153,8 +115,8 @@ def _clock_lines(before: Mapping[str, Any], now: Mapping[str, Any], lang: str) -
             if c0["remaining_ms"] > limit * 1000 >= c1["remaining_ms"] > 0:
                 minutes = limit // 60
                 name = _name(now, i)
-                lines.append(say("one_minute_left", lang, name=name) if minutes == 1 else
-                             say("minutes_left", lang, name=name, minutes=number_words(minutes, lang)))
+                lines.append(say("speech", "one_minute_left", lang, name=name) if minutes == 1 else
+                             say("speech", "minutes_left", lang, name=name, minutes=number_words(minutes, lang)))
     return lines
 
 
@@ -166,11 +128,11 @@ def _alert_lines(before: Mapping[str, Any], now: Mapping[str, Any], lang: str) -
         if code in seen:
             continue
         if code in ("time_up", "max_overtime", "lost_on_time"):
-            lines.append(say(code, lang, name=_name(now, _overtime_player(now))))
+            lines.append(say("speech", code, lang, name=_name(now, _overtime_player(now))))
         elif code == "turn_timer":
-            lines.append(say("turn_timer", lang))
+            lines.append(say("speech", "turn_timer", lang))
         elif code == "not_in_lexicon":
-            lines.append(say("phony_off", lang))
+            lines.append(say("speech", "phony_off", lang))
     return lines
 
 
@@ -193,10 +155,10 @@ def _end_lines(before: Mapping[str, Any], now: Mapping[str, Any], lang: str) -> 
     winners = list(result.get("winners") or [])
     if len(winners) != 1:
         score = players[winners[0]]["score"] if winners else 0
-        return [say("end_shared", lang, score=number_words(int(score), lang))]
+        return [say("speech", "end_shared", lang, score=number_words(int(score), lang))]
     win = winners[0]
     others = [p["score"] for i, p in enumerate(players) if i != win]
-    return [say("end_win", lang, name=_name(now, win), score=number_words(int(players[win]["score"]), lang),
+    return [say("speech", "end_win", lang, name=_name(now, win), score=number_words(int(players[win]["score"]), lang),
                 other=number_words(int(max(others)) if others else 0, lang))]
 
 

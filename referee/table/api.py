@@ -16,22 +16,22 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 from game.errors import RefereeError
-from referee.table.messages import refusal_text
+from referee.words import say
 
 
 class ControlError(RefereeError, ValueError):
     """A control action was refused: unknown action, malformed or out-of-place parameters, wrong state.
 
-    `code` names the refusal and `fields` hold its particulars (`REFUSALS` in referee/table/messages.py);
+    `code` names the refusal and `fields` hold its particulars (`REFUSALS` in referee/words/table.py);
     `text(language)` says it in English or German, and `str()` is the English."""
 
     def __init__(self, code: str, /, **fields: object) -> None:
-        super().__init__(refusal_text(code, "en", **fields))
+        super().__init__(say("refusals", code, "en", **fields))
         self.fields = fields
         self.code = code  # type: ignore[misc]  # a refusal's own code: one class, many kinds of refusal
 
     def text(self, language: str = "en") -> str:
-        return refusal_text(self.code, language, **self.fields)
+        return say("refusals", self.code, language, **self.fields)
 
 
 class PermissionDenied(RefereeError, ValueError):
@@ -65,8 +65,11 @@ class MoveView(TypedDict):
 class AlertView(TypedDict):
     level: Literal["info", "warning", "error"]
     code: str  # stable machine code, e.g. "doubtful_letter", "tile_moved", "board_lost", "camera_lost"
-    text: str  # words a player understands, naming the squares
+    text: str  # words a player understands, naming the squares, in the snapshot's language
     squares: list[str]
+    # the values the words name (referee/words/table.py, the alert's code), for a client that says them itself; a
+    # value that is words too is {"catalogue", "code", "fields"}
+    fields: NotRequired[dict[str, Any]]
 
 
 class ResultView(TypedDict):
@@ -168,6 +171,17 @@ ALERT_CODES: dict[str, str] = {
     "racks_needed": "racks to enter at the end", "journal_failed": "the game cannot be saved",
     "speech_failed": "the table's voice cannot speak (no sound device): the game goes on silent",
     "settings_kept": "a resumed game keeps the settings it started with, not the configuration's new ones",
+    "journal_behind": "the board holds tiles the saved game does not know: the journal may have lost moves",
+    "journal_damaged": "the saved game has unreadable events: they were skipped",
+    "journal_waiting": "the SD card has not answered for a while: the last change waits for it",
+    "journal_malformed": "the saved game is damaged (the SD card lost part of the journal)",
+    "journal_held": "another program reads the journal: the last turns stay in the write-ahead log",
+    "board_unfit": "the sensor board cannot play this game (its size or dice tray)",
+    "camera_blind": "the camera cannot see the board clearly: the play was not read",
+    "director_message": "the tournament director's message",
+    "challenge_held": "the director holds the challenge: the clocks are stopped",
+    "play_undone": "the director undid the last play", "score_adjusted": "the director adjusted a score",
+    "pin_guessing": "someone is guessing the table PIN",
 }
 
 EXTRA_ACTIONS: dict[str, str] = {

@@ -27,13 +27,12 @@ from referee.journal import Event, Journal, JournalBusy, JournalError
 from referee.player_names import lookalike_letters, name_key
 from referee.table.api import ControlError, Listener, Snapshot
 from referee.table.machine import TableMachine
-from referee.table.messages import text
 from referee.table.picture import Picture, picture_to_json
 from referee.table.reading import TableReading
 from referee.table.records import journaled_setup, replay_events
 from referee.table.rules import TableRules
 from referee.table.setup import TableSetup
-from referee.table.state import TableState
+from referee.table.state import Alert, TableState
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -84,7 +83,7 @@ class LiveTable:
         self._links: dict[str, bool] = {}
         self.refused = 0  # control actions refused (counted for the service's log)
         self.journal_error = ""  # set while the journal cannot be written: shown as an alert
-        self._service_alerts: dict[str, dict[str, Any]] = {}  # the service's own alerts (set_alert), by code
+        self._service_alerts: dict[str, Alert] = {}  # the service's own alerts (set_alert), by code
         self._seq_lock = threading.Lock()  # seq numbers also go to snapshots published without the table lock
         self._last_snap: Snapshot | None = None
         self._last_snap_ms = 0
@@ -121,22 +120,25 @@ class LiveTable:
             journal.end_game(row.id)  # a journal from before the end was written with its last event
         bad = journal.unreadable.get(row.id)
         if bad:
-            table.set_alert("journal_damaged", f"The saved game has {len(bad)} unreadable event(s) (number "
-                            f"{', '.join(map(str, bad[:5]))}): they were skipped and the game may differ from the "
-                            "board. Call the director.", publish=False)
+            table.set_alert("journal_damaged", publish=False, count=len(bad), numbers=", ".join(map(str, bad[:5])))
         return table
 
-    def set_alert(self, code: str, text: str | None, *, level: str = "error", publish: bool = True) -> None:
-        """Show (or with None, clear) one of the service's own alerts on every view, first in the list."""
+    def set_alert(self, code: str, *, level: str = "error", publish: bool = True, **fields: Any) -> None:
+        """Show one of the service's own alerts on every view, first in the list: its code and the fields its words
+        name (referee/words/table.py), said in the table's language."""
+        alert = Alert(level, code, [], fields)
         with self._lock:
-            if text is None:
-                if self._service_alerts.pop(code, None) is None:
-                    return
-            else:
-                alert = {"level": level, "code": code, "squares": [], "text": text}
-                if self._service_alerts.get(code) == alert:
-                    return
-                self._service_alerts[code] = alert
+            if self._service_alerts.get(code) == alert:
+                return
+            self._service_alerts[code] = alert
+            if publish:
+                self._publish()
+
+    def clear_alert(self, code: str, *, publish: bool = True) -> None:
+        """Take the service's alert `code` away (nothing happens when it is not shown)."""
+        with self._lock:
+            if self._service_alerts.pop(code, None) is None:
+                return
             if publish:
                 self._publish()
 
@@ -172,10 +174,8 @@ class LiveTable:
     def _stall_alert(self, snap: dict[str, Any]) -> None:
         waiting = self.saving_stalled_s()
         if waiting >= STALL_ALERT_S and not any(a.get("code") == "journal_waiting" for a in snap["alerts"]):
-            snap["alerts"].insert(0, {"level": "error", "code": "journal_waiting", "squares": [],
-                                      "text": f"The referee cannot save the game: the SD card has not answered for "
-                                              f"{waiting:.0f} s. The clocks run on; the last change is taken once "
-                                              "the card answers. If this lasts, call the director."})
+            alert = Alert("error", "journal_waiting", [], {"seconds": f"{waiting:.0f}"})
+            snap["alerts"].insert(0, alert.view(self.machine.lang))
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         # Its own lock: a page that opens while a change waits for the disk must not wait with it.
@@ -499,14 +499,13 @@ class LiveTable:
         snap = self.machine.snapshot()
         snap["seq"] = self._seq
         self._stall_alert(snap)
+        lang = self.machine.lang
         for alert in reversed(list(self._service_alerts.values())):
-            snap["alerts"].insert(0, dict(alert))
+            snap["alerts"].insert(0, alert.view(lang))
         if self.journal is not None and self.journal.checkpoint_behind:
-            snap["alerts"].append({"level": "warning", "code": "journal_held", "squares": [],
-                                   "text": text("journal_held", self.machine.lang)})
+            snap["alerts"].append(Alert("warning", "journal_held").view(lang))
         if self.journal_error:
-            snap["alerts"].insert(0, {"level": "error", "code": "journal_failed", "squares": [],
-                                      "text": text("journal_failed", self.machine.lang)})
+            snap["alerts"].insert(0, Alert("error", "journal_failed").view(lang))
         return cast(Snapshot, snap)
 
     def _publish(self) -> Snapshot:

@@ -52,11 +52,11 @@ from game.tiles import Tile, rack_counter
 from referee.journal import Event
 from referee.table import view as table_view
 from referee.table.api import ControlError
-from referee.table.messages import engine_error_text, text
 from referee.table.picture import Cell, picture_from_json, squares_text
 from referee.table.rules import TableRules, check_letter
 from referee.table.setup import TableSetup
 from referee.table.state import Alert, LastPlay, TableState, TableTime
+from referee.words import Phrase
 
 DEFAULT_MESSAGE_MINUTES = 10  # how long a director's message stays when the director gave no minutes
 
@@ -276,8 +276,7 @@ class TableMachine:
         if any(sq not in self.observed for sq in self.pending) and self.links.get("board") is not False:
             # The player took a tile of the play back while letters were asked: the play is read again
             # at the next press of the clock, on the player's own time.
-            self._back_to_mover(Alert("info", "commit_refused", text(
-                "commit_refused", self.lang, why=text("play_lifted", self.lang))))
+            self._back_to_mover(Alert("info", "commit_refused", fields={"why": Phrase("table", "play_lifted")}))
 
     def _on_board_in_takeback(self, data: dict[str, Any]) -> None:
         if not (self.takeback & self.observed.keys()):
@@ -301,8 +300,7 @@ class TableMachine:
         if int(data.get("player", self.mover)) == self.game.to_move:
             return
         if self.observed:
-            self._notice("error", "commit_refused", text("commit_refused", self.lang,
-                                                           why=text("board_not_clear", self.lang)))
+            self._notice("error", "commit_refused", why=Phrase("table", "board_not_clear"))
             return
         self._do_start({})
 
@@ -348,7 +346,7 @@ class TableMachine:
         minutes = args.get("minutes", DEFAULT_MESSAGE_MINUTES)
         if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 24 * 60:
             raise ControlError("message_minutes", minutes=minutes)
-        self._notice("info", "director_message", message.strip()[:500])
+        self._notice("info", "director_message", text=message.strip()[:500])
         self.message_until_ms = self.time.ms + minutes * 60_000
 
     def _player_arg(self, args: dict[str, Any]) -> int:
@@ -385,9 +383,8 @@ class TableMachine:
         if not isinstance(reason, str):
             raise ControlError("adjust_reason")
         self.game.adjust_score(player, args["points"], reason)  # the engine's refusal names what is wrong
-        self._notice("info", "score_adjusted", text(
-            "score_adjusted", self.lang, player=self.setup.players[player], points=f"{args['points']:+d}",
-            total=self.game.scores[player], reason=self.game.events[-1].note))
+        self._notice("info", "score_adjusted", player=self.setup.players[player], points=f"{args['points']:+d}",
+                     total=self.game.scores[player], reason=self.game.events[-1].note)
 
     def _dir_hold(self, args: dict[str, Any]) -> None:
         if args.get("hold", True):
@@ -395,7 +392,7 @@ class TableMachine:
                 raise ControlError("no_challenge_to_hold", state=self.state)
             self._as_control("pause")
             self.held = True
-            self._notice("warning", "challenge_held", text("challenge_held", self.lang))
+            self._notice("warning", "challenge_held")
             return
         if not (self.state is TableState.PAUSED and self.held):
             raise ControlError("no_challenge_held")
@@ -422,8 +419,7 @@ class TableMachine:
         self.mover = last.player
         if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
             self.clock.switch_to(self.mover)
-        self._notice("info", "play_undone", text("play_undone", self.lang, squares=squares_text(set(last.placed))),
-                     sorted(last.placed))
+        self._notice("info", "play_undone", sorted(last.placed), squares=squares_text(set(last.placed)))
         self._start_takeback(set(last.placed), same_mover=True)
 
     # --- timers ----------------------------------------------------------------------------------
@@ -437,16 +433,16 @@ class TableMachine:
                 assert tev.player is not None
                 name = self.setup.players[tev.player]
                 if tev.kind == "time_up":
-                    self._notice("info", "time_up", text("time_up", self.lang, player=name))
+                    self._notice("info", "time_up", player=name)
                 elif tev.kind == "max_overtime" and self.clock.loser == tev.player:
-                    self._notice("error", "lost_on_time", text("lost_on_time", self.lang, player=name))
+                    self._notice("error", "lost_on_time", player=name)
                     self._lose_on_time(tev.player)
                 elif tev.kind == "max_overtime":
-                    self._notice("error", "max_overtime", text("max_overtime", self.lang, player=name))
+                    self._notice("error", "max_overtime", player=name)
         if self.timer is not None:
             for tev in self.timer.poll():
                 if tev.kind == "time_up" and not self.setup.scramble:
-                    self._notice("info", "turn_timer", text("turn_timer", self.lang))
+                    self._notice("info", "turn_timer")
                 if tev.kind == "turn_over" and self.state is TableState.TURN:
                     self._commit(by_time=True)
         if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None \
@@ -476,7 +472,7 @@ class TableMachine:
             passable.add("camera_lost")
         blocking = [a for a in self.alerts() if a.level == "error" and a.code not in passable]
         if blocking:
-            self._notice("error", "commit_refused", text("commit_refused", self.lang, why=blocking[0].text))
+            self._notice("error", "commit_refused", why=blocking[0].phrase)
             return
         new = self._new_tiles()
         if not new:
@@ -511,7 +507,7 @@ class TableMachine:
 
     def _back_to_mover(self, alert: Alert) -> None:
         """The commit did not stand (an illegal placement): the mover plays on, on their own clock."""
-        self._notice(alert.level, alert.code, alert.text, alert.squares)
+        self._notice(alert.level, alert.code, alert.squares, **alert.fields)
         self.pending = {}
         self.pending_blank = set()
         self.by_hand &= set(self.committed)  # letters given for tiles that did not stay
@@ -526,24 +522,22 @@ class TableMachine:
         try:
             scored = self.game.play(placements, p)
         except (NotInLexiconError, IllegalPlayError, IllegalTurnError, NotationError) as exc:
-            why = engine_error_text(exc, self.lang)  # the engine's reason, in the table's language
+            why = exc.with_traceback(None)  # the engine's reason, said in the table's language when shown
             if self.timed_out:
                 # Scramble: time is up and what lies on the mat is no word: the turn is lost [SCRAMBLE 4],
                 # and the dice come off the mat.
                 self.pending, self.pending_blank = {}, set()
-                self._notice("error", "illegal_play", text("illegal_play", self.lang, why=why), sorted(placed))
+                self._notice("error", "illegal_play", sorted(placed), why=why)
                 self._scramble().time_up(p)
                 self._start_takeback(set(placed), same_mover=False)
                 return
             if not isinstance(exc, NotInLexiconError):
-                self._back_to_mover(Alert("error", "illegal_play", text("illegal_play", self.lang, why=why),
-                                          sorted(placed)))
+                self._back_to_mover(Alert("error", "illegal_play", sorted(placed), {"why": why}))
                 return
             # Void: a phony is refused outright; the mover takes it back and plays again.
             self.pending, self.pending_blank = {}, set()
             phonies = ", ".join(exc.words) or str(exc)  # the words alone: the message says "not in the lexicon"
-            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=phonies,
-                                                           squares=squares_text(set(placed))), sorted(placed))
+            self._notice("error", "not_in_lexicon", sorted(placed), words=phonies, squares=squares_text(set(placed)))
             self._start_takeback(set(placed), same_mover=True)
             return
         self.pending, self.pending_blank = {}, set()
@@ -556,8 +550,8 @@ class TableMachine:
         invalid = self.rules.missing(words)
         if invalid and self.setup.challenge == "auto":
             # Auto challenge [PC]: the lexicon judges at once; the phony comes off and the turn is lost.
-            self._notice("error", "not_in_lexicon", text("not_in_lexicon", self.lang, words=", ".join(invalid),
-                                                           squares=squares_text(set(placed))), sorted(placed))
+            self._notice("error", "not_in_lexicon", sorted(placed), words=", ".join(invalid),
+                         squares=squares_text(set(placed)))
             self.game.challenge((p + 1) % self.n, valid=False)
             self._start_takeback(set(placed), same_mover=False)
             return
@@ -772,13 +766,12 @@ class TableMachine:
         result = self.game.challenge(player, valid=self._journaled_verdict, words=words)
         self.last_verdict = result.valid
         if not result.valid:
-            self._notice("error", "not_in_lexicon", text(
-                "not_in_lexicon", self.lang, words=", ".join(result.bad_words), squares=squares_text(set(last.placed))),
-                sorted(last.placed))
+            self._notice("error", "not_in_lexicon", sorted(last.placed), words=", ".join(result.bad_words),
+                         squares=squares_text(set(last.placed)))
             last.deadline_ms = None
             self._start_takeback(set(last.placed), same_mover=False)
             return
-        self._notice("info", "challenge_good", text("challenge_good", self.lang, words=", ".join(last.words)))
+        self._notice("info", "challenge_good", words=", ".join(last.words))
         self._accept()
 
     def _do_accept(self, params: dict[str, Any]) -> None:
@@ -851,9 +844,10 @@ class TableMachine:
         except RefereeError as exc:
             raise ControlError("engine", error=exc) from None
 
-    def _notice(self, level: str, code: str, message: str, squares: list[str] | None = None) -> None:
+    def _notice(self, level: str, code: str, squares: list[str] | None = None, /, **fields: Any) -> None:
+        """Put up notice `code` (one of each): its fields, said in the table's language when a view shows it."""
         self.notices = [a for a in self.notices if a.code != code]
-        self.notices.append(Alert(level, code, message, squares or []))
+        self.notices.append(Alert(level, code, squares or [], fields))
 
     # --- reading (referee/table/view.py builds the views) ------------------------------------------
 

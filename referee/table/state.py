@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from referee.words import Phrase, plain_fields, say
+
 
 class TableState(StrEnum):
     """Where the table is in the game. A `StrEnum`, so a snapshot, a log line and the journal read the plain
@@ -41,13 +43,26 @@ class TableTime:
 
 @dataclass
 class Alert:
+    """Something wrong at the table, or a notice: its code (referee/table/api.py `ALERT_CODES`) and the fields its
+    words name, said in the table's language only when a view shows it (referee/words/table.py)."""
+
     level: str
     code: str
-    text: str
     squares: list[str] = field(default_factory=list)
+    fields: dict[str, Any] = field(default_factory=dict)
 
-    def view(self) -> dict[str, Any]:
-        return {"level": self.level, "code": self.code, "text": self.text, "squares": list(self.squares)}
+    @property
+    def phrase(self) -> Phrase:
+        return Phrase("table", self.code, self.fields)
+
+    def text(self, lang: str) -> str:
+        return say("table", self.code, lang, **self.fields)
+
+    def view(self, lang: str) -> dict[str, Any]:
+        """The alert of a snapshot (`AlertView`): its words in `lang`, and its code and fields for a client that
+        says them in a language of its own."""
+        return {"level": self.level, "code": self.code, "text": self.text(lang), "squares": list(self.squares),
+                "fields": plain_fields(self.fields)}
 
 
 @dataclass

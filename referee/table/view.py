@@ -15,11 +15,11 @@ from game.events import EventKind
 from game.game import Game
 from game.scramble import ScrambleGame
 from game.squares import Square
-from referee.table.messages import text
 from referee.table.picture import Cell, squares_text
 from referee.table.rules import EveryWord, TableRules
 from referee.table.setup import TableSetup
 from referee.table.state import Alert, LastPlay, TableState, TableTime
+from referee.words import Phrase
 
 
 class TableFacts(Protocol):
@@ -74,51 +74,46 @@ def alerts(m: TableFacts) -> list[Alert]:
     """What is wrong at the table now: derived from the picture and the links, plus notices."""
     out: list[Alert] = []
     if m.links.get("board") is False:
-        out.append(Alert("error", "board_lost", text("board_lost", m.lang)))
+        out.append(Alert("error", "board_lost"))
     if m.links.get("camera") is False:
         board_up = m.links.get("board") is True  # then the commit goes on without the camera (TableMachine._commit)
-        out.append(Alert("error", "camera_lost", text("camera_lost_board_up" if board_up else "camera_lost", m.lang)))
+        out.append(Alert("error", "camera_lost", fields={"then": Phrase("table", "play_goes_on" if board_up
+                                                                         else "game_waits")}))
     if m.links.get("board") is not False:
         committed = m.committed
         still_there = m.takeback | m.removal | (m.last.scrambled if m.last else set())
         lifted = [sq for sq in committed if sq not in m.observed]
         lifted += [sq for sq in m.pending if sq not in m.observed]
         if lifted:
-            out.append(Alert("error", "tile_moved", text("tile_moved", m.lang, squares=squares_text(
-                set(lifted))), sorted(lifted)))
+            out.append(Alert("error", "tile_moved", sorted(lifted), {"squares": squares_text(set(lifted))}))
         changed = [sq for sq, ch in committed.items()
                    if sq in m.observed and sq not in m.by_hand and not ch.islower()
                    and m.observed[sq].sure and m.observed[sq].letter != ch]
         if changed:
-            out.append(Alert("error", "tile_changed", text("tile_changed", m.lang, squares=squares_text(
-                set(changed))), sorted(changed)))
+            out.append(Alert("error", "tile_changed", sorted(changed), {"squares": squares_text(set(changed))}))
         if m.state not in (TableState.TURN, TableState.WAITING):
             extra = [sq for sq in m.observed
                      if sq not in committed and sq not in m.pending and sq not in still_there]
             if extra:
-                out.append(Alert("warning", "tiles_added", text("tiles_added", m.lang, squares=squares_text(
-                    set(extra))), sorted(extra)))
+                out.append(Alert("warning", "tiles_added", sorted(extra), {"squares": squares_text(set(extra))}))
     if m.state is TableState.BLANK:
         blanks = [sq for sq in m.pending_blank if m.pending[sq] is None]
         if blanks:
-            out.append(Alert("info", "blank_letter", text("blank_letter", m.lang,
-                                                          squares=squares_text(set(blanks))), sorted(blanks)))
+            out.append(Alert("info", "blank_letter", sorted(blanks), {"squares": squares_text(set(blanks))}))
         for sq, v in sorted(m.pending.items()):
             if v is None and sq not in m.pending_blank:
-                why = m.observed[sq].doubt if sq in m.observed else ""
-                out.append(Alert("warning", "doubtful_letter", text("doubtful_letter", m.lang, squares=sq,
-                                                                    why=why), [sq]))
+                doubt = m.observed[sq].doubt if sq in m.observed else None
+                why = doubt.phrase if doubt is not None else ""
+                out.append(Alert("warning", "doubtful_letter", [sq], {"squares": sq, "why": why}))
     # A phony's own alert already says which tiles to take off: one alert, not the same instruction twice.
     said = any(n.code == "not_in_lexicon" and m.takeback <= set(n.squares) for n in m.notices)
     if m.state is TableState.TAKEBACK and not said:
-        out.append(Alert("info", "take_back", text("take_back", m.lang,
-                                                   squares=squares_text(m.takeback)), sorted(m.takeback)))
+        out.append(Alert("info", "take_back", sorted(m.takeback), {"squares": squares_text(m.takeback)}))
     if m.state is TableState.REMOVAL:
-        out.append(Alert("info", "remove_dice", text("remove_dice", m.lang,
-                                                     squares=squares_text(m.removal)), sorted(m.removal)))
+        out.append(Alert("info", "remove_dice", sorted(m.removal), {"squares": squares_text(m.removal)}))
     if m.state is TableState.RACKS:
         names = ", ".join(m.setup.players[i] for i in m.racks_needed)
-        out.append(Alert("info", "racks_needed", text("racks_needed", m.lang, players=names)))
+        out.append(Alert("info", "racks_needed", fields={"players": names}))
     notices = m.notices
     if m.state is TableState.ENDED:  # the clock's warnings are of a game still running ("Time is up" after a loss)
         notices = [n for n in notices if n.code not in _CLOCK_WARNINGS]
@@ -243,7 +238,7 @@ def snapshot(m: TableFacts) -> dict[str, Any]:
         "bag": game.bag_count,
         # Scramble: the dice in the cup, numbered 1-12 as `referee dice show` prints them ([] in the standard game)
         "cup": sorted(d + 1 for d in scramble.dice.cup) if scramble is not None else [],
-        "alerts": [a.view() for a in alerts(m)],
+        "alerts": [a.view(setup.language) for a in alerts(m)],
         "pending": pending,
         "result": result(m),
         # False when the table has no word list (a simulated German table without one): every challenge then

@@ -14,6 +14,7 @@ import socket
 import struct
 
 from game.errors import RefereeError
+from referee.words import say
 
 _SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
 
@@ -71,13 +72,11 @@ def interface_addresses() -> list[str]:
 
 def page_urls(host: str, port: int, language: str = "en") -> tuple[str, list[str]]:
     """What the page listens on (for people, in the table's language) and the URLs to open, best first."""
-    de = language == "de"
     if host in ("0.0.0.0", "::", ""):
         urls = [f"http://{a}:{port}/" for a in interface_addresses()]
-        where = (f"jede Adresse dieses Rechners ({host or '0.0.0.0'}), Port {port}" if de else
-                 f"every address of this machine ({host or '0.0.0.0'}), port {port}")
+        where = say("terminal", "listens_everywhere", language, host=host or "0.0.0.0", port=port)
         return where, urls or [f"http://127.0.0.1:{port}/"]
     shown = f"[{host}]" if ":" in host else host
-    only = ((" (nur dieser Rechner)" if de else " (this machine only)")
-            if host in ("127.0.0.1", "::1", "localhost") else "")
-    return f"{host}, {'Port' if de else 'port'} {port}{only}", [f"http://{shown}:{port}/"]
+    here_only = host in ("127.0.0.1", "::1", "localhost")
+    where = say("terminal", "listens_here_only" if here_only else "listens_on", language, host=host, port=port)
+    return where, [f"http://{shown}:{port}/"]

@@ -2,7 +2,7 @@
 
 Routes (documented for users of the API in docs/api.md):
 
-- `GET /` the page; `GET /static/...` its script and style
+- `GET /` the page; `GET /static/...` its script and style; `GET /words.js` its words (referee/words/)
 - `GET /events` server-sent events, one `snapshot` event per table snapshot
 - `GET /api/snapshot` the current snapshot as JSON
 - `GET /api/session` the control token for this browser session and whether control is possible
@@ -29,7 +29,6 @@ from aiohttp import web
 
 from referee.table.api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
-from referee.web.checks import catalogue as input_checks
 from referee.web.download_names import attachment
 from referee.web.events import SnapshotHub
 from referee.web.limits import (
@@ -56,6 +55,8 @@ from referee.web.security import (
     own_names,
 )
 from referee.web.validation import ACTIONS, InvalidInput, parse_control
+from referee.words import Phrase, page_script
+from referee.words.checks import catalogue as input_checks
 
 log = logging.getLogger(__name__)
 
@@ -75,22 +76,6 @@ class Table(TableView, TableControl, Protocol):
     """What the web layer needs of a table: a view to show and control to act on."""
 
 
-GUESSING_TEXT = {
-    "en": "Someone is guessing the table PIN: {wrong} wrong PINs in the last {minutes} minutes. The phones that "
-          "gave the PIN before keep control. {new}",
-    "de": "Jemand rät die Tisch-PIN: {wrong} falsche PINs in den letzten {minutes} Minuten. Die Telefone, die "
-          "die PIN schon eingegeben haben, steuern weiter. {new}",
-}
-GUESSING_NEW = {
-    ("en", True): "A new phone gets in with the director's code.",
-    ("en", False): "A new phone must wait until the guessing stops (a director's code, web.director_pin, lets "
-                   "one in at once).",
-    ("de", True): "Ein neues Telefon kommt mit dem Code der Turnierleitung hinein.",
-    ("de", False): "Ein neues Telefon muss warten, bis das Raten aufhört (ein Code der Turnierleitung, "
-                   "web.director_pin, lässt es sofort hinein).",
-}
-
-
 class GuessingAlert:
     """The page's alert that someone is guessing the PIN: shown on every view of the table (its snapshot's
     alerts) once a third of the wrong-PIN budget is spent, gone when the window has room again.
@@ -101,19 +86,18 @@ class GuessingAlert:
     def __init__(self, table: Any, pins: PinGuard) -> None:
         self._table = table
         self._pins = pins
-        self._shown: str | None = None
+        self._shown: dict[str, Any] | None = None
         self._busy = False
         self._pending: asyncio.Future[None] | None = None
 
-    def text(self) -> str | None:
+    def fields(self) -> dict[str, Any] | None:
+        """What the alert names now (referee/words/table.py `pin_guessing`), None while nobody guesses."""
         state = self._pins.guessing()
         if state is None:
             return None
-        language = str(self._table.snapshot().get("language", "en"))
-        language = language if language in GUESSING_TEXT else "en"
         minutes = max(1, round(self._pins.global_window / 60))
-        return GUESSING_TEXT[language].format(wrong=state[0], minutes=minutes,
-                                              new=GUESSING_NEW[(language, self._pins.has_director_code)])
+        new = "pin_guessing_director_code" if self._pins.has_director_code else "pin_guessing_wait"
+        return {"wrong": state[0], "minutes": minutes, "new": Phrase("table", new)}
 
     def update(self) -> asyncio.Future[None] | None:
         """Show, change or take away the alert to match the guessing now; the future of the worker's change
@@ -123,15 +107,18 @@ class GuessingAlert:
             return None
         if self._busy:
             return self._pending
-        text = self.text()
-        if text == self._shown:
+        fields = self.fields()
+        if fields == self._shown:
             return None
-        self._shown = text
+        self._shown = fields
         self._busy = True
 
         def show() -> None:
             try:
-                set_alert("pin_guessing", text, level="warning")
+                if fields is None:
+                    self._table.clear_alert("pin_guessing")
+                else:
+                    set_alert("pin_guessing", level="warning", **fields)
             except Exception:  # the alert is a courtesy: it must never take the page down
                 log.exception("the alert that someone is guessing the PIN could not be shown")
             finally:
@@ -243,6 +230,15 @@ async def _index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
+# the page's words (referee/words/): its own, the board's and the states'; the page says them in its language
+WORDS_SCRIPT = page_script(("page", "board", "states"))
+
+
+async def _words(request: web.Request) -> web.Response:
+    return web.Response(text=WORDS_SCRIPT, content_type="application/javascript", charset="utf-8",
+                        headers={"Cache-Control": "no-cache"})
+
+
 async def _snapshot(request: web.Request) -> web.Response:
     return _json(_table(request).snapshot(), headers={"Cache-Control": "no-store"})
 
@@ -323,7 +319,7 @@ async def _control(request: web.Request) -> web.Response:
         # The table may score a play against a lexicon: keep the loop (and every event stream) moving.
         snapshot = await asyncio.to_thread(table.control, action, params)
     except ControlError as exc:
-        # Said in the table's language; `reason` is the refusal's code (referee/table/messages.py REFUSALS).
+        # Said in the table's language; `reason` is the refusal's code (referee/words/table.py REFUSALS).
         language = str(table.snapshot().get("language", "en"))
         if exc.code == "storage_waiting":  # nothing was done: the SD card holds a write; not the action's fault
             return _error(503, "storage_waiting", exc.text(language), reason=exc.code, retry_after=STORAGE_RETRY_S)
@@ -408,6 +404,7 @@ def create_app(
     app.on_shutdown.append(on_shutdown)
     app.router.add_get("/", _index)
     app.router.add_get("/events", hub.stream)
+    app.router.add_get("/words.js", _words)
     app.router.add_get("/api/snapshot", _snapshot)
     app.router.add_get("/api/session", _session)
     app.router.add_post("/api/control/{action}", _control)

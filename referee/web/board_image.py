@@ -14,6 +14,7 @@ import numpy as np
 from game.errors import NotationError
 from game.squares import COLUMNS, Square
 from referee.table.api import Snapshot
+from referee.words import say
 
 CELL = 44
 MARGIN = 30
@@ -21,10 +22,6 @@ MARGIN = 30
 BACKGROUND = (34, 52, 28)
 EMPTY = (160, 196, 172)
 PREMIUM = {"d": (230, 200, 140), "t": (200, 120, 40), "D": (170, 170, 245), "T": (60, 60, 210)}
-# The premium squares' short names as the page shows them: German boards print "3-facher Wortwert",
-# "2-facher Buchstabenwert", so a German table reads 3W/2W/3B/2B (W for Wort, B for Buchstabe).
-PREMIUM_TEXT = {"en": {"d": "DL", "t": "TL", "D": "DW", "T": "TW"},
-                "de": {"d": "2B", "t": "3B", "D": "2W", "T": "3W"}}
 STAR = (60, 60, 210)
 TILE = (178, 226, 246)
 TILE_EDGE = (90, 140, 170)
@@ -78,7 +75,9 @@ def render_board(snapshot: Snapshot) -> np.ndarray:
     premiums = snapshot.get("premiums") or []
     rows = len(board)
     cols = len(board[0]) if board else 0
-    names = PREMIUM_TEXT.get(str(snapshot.get("language", "en")), PREMIUM_TEXT["en"])
+    lang = str(snapshot.get("language", "en"))
+    # the premium squares' short names as the page shows them (referee/words/board.py: 3W/2W/3B/2B in German)
+    names = {kind: say("board", f"premium.{kind}", lang) for kind in "dtDT"}
     start = _square_to_cell(str(snapshot.get("start") or ""))
     img = np.full((MARGIN * 2 + rows * CELL, MARGIN * 2 + cols * CELL, 3), BACKGROUND, np.uint8)
     for c in range(cols):

@@ -27,27 +27,40 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from referee.table.api import PermissionDenied
+from referee.words import Phrase, say
 
 Clock = Callable[[], float]
 
 
-class ControlDisabled(PermissionDenied):
+class Refusal(PermissionDenied):
+    """A guarded request refused: its words (referee/words/guard.py) as a code and fields, `str()` in English,
+    `text(language)` in the language of the page that shows it."""
+
+    def __init__(self, said: Phrase) -> None:
+        super().__init__(say(said.catalogue, said.code, "en", **said.fields))
+        self.said = said
+
+    def text(self, language: str = "en") -> str:
+        return say(self.said.catalogue, self.said.code, language, **self.said.fields)
+
+
+class ControlDisabled(Refusal):
     """The table has no PIN configured, so nobody can use control from the page."""
 
 
-class PinRequired(PermissionDenied):
+class PinRequired(Refusal):
     """A control request came without a PIN."""
 
 
-class WrongPin(PermissionDenied):
+class WrongPin(Refusal):
     """A control request came with a PIN that is not the table's."""
 
 
-class RateLimited(PermissionDenied):
+class RateLimited(Refusal):
     """Too many wrong PINs from this client: it must wait `retry_after` seconds before the next try."""
 
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(message)
+    def __init__(self, said: Phrase, retry_after: float) -> None:
+        super().__init__(said)
         self.retry_after = retry_after
 
 
@@ -101,6 +114,9 @@ class PinGuard:
     a `director_pin` of 10 to 12 digits may be configured: it does all the table PIN does, and while the
     table PIN's budget is spent it alone is looked at, with no global budget (only each source's waits):
     nobody can lock it, and at those waits 1,100 guessing addresses need about 7 years for 10 digits.
+
+    `noun` is what it guards, as its refusals name it: "pin" (a table's PIN) or "director_key" (the director's
+    pages: referee/commands/director.py), in English and German (referee/words/guard.py).
     """
 
     def __init__(
@@ -108,6 +124,7 @@ class PinGuard:
         pin: str | None,
         clock: Clock,
         *,
+        noun: str = "pin",
         director_pin: str | None = None,
         free_attempts: int = 3,
         base_delay: float = 1.0,
@@ -122,6 +139,7 @@ class PinGuard:
         # at all, so no amount of guessing locks it; only each source's own waits slow its guessers.
         self._director = _digest(director_pin) if pin and director_pin else None
         self._clock = clock
+        self.noun = noun
         self.free_attempts = free_attempts
         self.base_delay = base_delay
         self.max_delay = max_delay
@@ -145,20 +163,19 @@ class PinGuard:
         trusted, and the global limit does not apply to it. `exempt`: a try the global limit never applies
         to either (the director's own console on the machine itself), only its own source's waits."""
         if self._digest is None:
-            raise ControlDisabled("control is disabled: this table has no PIN configured (set web.pin)")
+            raise ControlDisabled(self._said(f"control_disabled.{self.noun}"))
         now = self._clock()
         record = self._clients.get(client)
         if record is not None and now < record.blocked_until:
             wait = record.blocked_until - now
-            raise RateLimited(f"too many wrong PINs: wait {wait:.0f} s before the next try", wait)
+            raise RateLimited(self._said("rate_limited", wait=wait), wait)
         trusted = exempt or (session is not None and session in self._trusted)
         wait = self._global_wait(now, self._failures)
         locked = wait > 0 and not trusted  # the table PIN's budget is spent: only the director's code is looked at
         if locked and self._director is None:
-            raise RateLimited(f"too many wrong PINs at this table: wait {wait:.0f} s before the next try (a "
-                              "phone that has given the right PIN before may go on)", wait)
+            raise RateLimited(self._said(f"rate_limited_all.{self.noun}", wait=wait), wait)
         if not attempt:
-            raise PinRequired("this needs the table PIN")
+            raise PinRequired(self._said("required"))
         given = _digest(attempt)
         right = not locked and hmac.compare_digest(given, self._digest)
         director = self._director is not None and hmac.compare_digest(given, self._director)
@@ -175,17 +192,19 @@ class PinGuard:
         record = self._record(client)
         record.failures += 1
         over = record.failures - self.free_attempts
-        what = ("not the director's code (while someone guesses the table PIN, a phone that has not given it "
-                "before needs the director's code)" if locked else "wrong PIN")
+        # while the budget is spent, only the director's code was looked at: that is what was wrong
+        what: dict[str, object] = {"wrong": Phrase("guard", "not_director_code")} if locked else {}
         if over > 0:
             delay = min(self.base_delay * 2 ** (over - 1), self.max_delay)
             record.blocked_until = now + delay
-            raise WrongPin(f"{what}: wait {delay:.0f} s before the next try")
+            raise WrongPin(self._said("wrong_wait", delay=delay, **what))
         if locked:
-            raise WrongPin(what)
+            raise WrongPin(self._said("wrong", **what))
         left = self.free_attempts - record.failures
-        raise WrongPin(f"wrong PIN ({left} more tries before a wait)" if left else "wrong PIN: the next wrong one "
-                       "makes you wait")
+        raise WrongPin(self._said("wrong_left", left=left) if left else self._said("wrong_last"))
+
+    def _said(self, code: str, **fields: object) -> Phrase:
+        return Phrase("guard", code, {"noun": self.noun, **fields})
 
     def _global_wait(self, now: float, failures: deque[float]) -> float:
         """Seconds until a global budget of wrong PINs (`failures`) has room again (0: it has room now)."""

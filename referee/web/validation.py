@@ -4,7 +4,8 @@ The table checks the game (whose turn, which squares hold blanks); this module c
 was typed, so a player gets a clear message naming the field ("letter: one letter, A to Z") and the
 table is never asked anything malformed. It returns clean values (uppercase letters, ints) in the
 shape `TableControl.control` documents. Each refusal is a check code and its fields (the words, in English and
-German, are in referee/web/checks.py), so the page says it in the page's language.
+German, are in referee/words/checks.py), so the page says it in the page's language, and the table's refusal
+("ungültige Eingabe: ...") says it in the table's.
 """
 
 from __future__ import annotations
@@ -15,22 +16,25 @@ from typing import Any
 
 from game.squares import COLUMNS
 from referee.table.api import ControlError, Snapshot
-from referee.web.checks import check_text
+from referee.words import say
+from referee.words.checks import check_phrase
 
 
 class InvalidInput(ControlError):
     """A control action's parameters are malformed; `field` names the parameter at fault, `check` the check
-    that refused it (a code of `CHECKS` in referee/web/checks.py) and `fields` the values its words name.
-    `str()` is the English ("letter: type one letter, e.g. E"), `text("de")` the German."""
+    that refused it (a code of `CHECKS` in referee/words/checks.py) and `fields` the values its words name.
+    `str()` is the English ("letter: type one letter, e.g. E"), `text("de")` the German; as a refusal of the table
+    (`invalid_input`) it is "ungültige Eingabe: Buchstabe: ..." at a German table."""
 
     def __init__(self, field: str, check: str, /, **fields: object) -> None:
-        super().__init__("invalid_input", detail=check_text(check, "en", field, fields))
+        self.said = check_phrase(check, field, **fields)
+        super().__init__("invalid_input", detail=self.said)
         self.field = field
         self.check = check
         self.fields = fields
 
     def text(self, language: str = "en") -> str:
-        return check_text(self.check, language, self.field, self.fields)
+        return say(self.said.catalogue, self.said.code, language, **self.said.fields)
 
 
 _SQUARE = re.compile(r"^([A-Za-z])([1-9][0-9]?)$")

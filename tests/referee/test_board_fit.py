@@ -17,6 +17,7 @@ from firmware_bridge.events import Hello, LinkLost
 from firmware_bridge.firmware import wire
 from referee.board_fit import board_misfit, game_board_size
 from referee.config import ConfigError, parse_config
+from referee.words import say
 
 from ..patience import patience
 from .wordlists import write_word_list
@@ -82,8 +83,11 @@ def test_the_game_sizes_are_the_layouts() -> None:
     assert game_board_size("scramble") == game_board_size("scramble-advanced") == (9, 9)
     assert board_misfit("standard", 15, 15, slots=3) is None  # a standard game ignores a tray
     misfit = board_misfit("scramble", 15, 15)
-    assert misfit is not None and misfit.said("de") == ("ein Brett mit 15x15 Feldern kann Scramble nicht spielen: "
-                                                        "es wird auf 9x9 gespielt")
+    assert misfit is not None
+    said = misfit.phrase
+    assert say(said.catalogue, said.code, "de", **said.fields) == ("ein Brett mit 15x15 Feldern kann Scramble nicht "
+                                                                   "spielen: es wird auf 9x9 gespielt")
+    assert str(misfit) == "a 15x15 board cannot play Scramble: it is played on 9x9"
 
 
 def test_a_config_error_names_the_key_for_a_scramble_game_on_the_standard_board() -> None:

@@ -88,7 +88,8 @@ def test_message_shows_on_the_table(tmp_path: Path) -> None:
     t = make(tmp_path)
     t.director("message", {"text": "Round 3 starts at 14:00"}, by="director", command_id="m1")
     alerts = t.snapshot()["alerts"]
-    assert {"level": "info", "code": "director_message", "text": "Round 3 starts at 14:00", "squares": []} in alerts
+    assert {"level": "info", "code": "director_message", "text": "Round 3 starts at 14:00", "squares": [],
+            "fields": {"text": "Round 3 starts at 14:00"}} in alerts
 
 
 def test_undo_takes_the_last_play_back_and_the_mover_plays_again(tmp_path: Path) -> None:
@@ -211,7 +212,8 @@ def test_a_bad_points_adjustment_is_refused_with_the_reason(tmp_path: Path, args
 
 
 def test_a_german_table_shows_the_directors_notices_in_german(tmp_path: Path) -> None:
-    from referee.table import messages
+    from referee.words import say
+    from referee.words.table import DIRECTOR_NOTICES, TABLE
 
     t = SimulatedTable(default_setup(language="de"), words=WORDS, journal=Journal(tmp_path / "games.sqlite3"))
     t.control("start", {})
@@ -222,12 +224,12 @@ def test_a_german_table_shows_the_directors_notices_in_german(tmp_path: Path) ->
     t.director("hold", {"hold": False}, by="director", command_id="h2")
     t.director("undo", {}, by="director", command_id="u1")
     shown.update({a["code"]: a["text"] for a in t.snapshot()["alerts"]})
-    assert shown["challenge_held"] == messages.text("challenge_held", "de")
-    assert shown["play_undone"] == messages.text("play_undone", "de", squares="E8, F8, G8, H8")
+    assert shown["challenge_held"] == say("table", "challenge_held", "de")
+    assert shown["play_undone"] == say("table", "play_undone", "de", squares="E8, F8, G8, H8")
     assert shown["score_adjusted"] == "Die Turnierleitung hat den Punktestand von Ben um -5 Punkte korrigiert " \
                                       "(jetzt -5): Handy"
-    for code in messages.DIRECTOR_NOTICES:
-        assert shown[code] != messages._TEXT[code]["en"].format(squares="E8, F8, G8, H8", player="Ben",
+    for code in DIRECTOR_NOTICES:
+        assert shown[code] != TABLE[code]["en"].format(squares="E8, F8, G8, H8", player="Ben",
                                                                    points="-5", total=-5, reason="Handy")
 
 

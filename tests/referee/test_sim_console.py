@@ -85,7 +85,7 @@ def test_a_german_tables_console_answers_in_german() -> None:
 
 def test_the_command_is_named_the_way_it_was_started(tmp_path: Any, monkeypatch: Any) -> None:
     # After `make run` the program is .venv/bin/referee, not on the PATH: the export hint must say so.
-    from referee.terminal_text import command_name
+    from referee.cli import command_name
 
     script = tmp_path / ".venv" / "bin" / "referee"
     script.parent.mkdir(parents=True)
@@ -118,7 +118,7 @@ def test_clear_takes_every_tile_off_the_emulated_board() -> None:
 
 
 def test_a_german_tables_console_says_a_refused_input_in_german() -> None:
-    """The page's input checks are said in the table's language at the terminal too (referee/web/checks.py)."""
+    """The page's input checks are said in the table's language at the terminal too (referee/words/checks.py)."""
     from referee.sim import ManualClock, SimulatedTable, default_setup
 
     table = SimulatedTable(default_setup(language="de", edition="german"), clock=ManualClock())

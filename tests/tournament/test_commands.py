@@ -110,6 +110,20 @@ def test_a_command_sent_again_after_the_table_restarted_is_not_applied_twice(tmp
     assert table.snapshot()["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 + 60_000
 
 
+def test_a_german_table_refuses_a_directors_command_in_german(tmp_path: Path) -> None:
+    """The refusal the director shows on the table's tile is said in the table's language, as the page says it."""
+    from tournament.outbox import CommandRefused
+    from tournament.payloads import CommandMessage
+
+    journal = Journal(tmp_path / "games.sqlite3")
+    table = SimulatedTable(default_setup(language="de"), words=["QUIZ"], journal=journal)
+    link = TournamentLink(table, journal, TableLinkSettings(BrokerSettings("127.0.0.1", 1), EVENT, 1))
+    with pytest.raises(CommandRefused) as refused:
+        link._command(CommandMessage("c-8", "director", "hold", {"hold": True}))
+    assert refused.value.code == "no_challenge_to_hold"
+    assert str(refused.value).endswith("es gibt keine Anzweiflung zum Anhalten (der Tisch ist vor dem Start)")
+
+
 def test_a_points_adjustment_through_the_broker_is_journaled_with_who_sent_it_and_checks_as_gcg(
         director: Any, live_tables: Any, tmp_path: Path) -> None:
     """correct_score by points: the table applies it through its journal, acknowledges it with the journal row,

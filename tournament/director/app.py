@@ -4,6 +4,8 @@ Routes (docs/director.md):
 
 - `GET /` the hall (`?display=tv`: the broadcast view); `GET /table/{n}` one table with the director's controls
 - `GET /events` server-sent `tiles` events (`?table=N`: that table's full view)
+- `GET /words.js` the pages' words (referee/words/: the director's, the spectators', the board's, the states'), in
+  the event's language ([director] language)
 - `GET /api/tables` every tile; `GET /api/session` the page's CSRF token and whether commands are possible;
   `GET /api/stats` tables online and offline, and the delivery's figures (events applied, replays asked)
 - `POST /api/command/{cmd}` `{"tables": [n, ...] | "all", "args": {...}}`: a command of the tournament network,
@@ -35,6 +37,7 @@ from typing import Any
 
 from aiohttp import web
 
+from referee.words import page_script
 from tournament.broadcast.delay import Delay
 from tournament.broadcast.routes import BROADCAST, TOURNEY_META, Broadcast, add_routes
 from tournament.director.access import Guard, Refused
@@ -64,6 +67,9 @@ DIRECTOR = web.AppKey("director", Director)
 GUARD = web.AppKey("guard", object)
 HUB = web.AppKey("hub", HallHub)
 FEATURE = web.AppKey("feature", list)
+WORDS = web.AppKey("words", str)
+# the catalogues the director's and the spectators' pages say their words from (referee/words/)
+PAGE_CATALOGUES = ("director", "broadcast", "board", "states")
 
 
 def _error(status: int, code: str, message: str, retry_after: float | None = None, **extra: Any) -> web.Response:
@@ -102,6 +108,10 @@ async def _page(request: web.Request) -> web.FileResponse:
 
 async def _table_page(request: web.Request) -> web.FileResponse:
     return web.FileResponse(STATIC_DIR / "table.html")
+
+
+async def _words(request: web.Request) -> web.Response:
+    return web.Response(text=request.app[WORDS], content_type="application/javascript", charset="utf-8")
 
 
 async def _session(request: web.Request) -> web.Response:
@@ -341,14 +351,15 @@ async def _standings(request: web.Request) -> web.Response:
 
 def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None,
                tsh: TshWatch | None = None, tsh_poll_s: float | None = None, delay: Delay | None = None,
-               language: str = "") -> web.Application:
+               language: str = "", pages_language: str = "en") -> web.Application:
     """The director's application. `guard` checks the director credential and the page's session; `tsh`
     watches tsh's tourney.js for the next round (tournament/director/rounds.py); `delay` and `language` are
-    the broadcast's (tournament/broadcast/)."""
+    the broadcast's (tournament/broadcast/); `pages_language` is the director's pages' ([director] language)."""
     app = web.Application(middlewares=[_headers], client_max_size=MAX_BODY)
     app[DIRECTOR] = director
     app[GUARD] = guard
     app[FEATURE] = list(feature or [])
+    app[WORDS] = page_script(PAGE_CATALOGUES, pages_language)
     hub = HallHub(director)
     app[HUB] = hub
 
@@ -359,6 +370,7 @@ def create_app(director: Director, guard: Guard, *, feature: list[int] | None = 
     app.router.add_get("/", _page)
     app.router.add_get("/table/{n:\\d+}", _table_page)
     app.router.add_get("/events", hub.stream)
+    app.router.add_get("/words.js", _words)
     app.router.add_get("/api/session", _session)
     app.router.add_get("/api/tables", _tables)
     app.router.add_get("/api/stats", _stats)

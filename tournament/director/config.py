@@ -38,6 +38,18 @@ class DirectorConfig:
     tsh_entry: str = "scores"  # tsh's `config entry`: the form of the score lines
     bye_spread: int = 50  # tsh's `config bye_spread`
     broadcast: BroadcastSettings = field(default_factory=lambda: BroadcastSettings())
+    language: str = ""  # the event's language: the director's pages, and the public pages unless [broadcast] says
+
+    @property
+    def pages_language(self) -> str:
+        """The language of the director's own pages (the hall, one table): English unless the event's is set."""
+        return self.language or "en"
+
+    @property
+    def broadcast_language(self) -> str:
+        """The public pages' language: [broadcast] language, else the event's; "" (neither): each page follows the
+        language of the table it shows."""
+        return self.broadcast.language or self.language
 
 
 @dataclass(frozen=True)
@@ -85,7 +97,7 @@ def load(path: str | Path) -> DirectorConfig:
     director: dict[str, Any] = raw.get("director") or {}
     broker: dict[str, Any] = raw.get("broker") or {}
     known = {"director": {"event", "name", "host", "port", "credential_file", "state_dir", "feature", "tsh_file",
-                          "tsh_offsets", "tsh_entry", "bye_spread"},
+                          "tsh_offsets", "tsh_entry", "bye_spread", "language"},
              "broadcast": {"delay_moves", "delay_seconds", "language"}}
     for section, keys in known.items():
         extra = set(raw.get(section) or {}) - keys
@@ -110,6 +122,9 @@ def load(path: str | Path) -> DirectorConfig:
     if tsh_entry not in ("scores", "both", "spread"):
         raise DirectorConfigError(f"{path}: [director] tsh_entry: tsh's `config entry` of the event, one of scores, "
                                   f"both, spread; not {tsh_entry!r}")
+    language = director.get("language", "")
+    if language not in ("", "en", "de"):
+        raise DirectorConfigError(f"{path}: [director] language: \"en\" or \"de\", not {language!r}")
     bye_spread = director.get("bye_spread", 50)
     if isinstance(bye_spread, bool) or not isinstance(bye_spread, int):
         raise DirectorConfigError(f"{path}: [director] bye_spread: a whole number (tsh's default is 50), not "
@@ -140,4 +155,4 @@ def load(path: str | Path) -> DirectorConfig:
                           credential, state_dir if state_dir.is_absolute() else base / state_dir, config,
                           list(feature), None if tsh_file is None else base / Path(tsh_file),
                           {str(k).upper(): int(v) for k, v in offsets.items()}, tsh_entry, bye_spread,
-                          _broadcast(raw.get("broadcast") or {}, path))
+                          _broadcast(raw.get("broadcast") or {}, path), language)

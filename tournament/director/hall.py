@@ -12,19 +12,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from referee.words import Phrase, plain_fields, say
 from tournament.payloads import HEADER_SEQ
 
-# table alert codes (referee.table_api.ALERT_CODES) a director must see, and the director's words for them
-DIRECTOR_ALERTS = {
-    "camera_lost": "camera lost",
-    "board_lost": "board unplugged",
-    "time_up": "flag: time up",
-    "max_overtime": "flag: overtime limit",
-    "lost_on_time": "lost on time",
-    "journal_failed": "cannot save the game",
-    "illegal_play": "illegal play",
-    "not_in_lexicon": "phony to take off",
-}
+# table alert codes (referee.table.api.ALERT_CODES) a director must see; their words are the director's
+# (referee/words/director.py `alert.<code>`)
+DIRECTOR_ALERTS = ("camera_lost", "board_lost", "time_up", "max_overtime", "lost_on_time", "journal_failed",
+                   "illegal_play", "not_in_lexicon")
+
+
+def tile_alert(code: str, level: str, **fields: object) -> dict[str, Any]:
+    """One alert of a tile: its code and fields, which the director's page says in the event's language, and its
+    English words (`text`) for whoever reads the API."""
+    return {"code": code, "level": level, "text": say("director", f"alert.{code}", "en", **fields),
+            "fields": plain_fields(fields)}
 
 
 def now_iso() -> str:
@@ -43,6 +44,10 @@ def hall_time(iso: str) -> str:
     return moment.astimezone().strftime("%H:%M:%S")
 
 
+# who paused, for a director's pause command that gave no name (said "the director" in the page's language)
+NAMELESS = "the director"
+
+
 @dataclass(frozen=True)
 class Pause:
     """Who paused a table and why, from the table's journaled events: a director's `pause` command (its `by`
@@ -52,10 +57,15 @@ class Pause:
     reason: str
     at: str  # the table's time of the event (ISO)
 
+    def fields(self) -> dict[str, object]:
+        """The words of the pause (`alert.paused`): who, when (the hall's clock), why."""
+        by: object = Phrase("director", "pause.director") if self.by == NAMELESS else self.by
+        return {"who": Phrase("director", "pause.by", {"by": by}) if self.by else Phrase("director", "pause.table"),
+                "when": Phrase("director", "pause.when", {"time": hall_time(self.at)}) if self.at else "",
+                "reason": Phrase("director", "pause.reason", {"reason": self.reason}) if self.reason else ""}
+
     def text(self) -> str:
-        when = f" at {hall_time(self.at)}" if self.at else ""
-        who = f"paused by {self.by}" if self.by else "paused at the table"
-        return f"{who}{when}" + (f": {self.reason}" if self.reason else "")
+        return say("director", "alert.paused", "en", **self.fields())
 
 
 def pause_of(kind: str, data: Any, at: str, current: Pause | None) -> Pause | None:
@@ -67,7 +77,7 @@ def pause_of(kind: str, data: Any, at: str, current: Pause | None) -> Pause | No
         args = data.get("args")
         args = args if isinstance(args, dict) else {}
         if cmd == "pause":
-            return Pause(str(data.get("by") or "the director"), str(args.get("reason") or "").strip(), at)
+            return Pause(str(data.get("by") or NAMELESS), str(args.get("reason") or "").strip(), at)
         if cmd in ("resume", "start", "set_players"):
             return None
     elif kind == "control":
@@ -103,36 +113,39 @@ class TableState:
             self.pause = None
         self.pause = pause_of(kind, data, at, self.pause)
 
-    def alerts(self) -> list[dict[str, str]]:
+    def alerts(self) -> list[dict[str, Any]]:
         snap = self.snapshot
-        out: list[dict[str, str]] = []
+        out: list[dict[str, Any]] = []
         if not self.online:
-            since = f" since {hall_time(self.offline_since)}" if self.offline_since else ""
-            out.append({"code": "offline", "level": "error", "text": f"offline{since}"})
+            since = Phrase("director", "offline_since", {"time": hall_time(self.offline_since)}) \
+                if self.offline_since else ""
+            out.append(tile_alert("offline", "error", since=since))
         state = str(snap.get("state", ""))
         if state == "paused" and "challenge_held" not in {a.get("code") for a in snap.get("alerts") or []
                                                          if isinstance(a, dict)}:
             pause = self.pause
-            out.append({"code": "paused", "level": "info", "text": pause.text() if pause else "paused"})
+            out.append(tile_alert("paused", "info", **(pause.fields() if pause else
+                                                        {"who": Phrase("director", "pause.plain"), "when": "",
+                                                         "reason": ""})))
         pending = snap.get("pending") or {}
         codes = {a.get("code") for a in snap.get("alerts") or [] if isinstance(a, dict)}
         # the table says a held challenge with its "challenge_held" notice (and pauses its clocks)
         if "challenge_held" in codes:
-            out.append({"code": "challenge_held", "level": "warning", "text": "challenge held"})
+            out.append(tile_alert("challenge_held", "warning"))
         elif state == "challenge" or (isinstance(pending, dict) and pending.get("challenge")):
-            out.append({"code": "challenge", "level": "info", "text": "challenge open"})
+            out.append(tile_alert("challenge", "info"))
         for player in snap.get("players") or []:
             clock = player.get("clock") if isinstance(player, dict) else None
             if isinstance(clock, dict) and int(clock.get("remaining_ms", 0)) < 0:
-                out.append({"code": "overtime", "level": "warning", "text": f"overtime: {player.get('name', '?')}"})
+                out.append(tile_alert("overtime", "warning", name=player.get("name", "?")))
         for alert in snap.get("alerts") or []:
             code = alert.get("code") if isinstance(alert, dict) else None
             if code in DIRECTOR_ALERTS:
                 level = "error" if code in ("camera_lost", "board_lost", "journal_failed") else "warning"
-                out.append({"code": str(code), "level": level, "text": DIRECTOR_ALERTS[str(code)]})
+                out.append(tile_alert(str(code), level))
         if self.ahead:
-            out.append({"code": "snapshot_ahead", "level": "warning", "text": self.ahead})
-        out += [{"code": "refused", "level": "warning", "text": text} for text in self.messages[-2:]]
+            out.append(tile_alert("snapshot_ahead", "warning", text=self.ahead))
+        out += [tile_alert("refused", "warning", text=text) for text in self.messages[-2:]]
         return out
 
     def tile(self) -> dict[str, Any]:

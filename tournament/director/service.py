@@ -32,7 +32,8 @@ async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, sta
     link = BrokerLink(director, config.broker)
     tsh = TshWatch(director, config.tsh_file, dict(config.tsh_offsets)) if config.tsh_file is not None else None
     cast = config.broadcast
-    runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh, language=cast.language,
+    runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh,
+                                      language=config.broadcast_language, pages_language=config.pages_language,
                                       delay=Delay(cast.delay_moves, cast.delay_seconds)))
     await runner.setup()
     try:

@@ -1,155 +1,30 @@
 // The scoreboard page: draws every snapshot the table pushes, animates the clocks between pushes,
-// and sends control actions with the table PIN and the session's anti-forgery token.
+// and sends control actions with the table PIN and the session's anti-forgery token. Its words are the table's
+// /words.js (referee/words/page.py, board.py, states.py): `t(key, fields)` says page.<key> in the page's language.
 // The server's clock values are the truth; the browser's clock only animates the display between them.
 "use strict";
 
 (() => {
-  const TEXT = {
-    en: {
-      connecting: "connecting…", live: "live", reconnecting: "reconnecting…",
-      download_gcg: "Game (GCG)", download_png: "Board (PNG)", turn_timer: "Turn timer",
-      bag: "Bag", cup: "Dice in the cup", cup_dice: "Dice in the cup, by number", unseen: "Unseen tiles", moves: "Moves", player: "Player", move: "Move", words: "Words",
-      score: "Score", total: "Total", control: "Table control", pin: "Table PIN", start: "Start",
-      pause: "Pause", resume: "Resume", pass: "Pass", accept: "Accept play", blank_title: "Letter of a blank",
-      square: "Square", letter: "Letter", set: "Set", correct_title: "Correct a misread letter",
-      correct: "Correct", exchange_title: "Exchange", count: "Tiles", exchange: "Exchange",
-      challenge_title: "Challenge the last play", challenger: "Challenger", challenge: "Challenge",
-      challenged_words: "Words challenged",
-      racks_title: "Tiles left on a rack at the end", tiles: "Tiles", enter: "Enter",
-      roll_title: "Dice rolled (if the tray or camera cannot read them)", roll_done: "Dice rolled",
-      new_game: "New game",
-      roll_letters: (n) => n ? `Letters of the ${n} ${n === 1 ? "die" : "dice"}, ? for a blank face`
-        : "Letters, ? for a blank face",
-      on_turn: "to play", tiles_on_rack: "tiles", winner: "wins", tie: "shares the win", no_moves: "No moves yet",
-      tie_break: "wins on the score before the racks",
-      lost_on_time: "lost on time",
-      pending_blanks: (sq) => `Blank on ${sq}: which letter does it stand for?`,
-      pending_racks: (names) => `Enter the tiles left on the rack of ${names}.`,
-      pending_letters: (sq) => `Which letter is on ${sq}? The sensors cannot read it for sure.`,
-      pending_remove: (sq) => `Take these tiles off the board: ${sq}.`,
-      pending_challenge: (name) => `Time to challenge ${name}'s play:`,
-      pending_roll: (n) => `Roll ${n} ${n === 1 ? "die" : "dice"}.`,
-      pending_rolled: (letters) => `Rolled: ${letters}`,
-      pending_other: "The table waits for an entry.",
-      done: (a) => `Done: ${a}`,
-      confirm: "Tap again to confirm",
-      sending: "Sending…",
-      control_off: "Control is disabled: this table has no PIN configured.",
-      err: {
-        pin_required: "Enter the table PIN first.",
-        pin_wrong: "Wrong PIN.",
-        rate_limited: (s) => `Too many wrong PINs. Wait ${s} s, then try again.`,
-        cross_site: "Refused: reload the page and try again.",
-        control_disabled: "Control is disabled: this table has no PIN configured.",
-        invalid: "Check the input:",
-        refused: "The table refused:",
-        network: "The referee cannot be reached.",
-        internal: "The referee hit an internal error (it is in its log). Check the board and the scores.",
-      },
-      states: {
-        waiting: "waiting to start", turn: "playing", blank: "blank letter?", challenge: "challenge window",
-        takeback: "take back tiles", paused: "paused", ended: "game over", exchange: "exchange",
-        racks: "racks at the end", removal: "remove dice", roll: "roll the dice",
-      },
-      kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
-               penalty: "penalty", end: "end", lost_turn: "lost turn", adjustment: "director's adjustment",
-               scramble: "dice back to the cup" },
-      // The last line of a game: "Cesar wins 457-397, +60" (the engine's verdict, the scores as they stand).
-      result_win: (name, scores, spread) => `${name} wins ${scores}, ${spread}`,
-      result_on_time: (name, scores) => `${name} wins on time, ${scores}`,
-      result_tie_break: (name, scores) => `${name} wins ${scores} on the score before the racks`,
-      result_shared: (names, scores) => `${names} share the win, ${scores}`,
-      and: " and ", score_sep: "-", score_sep_negative: " to ",
-      no_word_list: "No word list: challenges cannot be judged (every word stands). Install one with "
-        + "“referee lexicon install” (docs/lexicons.md).",
-      withdrawn_play: "withdrawn: the play came off the board",
-      // The premium squares as English boards print them: Triple Word, Double Word, Triple/Double Letter.
-      premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
-      premium_names: { T: "triple word", D: "double word", t: "triple letter", d: "double letter",
-                       start: "start square" },
-    },
-    de: {
-      connecting: "verbinde…", live: "live", reconnecting: "verbinde neu…",
-      download_gcg: "Partie (GCG)", download_png: "Brett (PNG)", turn_timer: "Zugzeit",
-      bag: "Beutel", cup: "Würfel im Becher", cup_dice: "Würfel im Becher, nach Nummer", unseen: "Ungesehene Steine", moves: "Züge", player: "Spieler", move: "Zug",
-      words: "Wörter", score: "Punkte", total: "Summe", control: "Tischsteuerung", pin: "Tisch-PIN",
-      start: "Start", pause: "Pause", resume: "Weiter", pass: "Passen", accept: "Zug annehmen",
-      blank_title: "Buchstabe eines Blankos", square: "Feld", letter: "Buchstabe", set: "Setzen",
-      correct_title: "Falsch gelesenen Buchstaben korrigieren", correct: "Korrigieren",
-      exchange_title: "Tauschen", count: "Steine", exchange: "Tauschen",
-      challenge_title: "Letzten Zug anzweifeln", challenger: "Wer zweifelt", challenge: "Anzweifeln",
-      challenged_words: "Angezweifelte Wörter",
-      racks_title: "Reststeine auf einer Bank am Ende", tiles: "Steine", enter: "Eintragen",
-      roll_title: "Gewürfelt (falls Schale oder Kamera sie nicht lesen)", roll_done: "Gewürfelt",
-      new_game: "Neue Partie",
-      roll_letters: (n) => n ? `Buchstaben ${n === 1 ? "des Würfels" : `der ${n} Würfel`}, ? für eine Blankoseite`
-        : "Buchstaben, ? für eine Blankoseite",
-      on_turn: "am Zug", tiles_on_rack: "Steine", winner: "gewinnt", tie: "teilt den Sieg", no_moves: "Noch keine Züge",
-      tie_break: "gewinnt nach den Punkten vor den Reststeinen",
-      lost_on_time: "verliert auf Zeit",
-      pending_blanks: (sq) => `Blanko auf ${sq}: für welchen Buchstaben steht er?`,
-      pending_racks: (names) => `Reststeine von ${names} eintragen.`,
-      pending_letters: (sq) => `Welcher Buchstabe liegt auf ${sq}? Die Sensoren können ihn nicht sicher lesen.`,
-      pending_remove: (sq) => `Diese Steine vom Brett nehmen: ${sq}.`,
-      pending_challenge: (name) => `Zeit, den Zug von ${name} anzuzweifeln:`,
-      pending_roll: (n) => `${n === 1 ? "Einen Würfel" : `${n} Würfel`} werfen.`,
-      pending_rolled: (letters) => `Gewürfelt: ${letters}`,
-      pending_other: "Der Tisch wartet auf eine Eingabe.",
-      done: (a) => `Erledigt: ${a}`,
-      confirm: "Zum Bestätigen nochmals tippen",
-      sending: "Sende…",
-      control_off: "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt.",
-      err: {
-        pin_required: "Bitte zuerst die Tisch-PIN eingeben.",
-        pin_wrong: "Falsche PIN.",
-        rate_limited: (s) => `Zu viele falsche PINs. ${s} s warten, dann erneut versuchen.`,
-        cross_site: "Abgelehnt: Seite neu laden und erneut versuchen.",
-        control_disabled: "Steuerung ist aus: für diesen Tisch ist keine PIN eingestellt.",
-        invalid: "Eingabe prüfen:",
-        refused: "Der Tisch lehnt ab:",
-        network: "Der Schiedsrichter ist nicht erreichbar.",
-        internal: "Interner Fehler des Schiedsrichters (steht im Protokoll). Brett und Punkte prüfen.",
-      },
-      states: {
-        waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Blanko-Buchstabe?", challenge: "Zweifelfrist",
-        takeback: "Steine zurücknehmen", paused: "Pause", ended: "Spielende", exchange: "Tausch",
-        racks: "Reststeine", removal: "Würfel entfernen", roll: "würfeln",
-      },
-      kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
-               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren", adjustment: "Korrektur der Turnierleitung",
-               scramble: "Würfel zurück in den Becher" },
-      result_win: (name, scores, spread) => `${name} gewinnt ${scores}, ${spread}`,
-      result_on_time: (name, scores) => `${name} gewinnt auf Zeit, ${scores}`,
-      result_tie_break: (name, scores) => `${name} gewinnt ${scores} nach den Punkten vor den Reststeinen`,
-      result_shared: (names, scores) => `${names} teilen den Sieg, ${scores}`,
-      and: " und ", score_sep: ":", score_sep_negative: ":",
-      no_word_list: "Keine Wortliste: Zweifel können nicht entschieden werden (jedes Wort gilt). Eine "
-        + "installieren mit „referee lexicon install“ (docs/lexicons.md).",
-      withdrawn_play: "zurückgenommen: der Zug kam vom Brett",
-      // German boards print "3-facher Wortwert", "2-facher Wortwert", "3-facher Buchstabenwert",
-      // "2-facher Buchstabenwert": their short forms are 3W, 2W, 3B, 2B (W for Wort, B for Buchstabe).
-      premiums: { T: "3W", D: "2W", t: "3B", d: "2B" },
-      premium_names: { T: "3-facher Wortwert", D: "2-facher Wortwert", t: "3-facher Buchstabenwert",
-                       d: "2-facher Buchstabenwert", start: "Startfeld" },
-    },
-  };
-
   const $ = (sel, root = document) => root.querySelector(sel);
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
   const params = new URLSearchParams(location.search);
   const stored = (key) => { try { return localStorage.getItem(key); } catch (e) { return null; } };
   let lang = params.get("lang") || stored("scoreboard.lang") || null;
-  if (lang !== null && !TEXT[lang]) lang = null;
+  if (lang !== null && !Words.languages.includes(lang)) lang = null;
   // ?display=tv: a screen across the room shows the game only, no control and no buttons.
   if (params.get("display") === "tv") document.documentElement.classList.add("tv");
   let snapshot = null;
   let session = null;
   const clocks = []; // {el, base, at, running}: the server's value and when it arrived
 
-  function t(key) {
-    const table = TEXT[lang || "en"];
-    return table[key] !== undefined ? table[key] : TEXT.en[key];
+  function t(key, fields) {
+    return Words.say(`page.${key}`, fields, lang || "en");
+  }
+
+  // A word of another catalogue (a state, a kind of move, a premium square), in the page's language.
+  function word(key) {
+    return Words.has(key) ? Words.say(key, {}, lang || "en") : "";
   }
 
   // --- clocks: server value plus the browser's elapsed time, for display only --------------------
@@ -216,8 +91,6 @@
     if (cells.length !== rows * cols || $("#board").style.getPropertyValue("--cols") !== String(cols)) {
       buildBoard(rows, cols);
     }
-    const labels = t("premiums");
-    const names = t("premium_names");
     const last = new Set(s.last_play || []);
     const flagged = new Set((s.alerts || []).flatMap((a) => a.squares || []));
     const p = s.pending || {};
@@ -231,9 +104,9 @@
         const prem = (s.premiums && s.premiums[r] && s.premiums[r][c]) || ".";
         const start = cell.dataset.square === s.start; // where the layout puts it: H8, or E5 on Scramble's mat
         cell.dataset.premium = prem;
-        cell.dataset.label = labels[prem] || "";
+        cell.dataset.label = word(`board.premium.${prem}`);
         if (start) cell.dataset.start = "true"; else delete cell.dataset.start;
-        const name = start ? names.start : names[prem];
+        const name = word(`board.premium_name.${start ? "start" : prem}`);
         if (name) cell.title = `${cell.dataset.square}: ${name}`; else cell.title = cell.dataset.square;
         cell.dataset.tile = ch === "." ? "" : ch === "?" ? "unknown" : ch === ch.toLowerCase() ? "blank" : "tile";
         cell.textContent = ch === "." ? "" : ch.toUpperCase();
@@ -282,7 +155,7 @@
       // Tiles on a rack while the game is on (and while the racks are counted); after the racks are entered
       // the count says nothing, and Scramble has dice in a hand, not racks (pending.rolled shows them).
       const counted = s.game === "standard" && !ended && p.rack_count !== null && p.rack_count !== undefined;
-      if (counted) meta.push(`${p.rack_count} ${t("tiles_on_rack")}`);
+      if (counted) meta.push(t("tiles_on_rack", { count: p.rack_count }));
       $(".meta", card).textContent = meta.join(" · ");
     });
     for (const select of $$(".player-select")) {
@@ -310,7 +183,7 @@
         tr.title = t("withdrawn_play");
       }
       const name = (s.players[m.player] && s.players[m.player].name) || `#${m.player + 1}`;
-      const label = t("kinds")[m.kind] || m.kind;
+      const label = word(`board.kind.${m.kind}`) || m.kind;
       // The table writes some kinds as a label of their own, "(lost turn)": that is replaced by the page's
       // label in its language, never followed by it a second time.
       const move = m.kind === "play" ? m.notation
@@ -329,7 +202,7 @@
       // Scramble: the dice this play sent back to the cup, a row of their own under it
       const back = document.createElement("tr");
       back.dataset.kind = "scramble";
-      ["", name, `(${t("kinds").scramble})`, m.scrambled.join(", "), "", String(m.total)].forEach((text, k) => {
+      ["", name, `(${word("board.kind.scramble")})`, m.scrambled.join(", "), "", String(m.total)].forEach((text, k) => {
         const td = document.createElement("td");
         fillWords(td, text, k === 1 ? LONG_NAME : LONG_WORD);
         if (k >= 4) td.className = "num";
@@ -383,13 +256,13 @@
     const sep = scores.some((n) => n < 0) ? t("score_sep_negative") : t("score_sep");
     const line = order.map((i) => scoreText(scores[i])).join(sep);
     const names = winners.map((i) => playerName(s, i));
-    if (winners.length > 1) return t("result_shared")(names.join(t("and")), line);
+    if (winners.length > 1) return t("result_shared", { names: names.join(t("and")), scores: line });
     if (!winners.length) return "";
-    if (r.reason === "lost_on_time") return t("result_on_time")(names[0], line);
-    if (r.reason === "tie_break") return t("result_tie_break")(names[0], line);
+    if (r.reason === "lost_on_time") return t("result_on_time", { name: names[0], scores: line });
+    if (r.reason === "tie_break") return t("result_tie_break", { name: names[0], scores: line });
     const best = Math.max(...scores.filter((_, i) => i !== winners[0]));
     const spread = scores[winners[0]] - best;
-    return t("result_win")(names[0], line, spread >= 0 ? `+${spread}` : scoreText(spread));
+    return t("result_win", { name: names[0], scores: line, spread: spread >= 0 ? `+${spread}` : scoreText(spread) });
   }
 
   function drawResult(s) {
@@ -456,29 +329,34 @@
     const p = s.pending || {};
     const lines = [];
     if (p.blanks && p.blanks.length) {
-      if (!askedByTable(s, "blanks")) lines.push(t("pending_blanks")(p.blanks.join(", ")));
+      if (!askedByTable(s, "blanks")) lines.push(t("pending_blanks", { squares: p.blanks.join(", ") }));
       const square = $("#form-blank [name=square]");
       if (!square.value || !p.blanks.includes(square.value.toUpperCase())) square.value = p.blanks[0];
     }
     if (p.letters && p.letters.length) {
-      if (!askedByTable(s, "letters")) lines.push(t("pending_letters")(p.letters.join(", ")));
+      if (!askedByTable(s, "letters")) lines.push(t("pending_letters", { squares: p.letters.join(", ") }));
       const square = $("#form-correct [name=square]");
       if (!square.value || !p.letters.includes(square.value.toUpperCase())) square.value = p.letters[0];
     }
-    if (p.remove && p.remove.length && !askedByTable(s, "remove")) lines.push(t("pending_remove")(p.remove.join(", ")));
+    if (p.remove && p.remove.length && !askedByTable(s, "remove")) {
+      lines.push(t("pending_remove", { squares: p.remove.join(", ") }));
+    }
     if (p.racks && p.racks.length) {
-      if (!askedByTable(s, "racks")) lines.push(t("pending_racks")(p.racks.map((i) => playerName(s, i)).join(", ")));
+      if (!askedByTable(s, "racks")) {
+        lines.push(t("pending_racks", { names: p.racks.map((i) => playerName(s, i)).join(", ") }));
+      }
       $("#form-racks [name=player]").value = String(p.racks[0]);
     }
     const rollForm = $("#form-roll");
     const rolling = Number.isInteger(p.roll) && p.roll > 0;
-    if (rolling) lines.push(t("pending_roll")(p.roll));
+    if (rolling) lines.push(t(p.roll === 1 ? "pending_roll_one" : "pending_roll", { count: p.roll }));
     // The roll form is there while the table waits for a roll, and says how many dice it asks for; once the
     // roll is in (typed here, on another phone, or read by the tray) it empties for the next one.
     rollForm.classList.toggle("asked", rolling);
     if (!rolling) $("[name=letters]", rollForm).value = "";
-    $("#roll-label").textContent = t("roll_letters")(rolling ? p.roll : 0);
-    if (p.rolled) lines.push(t("pending_rolled")(p.rolled));
+    $("#roll-label").textContent = t(!rolling ? "roll_letters" : p.roll === 1 ? "roll_letters_one" : "roll_letters_n",
+                                     { count: p.roll });
+    if (p.rolled) lines.push(t("pending_rolled", { letters: p.rolled }));
     box.replaceChildren(...lines.map((text) => {
       const div = document.createElement("div");
       div.textContent = text;
@@ -487,7 +365,7 @@
     if (p.challenge) {
       const div = document.createElement("div");
       div.className = "challenge-window";
-      div.append(`${t("pending_challenge")(playerName(s, p.challenge.player))} `);
+      div.append(`${t("pending_challenge", { name: playerName(s, p.challenge.player) })} `);
       const left = document.createElement("span");
       left.className = "clock countdown";
       div.append(left);
@@ -511,10 +389,10 @@
     if (!lang) applyLanguage(s.language === "de" ? "de" : "en", false);
     clocks.length = 0;
     $("#table-name").textContent = s.table;
-    document.title = `${s.table} · Scoreboard`;
+    document.title = t("title", s);
     const state = $("#state");
     state.dataset.state = s.state;
-    state.textContent = t("states")[s.state] || s.state;
+    state.textContent = word(`states.label.${s.state}`) || s.state;
     drawPlayers(s);
     drawBoard(s);
     drawMoves(s);
@@ -552,12 +430,10 @@
     if (remember) {
       try { localStorage.setItem("scoreboard.lang", next); } catch (e) { /* private mode: not remembered */ }
     }
-    document.documentElement.lang = next;
-    for (const el of $$("[data-i18n]")) {
-      const text = t(el.dataset.i18n);
-      if (typeof text === "string") el.textContent = text;
-    }
-    $("#lang").textContent = next === "de" ? "EN" : "DE";
+    Words.use(next);
+    for (const el of $$("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of $$("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+    $("#lang").textContent = t("language");
     drawControlState();
     if (snapshot) draw(snapshot);
   }
@@ -605,7 +481,7 @@
     status.dataset.kind = kind;
   }
 
-  // A check's template from /api/session (referee/web/checks.py): `{name}` a field, `{name!r}` a field in
+  // A check's template from /api/session (referee/words/checks.py): `{name}` a field, `{name!r}` a field in
   // quotes, `{{` and `}}` braces, as Python's str.format reads them.
   function fillCheck(template, fields) {
     return template.replace(/\{\{|\}\}|\{(\w+)(!r)?\}/g, (m, name, quoted) => {
@@ -628,11 +504,10 @@
   }
 
   function explain(body, status) {
-    const err = t("err");
-    if (body.code === "rate_limited") return err.rate_limited(Math.ceil(body.retry_after || 1));
-    if (body.code === "invalid") return `${err.invalid} ${checkText(body)}`;
-    if (body.code === "refused") return `${err[body.code]} ${body.error}`;
-    return err[body.code] || body.error || `HTTP ${status}`;
+    if (body.code === "rate_limited") return t("err.rate_limited", { seconds: Math.ceil(body.retry_after || 1) });
+    if (body.code === "invalid") return `${t("err.invalid")} ${checkText(body)}`;
+    if (body.code === "refused") return `${t("err.refused")} ${body.error}`;
+    return (Words.has(`page.err.${body.code}`) && t(`err.${body.code}`)) || body.error || `HTTP ${status}`;
   }
 
   async function send(action, params, retried = false) {
@@ -647,7 +522,7 @@
         body: JSON.stringify(params),
       });
     } catch (e) {
-      say(t("err").network, "error");
+      say(t("err.network"), "error");
       return;
     }
     const body = await response.json().catch(() => ({}));
@@ -659,9 +534,9 @@
       say(explain(body, response.status), "error");
       return;
     }
-    const label = t({ blank: "blank_title", racks: "racks_title", correct: "correct_title", roll: "roll_done" }[action]
-      || action);
-    say(t("done")(typeof label === "string" ? label : action), "ok");
+    const key = { blank: "blank_title", racks: "racks_title", correct: "correct_title", roll: "roll_done" }[action]
+      || action;
+    say(t("done", { action: Words.has(`page.${key}`) ? t(key) : action }), "ok");
     if (body.snapshot && (!snapshot || body.snapshot.seq >= snapshot.seq)) {
       snapshot = body.snapshot;
       draw(snapshot);
@@ -736,7 +611,8 @@
 
   wire();
   if (lang) applyLanguage(lang, false);
-  loadSession().catch(() => say(t("err").network, "error"));
+  else for (const el of $$("[data-i18n]")) el.textContent = t(el.dataset.i18n);  // until the table says its own
+  loadSession().catch(() => say(t("err.network"), "error"));
   connect();
   setInterval(drawClocks, 100);
 })();

@@ -41,3 +41,18 @@ def test_every_alert_and_refusal_of_a_german_table_is_german(steps: list[tuple[A
             _german(alert["text"])
     for said in refusals:
         _german(said)
+
+
+def test_a_camera_doubt_at_a_german_table_is_asked_in_german() -> None:
+    """The issue's example: the camera's doubt was English inside the German question ("Welcher Buchstabe liegt
+    auf H8? H8: the camera cannot read this tile (maybe Q, 50% sure)")."""
+    from referee.fusion import CameraSquare, fuse
+
+    t = SimulatedTable(default_setup(language="de"), words=WORDS, clock=ManualClock())
+    t.control("start", {})
+    t.board_seen(fuse(None, {"H8": CameraSquare(True, "Q", 0.5, uncertain=True)}))
+    snap = t.press()
+    asked = [a["text"] for a in snap["alerts"] if a["code"] == "doubtful_letter"]
+    assert asked == ["Welcher Buchstabe liegt auf H8? H8: die Kamera kann diesen Stein nicht lesen "
+                     "(vielleicht Q, zu 50% sicher)"]
+    _german(asked[0])

@@ -8,6 +8,7 @@ import pytest
 
 from referee.sim.table import SimulatedTable, default_setup
 from referee.table.api import ControlError
+from referee.table.picture import Doubt
 
 WORDS = ["QUIZ", "ZA", "ZAS", "QI", "AS", "IS", "ZO", "OE", "ZOA"]
 
@@ -75,7 +76,7 @@ def test_a_blank_is_asked_for_then_scored_as_zero() -> None:
 def test_a_doubtful_letter_is_asked_never_scored_silently() -> None:
     t = _table()
     t.place_word("8E QUI")
-    t.place_doubtful("H8", "the camera reads Z or 2 (60% sure)")
+    t.place_doubtful("H8", Doubt("camera_unsure", {"square": "H8", "letter": "Z", "confidence": 0.6}))
     snap = t.press()
     assert snap["state"] == "blank" and snap["pending"]["letters"] == ["H8"]
     assert "doubtful_letter" in _codes(snap)
@@ -269,7 +270,7 @@ def test_a_lost_camera_on_a_presence_board_asks_the_letters() -> None:
     t = _table()
     t.link("camera", False)
     for sq in ("E8", "F8", "G8", "H8"):
-        t.place_doubtful(sq, "occupied, letter unknown (no camera)")
+        t.place_doubtful(sq)
     snap = t.press()
     assert snap["state"] == "blank" and snap["pending"]["letters"] == ["E8", "F8", "G8", "H8"]
     assert snap["moves"] == []
@@ -556,7 +557,7 @@ def test_scramble_time_out_with_a_presence_only_board_asks_the_letters() -> None
     t = _scramble()
     t.roll("OATZEEE")
     for sq in ("D5", "E5", "F5"):
-        t.place_doubtful(sq, "a presence-only board: letter not read")
+        t.place_doubtful(sq)
     snap = t.advance(60.5)
     assert snap["state"] == "blank" and snap["pending"]["letters"] == ["D5", "E5", "F5"]
     for sq, ch in (("D5", "O"), ("E5", "A"), ("F5", "T")):

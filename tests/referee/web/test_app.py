@@ -19,8 +19,9 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from referee.web import create_app
 from referee.web.app import GUESSING
-from referee.web.checks import catalogue, check_text
 from referee.web.validation import ACTIONS
+from referee.words import say
+from referee.words.checks import catalogue, check_phrase
 
 PIN = "390217"
 
@@ -240,8 +241,8 @@ def test_malformed_input_gets_a_clear_error_and_changes_nothing(table: Any, acti
             status, body = await control(client, action, params, csrf=await token(client))
             assert (status, body["code"], body["field"]) == (400, "invalid", field)
             assert body["error"].startswith(f"{field}: ") and needle in body["error"]
-            # the check's code and fields, for a client to say it in its own language (referee/web/checks.py)
-            assert body["error"] == check_text(body["check"], "en", field, body["fields"])
+            # the check's code and fields, for a client to say it in its own language (referee/words/checks.py)
+            assert body["error"] == said_check(body["check"], field, body["fields"])
         untouched(table, before)
 
     run_async(go())
@@ -272,7 +273,7 @@ def test_a_body_that_is_not_a_json_object_is_refused(table: Any, body: bytes, co
             answer = await response.json()
             assert answer["code"] == "invalid" and needle in answer["error"]
             assert answer["check"].startswith(("body_", "not_an_object")) and answer["field"] == ""
-            assert answer["error"] == check_text(answer["check"], "en", "", answer["fields"])
+            assert answer["error"] == said_check(answer["check"], "", answer["fields"])
         untouched(table, before)
 
     run_async(go())
@@ -688,3 +689,9 @@ def test_the_pis_own_names_are_answered(table: Any, run_async: Any) -> None:
                 assert response.status == 200, name
 
     run_async(go())
+
+
+def said_check(check: str, field: str, fields: dict[str, object]) -> str:
+    """A check's English, as the API's `error` gives it."""
+    p = check_phrase(check, field, **fields)
+    return say(p.catalogue, p.code, "en", **p.fields)

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from referee.web.checks import CHECKS, FIELDS, catalogue, check_text
 from referee.web.validation import ACTIONS, InvalidInput, parse_control
+from referee.words import say
+from referee.words.checks import CHECKS, FIELDS, catalogue, check_phrase
 
 ROOT = Path(__file__).resolve().parents[3]
 SNAPSHOT: Any = {"board": ["." * 15] * 15, "players": [{"name": "A"}, {"name": "B"}]}
@@ -41,6 +42,11 @@ def _data_stripped(said: str) -> str:
     {"square": "H8"}), the header Content-Type: application/json, and upper-case letters (H8, AEQ?)."""
     said = re.sub(r'"[^"]*"', "", said).replace("Content-Type: application/json", "")
     return re.sub(r"\b[A-Z0-9?]+\b", "", said)
+
+
+def check_text(check: str, lang: str, field: str = "", fields: dict[str, object] | None = None) -> str:
+    p = check_phrase(check, field, **(fields or {}))
+    return say(p.catalogue, p.code, lang, **p.fields)
 
 
 def _names(template: str) -> set[str]:
@@ -153,7 +159,7 @@ def test_every_check_raised_in_the_code_is_in_the_catalogue() -> None:
     assert len(raised) > 20
     assert {code for code, _ in raised} >= IN_APP
     unknown = [f"{where}: {code}" for code, where in raised if code not in CHECKS]
-    assert unknown == [], "InvalidInput takes a code of referee/web/checks.py CHECKS:\n" + "\n".join(unknown)
+    assert unknown == [], "InvalidInput takes a code of referee/words/checks.py CHECKS:\n" + "\n".join(unknown)
 
 
 def test_a_german_letter_check_reads_german() -> None:

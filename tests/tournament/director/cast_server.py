@@ -36,13 +36,15 @@ class FakeClock:
 
 
 class CastServer:
-    def __init__(self, state_dir: Path, *, delay: Delay | None = None, language: str = "") -> None:
+    def __init__(self, state_dir: Path, *, delay: Delay | None = None, language: str = "",
+                 pages_language: str = "en") -> None:
         self.clock = FakeClock()
         self.loop = asyncio.new_event_loop()
         state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(state_dir / "director.sqlite3")
         self.director = Director("test-open", self.store, name="Test Open", clock=self.clock)
-        self.app = create_app(self.director, DirectorGuard(KEY), feature=[1], delay=delay, language=language)
+        self.app = create_app(self.director, DirectorGuard(KEY, language=pages_language), feature=[1], delay=delay,
+                              language=language, pages_language=pages_language)
         self.runner = web.AppRunner(self.app)
         self.port = 0
         self.seq: dict[int, int] = {}

@@ -31,3 +31,15 @@ def test_the_broadcast_section(tmp_path: Path) -> None:
 def test_a_wrong_broadcast_section_says_file_key_and_why(tmp_path: Path, section: str, message: str) -> None:
     with pytest.raises(DirectorConfigError, match=message):
         load(write(tmp_path, 'event = "e1"\n', f"{BROKER}[broadcast]\n{section}\n"))
+
+
+def test_the_events_language_is_the_directors_pages_and_the_public_pages_unless_broadcast_says(tmp_path: Path) \
+        -> None:
+    plain = load(write(tmp_path, 'event = "e1"\n'))
+    assert (plain.pages_language, plain.broadcast_language) == ("en", "")  # public pages follow each table
+    german = load(write(tmp_path, 'event = "e1"\nlanguage = "de"\n'))
+    assert (german.pages_language, german.broadcast_language) == ("de", "de")
+    mixed = load(write(tmp_path, 'event = "e1"\nlanguage = "de"\n', BROKER + '[broadcast]\nlanguage = "en"\n'))
+    assert (mixed.pages_language, mixed.broadcast_language) == ("de", "en")
+    with pytest.raises(DirectorConfigError, match=r"\[director\] language: \"en\" or \"de\", not 'fr'"):
+        load(write(tmp_path, 'event = "e1"\nlanguage = "fr"\n'))

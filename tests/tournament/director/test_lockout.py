@@ -92,3 +92,29 @@ def test_every_page_shows_that_someone_is_guessing(tmp_path: Path) -> None:
     assert b"guessing the director key" in seen["stream"]
     assert status == 200
     director.store.close()
+
+
+def test_the_guards_refusals_name_the_director_key_in_the_events_language() -> None:
+    """The guard once reworded the table's PIN messages with str.replace("PIN", "key") ("too many wrong keys at
+    this table"): it now names what it guards, in English and German."""
+    clock = Clock()
+    english, german = DirectorGuard(KEY, clock), DirectorGuard(KEY, clock, language="de")
+    said: dict[str, list[str]] = {"en": [], "de": []}
+    for lang, guard in (("en", english), ("de", german)):
+        with pytest.raises(Refused) as refused:
+            check(guard, "10.0.0.1", "", "session-0123456789abcdef")
+        said[lang].append(str(refused.value))
+        for n in range(5):
+            with pytest.raises(Refused) as refused:
+                check(guard, "10.0.0.1", f"wrong-{n}", "session-0123456789abcdef")
+            said[lang].append(str(refused.value))
+    assert said["en"][:3] == ["this needs the director key", "wrong director key (2 more tries before a wait)",
+                              "wrong director key (1 more tries before a wait)"]
+    assert said["en"][4] == "wrong director key: wait 1 s before the next try"
+    assert said["en"][5] == "too many wrong director keys: wait 1 s before the next try"
+    assert said["de"][:2] == ["dafür ist der Schlüssel der Turnierleitung nötig",
+                              "falscher Schlüssel der Turnierleitung (noch 2 Versuche bis zu einer Wartezeit)"]
+    assert not any("PIN" in text or "key" in text for text in said["de"])
+    guess(german, clock)
+    assert german.guessing() is not None and str(german.guessing()).startswith(
+        "jemand rät den Schlüssel der Turnierleitung: ")

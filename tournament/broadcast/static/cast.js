@@ -1,64 +1,32 @@
-// Shared by the spectator view and the overlays: their words (English and German), the board, clocks, the
-// stream. The words are the table scoreboard's catalogue (referee/web/static/app.js) where it has them.
+// Shared by the spectator view and the overlays: their words, the board, clocks, the stream. The words are the
+// catalogue's (referee/words/director.py `broadcast`, board.py, states.py), from the director's /words.js, in the
+// event's language ([broadcast] language), else in the language of the table a page shows; `?lang=de` overrides.
 "use strict";
 
 const Cast = (() => {
-  const WORDS = {
-    en: {
-      live: "live", reconnecting: "reconnecting…", connecting: "connecting…",
-      table: "Table", round: "round", division: "div", bag: "Bag", unseen: "Unseen tiles", moves: "Moves",
-      player: "Player", move: "Move", score: "Score", total: "Total", on_turn: "to play", winner: "wins",
-      tie: "shares the win", no_moves: "No moves yet", last_play: "Last play", spread: "Spread",
-      delay_moves: (n) => `${n} ${n === 1 ? "move" : "moves"} behind`,
-      delay_seconds: (s) => `${s} s behind`,
-      waiting_delay: "The game is shown after the delay",
-      no_table: (t) => `Table ${t} has not reported yet`, no_slot: (k) => `Slot ${k} is not aimed at a table`,
-      in_bag: (n) => `${n} in the bag`, unseen_count: (n) => `${n} unseen`,
-      states: { waiting: "waiting to start", turn: "playing", blank: "blank letter?", challenge: "challenge window",
-                takeback: "take back tiles", paused: "paused", ended: "game over", exchange: "exchange",
-                racks: "racks at the end", removal: "remove dice", roll: "roll the dice" },
-      kinds: { pass: "pass", exchange: "exchange", withdrawn: "withdrawn", challenge: "challenge",
-               penalty: "penalty", end: "end", lost_turn: "lost turn", adjustment: "director's adjustment" },
-      premiums: { T: "TW", D: "DW", t: "TL", d: "DL" },
-    },
-    de: {
-      live: "live", reconnecting: "verbinde neu…", connecting: "verbinde…",
-      table: "Tisch", round: "Runde", division: "Gruppe", bag: "Beutel", unseen: "Ungesehene Steine",
-      moves: "Züge", player: "Spieler", move: "Zug", score: "Punkte", total: "Summe", on_turn: "am Zug",
-      winner: "gewinnt", tie: "teilt den Sieg", no_moves: "Noch keine Züge", last_play: "Letzter Zug",
-      spread: "Differenz",
-      delay_moves: (n) => `${n} ${n === 1 ? "Zug" : "Züge"} zurück`,
-      delay_seconds: (s) => `${s} s zurück`,
-      waiting_delay: "Die Partie wird nach der Verzögerung gezeigt",
-      no_table: (t) => `Tisch ${t} hat sich noch nicht gemeldet`,
-      no_slot: (k) => `Platz ${k} zeigt noch keinen Tisch`,
-      in_bag: (n) => `${n} im Beutel`, unseen_count: (n) => `${n} ungesehen`,
-      states: { waiting: "wartet auf Start", turn: "Spiel läuft", blank: "Blanko-Buchstabe?", challenge: "Zweifelfrist",
-                takeback: "Steine zurücknehmen", paused: "Pause", ended: "Spielende", exchange: "Tausch",
-                racks: "Reststeine", removal: "Würfel entfernen", roll: "würfeln" },
-      kinds: { pass: "passt", exchange: "tauscht", withdrawn: "zurückgenommen", challenge: "Zweifel",
-               penalty: "Strafe", end: "Ende", lost_turn: "Zug verloren", adjustment: "Korrektur der Turnierleitung" },
-      premiums: { T: "3W", D: "2W", t: "3B", d: "2B" },
-    },
-  };
-
   const params = new URLSearchParams(location.search);
-  let lang = WORDS[params.get("lang")] ? params.get("lang") : null;
+  let lang = Words.languages.includes(params.get("lang")) ? params.get("lang") : null;
   let info = null;
 
   async function loadInfo() {
     try {
       const response = await fetch("/api/broadcast", { credentials: "same-origin" });
       info = await response.json();
-    } catch (e) { info = { language: "en", delay: {} }; }
-    if (!lang && WORDS[info.language]) lang = info.language;
+    } catch (e) { info = { language: "", delay: {} }; }
+    if (!lang && Words.languages.includes(info.language)) lang = info.language;
     return info;
   }
 
+  // The words of a page showing `view`: `w(key, fields)` says broadcast.<key>; `w.state(s)`, `w.kind(k)` and
+  // `w.premium(p)` name a table's state, a score sheet row's kind and a premium square.
   function words(view) {
-    const chosen = lang || (view && WORDS[view.language] ? view.language : "en");
-    document.documentElement.lang = chosen;
-    return WORDS[chosen];
+    const chosen = Words.use(lang || (view && Words.languages.includes(view.language) ? view.language : "en"));
+    const w = (key, fields) => Words.say(`broadcast.${key}`, fields, chosen);
+    w.state = (state) => (Words.has(`states.label.${state}`) ? Words.say(`states.label.${state}`, {}, chosen) : state);
+    w.kind = (kind) => (Words.has(`board.kind.${kind}`) ? Words.say(`board.kind.${kind}`, {}, chosen) : kind);
+    w.premium = (premium) => (Words.has(`board.premium.${premium}`) ? Words.say(`board.premium.${premium}`, {}, chosen)
+      : "");
+    return w;
   }
 
   function el(tag, className, text) {
@@ -98,7 +66,7 @@ const Cast = (() => {
         square.dataset.sq = name;
         if (ch === ".") {
           if (name === view.start) square.classList.add("start");
-          else if (w.premiums[premium]) square.append(el("span", "plabel", w.premiums[premium]));
+          else if (w.premium(premium)) square.append(el("span", "plabel", w.premium(premium)));
         } else {
           const blank = ch !== "?" && ch === ch.toLowerCase() && ch !== ch.toUpperCase();
           const tile = el("div", `tile${blank ? " blank" : ""}${last.has(name) ? " last" : ""}`);
@@ -128,7 +96,7 @@ const Cast = (() => {
 
   function moveText(move, w) {
     if (move.kind === "play") return move.notation;
-    const kind = w.kinds[move.kind] || move.kind;
+    const kind = w.kind(move.kind);
     if (move.kind === "adjustment") return move.note ? `${kind}: ${move.note}` : kind;
     if (move.kind === "exchange" && move.notation && move.notation !== "-") return `${kind} ${move.notation.replace(/^-/, "")}`;
     return kind;
@@ -137,7 +105,8 @@ const Cast = (() => {
   function delayText(view, w) {
     const d = view.delay;
     if (!d || (!d.moves && !d.seconds)) return "";
-    return d.moves ? w.delay_moves(d.moves) : w.delay_seconds(d.seconds);
+    return d.moves ? w(d.moves === 1 ? "delay_move" : "delay_moves", { count: d.moves })
+      : w("delay_seconds", { count: d.seconds });
   }
 
   // Server-sent `view` events of one table or one slot; `onView(view, receivedAt)`.
@@ -157,6 +126,6 @@ const Cast = (() => {
     }
   }
 
-  return { WORDS, loadInfo, words, el, clockText, drawBoard, unseenText, moveText, delayText, stream, tickClocks,
+  return { loadInfo, words, el, clockText, drawBoard, unseenText, moveText, delayText, stream, tickClocks,
            get info() { return info; } };
 })();

@@ -32,7 +32,7 @@
       if (p.clock && p.clock.ms < 0) clock.classList.add("over");
       line.append(clock);
     }
-    if (fields.has("turn")) line.append(Cast.el("span", "oturn", p.on_turn ? w.on_turn : ""));
+    if (fields.has("turn")) line.append(Cast.el("span", "oturn", p.on_turn ? w("on_turn") : ""));
     if (line.childNodes.length) box.append(line);
     return box;
   }
@@ -41,7 +41,8 @@
     const w = Cast.words(view);
     root.dataset.table = view.table || "";
     if (view.empty || !view.players) {
-      root.replaceChildren(Cast.el("div", "onotice", slot !== null && !view.table ? w.no_slot(slot) : w.no_table(view.table)));
+      root.replaceChildren(Cast.el("div", "onotice", slot !== null && !view.table ? w("no_slot", { slot })
+        : w("no_table", { table: view.table })));
       return;
     }
     const out = [];
@@ -59,34 +60,34 @@
     if (fields.has("spread")) {
       const s = view.spread || 0;
       const leader = s === 0 ? "" : view.players[s > 0 ? 0 : 1].name;
-      panel.append(Cast.el("div", "ospread", `${w.spread}: ${leader ? leader + " " : ""}${s === 0 ? "0" : "+" + Math.abs(s)}`));
+      panel.append(Cast.el("div", "ospread", `${w("spread")}: ${leader ? leader + " " : ""}${s === 0 ? "0" : "+" + Math.abs(s)}`));
     }
     if (fields.has("last")) {
       const last = view.last;
       const box = Cast.el("div", "olast");
       if (last) {
         const who = view.players[last.player] ? view.players[last.player].name : "";
-        box.append(Cast.el("span", "olabel", `${w.last_play}: `), Cast.el("span", "who", `${who} `),
+        box.append(Cast.el("span", "olabel", `${w("last_play")}: `), Cast.el("span", "who", `${who} `),
           Cast.el("span", "what", Cast.moveText(last, w)),
           Cast.el("span", "pts", ` ${last.score >= 0 ? "+" : ""}${last.score}`));
       } else {
-        box.append(Cast.el("span", "olabel", w.no_moves));
+        box.append(Cast.el("span", "olabel", w("no_moves")));
       }
       panel.append(box);
     }
     if (fields.has("unseen")) {
       const box = Cast.el("div", "ounseen");
       const unseen = view.unseen || "";
-      box.append(Cast.el("div", "ocounts", [view.bag !== null && view.bag !== undefined ? w.in_bag(view.bag) : "",
-        unseen ? w.unseen_count(unseen.length) : ""].filter(Boolean).join(" · ")),
+      box.append(Cast.el("div", "ocounts", [view.bag !== null && view.bag !== undefined ? w("in_bag", { count: view.bag })
+        : "", unseen ? w("unseen_count", { count: unseen.length }) : ""].filter(Boolean).join(" · ")),
       Cast.el("div", "otiles", Cast.unseenText(unseen)));
       panel.append(box);
     }
     const delay = Cast.delayText(view, w);
-    if (delay) panel.append(Cast.el("div", "odelay", view.delay.waiting ? w.waiting_delay : delay));
+    if (delay) panel.append(Cast.el("div", "odelay", view.delay.waiting ? w("waiting_delay") : delay));
     if (unknown.length) {
-      panel.prepend(Cast.el("div", "onotice", `fields: ${unknown.map((f) => `'${f}'`).join(", ")} unknown ` +
-        `(known: ${FIELDS.join(", ")})`));
+      panel.prepend(Cast.el("div", "onotice", w("unknown_fields", { unknown: unknown.map((f) => `'${f}'`).join(", "),
+        known: FIELDS.join(", ") })));
     }
     if (panel.childNodes.length) out.push(panel);
     root.replaceChildren(...out);

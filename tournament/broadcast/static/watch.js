@@ -11,22 +11,22 @@
     const w = Cast.words(view);
     if (view.empty) {
       $("notice").hidden = false;
-      $("notice").textContent = w.no_table(table);
+      $("notice").textContent = w("no_table", { table });
       return;
     }
     const waiting = view.delay && view.delay.waiting;
     $("notice").hidden = !waiting;
-    if (waiting) $("notice").textContent = w.waiting_delay;
+    if (waiting) $("notice").textContent = w("waiting_delay");
     document.title = `${view.name} · ${(view.players || []).map((p) => p.name).join(" – ")}`;
     $("title").textContent = view.name;
-    $("where").textContent = [view.round ? `${w.round} ${view.round}` : "", view.division ? `${w.division} ${view.division}` : "",
+    $("where").textContent = [view.round ? w("round", view) : "", view.division ? w("division", view) : "",
       Cast.info && Cast.info.event ? Cast.info.event : ""].filter(Boolean).join(" · ");
-    $("state").textContent = view.online ? (w.states[view.state] || view.state || "–") : "offline";
+    $("state").textContent = view.online ? (view.state ? w.state(view.state) : "–") : w("offline");
     const delay = Cast.delayText(view, w);
     $("delay").hidden = !delay;
     $("delay").textContent = delay;
     for (const [id, key] of [["h-last", "last_play"], ["h-unseen", "unseen"], ["h-moves", "moves"],
-      ["h-player", "player"], ["h-move", "move"], ["h-score", "score"], ["h-total", "total"]]) $(id).textContent = w[key];
+      ["h-player", "player"], ["h-move", "move"], ["h-score", "score"], ["h-total", "total"]]) $(id).textContent = w(key);
     Cast.drawBoard($("board"), view, w);
     const result = view.result;
     $("players").replaceChildren(...view.players.map((p, i) => {
@@ -39,8 +39,10 @@
       clock.dataset.ms = p.clock ? p.clock.ms : "";
       clock.dataset.running = p.clock ? String(p.clock.running) : "false";
       if (p.clock && p.clock.ms < 0) clock.classList.add("over");
-      let mark = p.on_turn ? w.on_turn : "";
-      if (result && result.winners) mark = result.winners.includes(i) ? (result.winners.length > 1 ? w.tie : w.winner) : "";
+      let mark = p.on_turn ? w("on_turn") : "";
+      if (result && result.winners) {
+        mark = result.winners.includes(i) ? w(result.winners.length > 1 ? "tie" : "winner") : "";
+      }
       bottom.append(Cast.el("span", "turn", mark), clock);
       box.append(top, bottom);
       return box;
@@ -52,12 +54,12 @@
       $("last").append(Cast.el("span", "who", who), Cast.el("span", "what", Cast.moveText(last, w)),
         Cast.el("span", "pts", `${last.score >= 0 ? "+" : ""}${last.score}`));
     } else {
-      $("last").append(Cast.el("span", "none", w.no_moves));
+      $("last").append(Cast.el("span", "none", w("no_moves")));
     }
     const unseen = view.unseen || "";
     $("unseen").textContent = Cast.unseenText(unseen);
-    $("counts").textContent = [view.bag !== null && view.bag !== undefined ? w.in_bag(view.bag) : "",
-      unseen ? w.unseen_count(unseen.length) : ""].filter(Boolean).join(" · ");
+    $("counts").textContent = [view.bag !== null && view.bag !== undefined ? w("in_bag", { count: view.bag }) : "",
+      unseen ? w("unseen_count", { count: unseen.length }) : ""].filter(Boolean).join(" · ");
     const rows = (view.moves || []).map((m, i) => {
       const row = document.createElement("tr");
       row.dataset.player = m.player;

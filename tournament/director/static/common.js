@@ -1,8 +1,11 @@
-// Shared by the hall and the one-table page: the session, sending commands, clocks and small boards.
+// Shared by the hall and the one-table page: the session, sending commands, clocks and small boards. Their words
+// are the event's language's, from /words.js (`Words`, referee/words/director.py): `Director.say(key, fields)`.
 "use strict";
 
 const Director = (() => {
   let session = null;
+  const say = (key, fields) => Words.say(`director.${key}`, fields);
+  Words.label(document);
 
   async function loadSession() {
     const response = await fetch("/api/session", { credentials: "same-origin" });
@@ -40,13 +43,22 @@ const Director = (() => {
   }
 
   function describe(answer) {
-    if (answer.error) return `refused: ${answer.error}`;
+    if (answer.error) return say("refused", { error: answer.error });
     const acks = Object.entries(answer.acks || {});
     const bad = acks.filter(([, a]) => !a.ok);
     const expected = (answer.expected || []).length;
-    let text = `${answer.cmd}: ${acks.length - bad.length} of ${expected || acks.length} tables acknowledged`;
-    if (bad.length) text += `; refused by ${bad.map(([t, a]) => `table ${t} (${a.error || a.code})`).join(", ")}`;
+    let text = say("acks", { cmd: answer.cmd, acked: acks.length - bad.length, expected: expected || acks.length });
+    if (bad.length) {
+      text += say("acks_refused", { tables: bad.map(([t, a]) => say("ack_refused", { table: t, why: a.error || a.code }))
+        .join(", ") });
+    }
     return text;
+  }
+
+  // A tile's alert in the event's language, from its code and fields (its English `text` for a code the words lack).
+  function alertText(alert) {
+    const key = `director.alert.${alert.code}`;
+    return alert.fields && Words.has(key) ? Words.say(key, alert.fields) : alert.text;
   }
 
   function clockText(ms) {
@@ -104,10 +116,9 @@ const Director = (() => {
     banner.hidden = !brokerLost;
     if (brokerLost) {
       const since = new Date(brokerLost).toLocaleTimeString([], { hour12: false });
-      banner.textContent = `The director has lost the broker since ${since}: tables, scores and clocks below ` +
-        "are what it heard last, and no command can be sent.";
+      banner.textContent = say("broker_lost", { since });
       connection.dataset.connected = "false";
-      connection.textContent = "broker lost";
+      connection.textContent = say("broker_lost_short");
     }
   }
 
@@ -117,7 +128,7 @@ const Director = (() => {
     const source = new EventSource(url);
     source.addEventListener("open", () => {
       connection.dataset.connected = "true";
-      connection.textContent = "live";
+      connection.textContent = say("live");
       showBroker(connection);
     });
     source.addEventListener("notices", (event) => {
@@ -136,12 +147,12 @@ const Director = (() => {
     source.addEventListener("broker", (event) => {
       const broker = JSON.parse(event.data);
       brokerLost = broker.connected ? null : (broker.since || new Date().toISOString());
-      if (broker.connected) { connection.dataset.connected = "true"; connection.textContent = "live"; }
+      if (broker.connected) { connection.dataset.connected = "true"; connection.textContent = say("live"); }
       showBroker(connection);
     });
     source.addEventListener("error", () => {
       connection.dataset.connected = "false";
-      connection.textContent = "reconnecting…";
+      connection.textContent = say("reconnecting");
     });
     source.addEventListener("tiles", (event) => onTiles(JSON.parse(event.data), performance.now()));
     return source;
@@ -161,7 +172,7 @@ const Director = (() => {
       ok.id = "confirm-yes";
       ok.type = "button";
       ok.value = "yes";
-      const no = el("button", "confirm-no", "Cancel");
+      const no = el("button", "confirm-no", say("cancel"));
       no.id = "confirm-no";
       no.type = "button";
       row.append(ok, no);
@@ -171,7 +182,7 @@ const Director = (() => {
       no.addEventListener("click", () => dialog.close("no"));
     }
     dialog.querySelector("#confirm-text").textContent = text;
-    dialog.querySelector("#confirm-yes").textContent = yes || "Yes";
+    dialog.querySelector("#confirm-yes").textContent = yes || say("yes");
     dialog.returnValue = "";
     return new Promise((resolve) => {
       dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
@@ -189,9 +200,12 @@ const Director = (() => {
         const hall = await response.json();
         const broker = document.getElementById("broker");
         if (broker && hall.broker) {
-          broker.dataset.connected = String(hall.broker.connected);
-          broker.textContent = hall.broker.connected ? "broker connected" : hall.broker.text;
-          broker.title = hall.broker.text;
+          const b = hall.broker;
+          const text = b.connected ? say("broker_ok", b) : b.error === "connecting" ? say("broker_connecting", b)
+            : say("broker_unreachable", b);
+          broker.dataset.connected = String(b.connected);
+          broker.textContent = b.connected ? say("broker_connected") : text;
+          broker.title = text;
         }
         if (onHall) onHall(hall);
       } catch (error) {
@@ -210,5 +224,5 @@ const Director = (() => {
   }
 
   return { loadSession, command, post, describe, clockText, clockNow, drawBoard, stream, el, confirmAction, watchHall,
-           get session() { return session; }, get brokerLost() { return brokerLost; } };
+           say, alertText, get session() { return session; }, get brokerLost() { return brokerLost; } };
 })();

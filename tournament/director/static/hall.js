@@ -13,6 +13,7 @@
   let enteredResults = new Map(); // table -> the result the director entered for it this round (/api/hall)
   const hall = document.getElementById("hall");
   const $ = (id) => document.getElementById(id);
+  const say = Director.say;
 
   if (tv) document.body.classList.add("tv");
 
@@ -59,9 +60,9 @@
     node.dataset.shownAt = String(Date.now());  // when this picture reached the DOM (tests and benchmarks read it)
     node.classList.toggle("offline", !tile.online);
     node.querySelector(".name").textContent = tile.name;
-    node.querySelector(".where").textContent =
-      [tile.division ? `div ${tile.division}` : "", tile.round ? `round ${tile.round}` : ""].filter(Boolean).join(" · ");
-    node.querySelector(".state").textContent = tile.state || "–";
+    node.querySelector(".where").textContent = [tile.division ? say("where_division", tile) : "",
+      tile.round ? say("where_round", tile) : ""].filter(Boolean).join(" · ");
+    node.querySelector(".state").textContent = tile.state ? Words.say(`states.line.${tile.state}`) || tile.state : "–";
     const rows = node.querySelector(".players");
     rows.replaceChildren(...tile.players.map((p, i) => {
       const row = Director.el("div", `player${p.on_turn ? " on-turn" : ""}`);
@@ -76,16 +77,17 @@
       return row;
     }));
     const last = node.querySelector(".last");
-    last.textContent = tile.last ? `last: ${tile.last.notation} ${tile.last.score >= 0 ? "+" : ""}${tile.last.score}` : "";
+    last.textContent = tile.last ? say("last", { notation: tile.last.notation,
+      score: `${tile.last.score >= 0 ? "+" : ""}${tile.last.score}` }) : "";
     const alerts = node.querySelector(".alerts");
     alerts.replaceChildren(...tile.alerts.map((a) => {
-      const item = Director.el("li", `alert ${a.level}`, a.text);
+      const item = Director.el("li", `alert ${a.level}`, Director.alertText(a));
       item.dataset.code = a.code;
       return item;
     }));
     const entry = enteredResults.get(tile.table);  // the round's result the director entered for this table
     if (entry) {
-      const item = Director.el("li", "alert entered", `result entered by ${entry.by}: ${entry.scores.join("-")}`);
+      const item = Director.el("li", "alert entered", say("entered_by", { by: entry.by, scores: entry.scores.join("-") }));
       item.dataset.code = "entered";
       alerts.append(item);
     }
@@ -202,7 +204,7 @@
       if (!tile.online) offline++;
       if (tile.alerts.length) alerts++;
     }
-    $("summary").textContent = `${tiles.size} tables · ${offline} offline · ${alerts} with alerts`;
+    $("summary").textContent = say("summary", { tables: tiles.size, offline, alerts });
   }
 
   function onTiles(batch, receivedAt) {
@@ -229,17 +231,16 @@
     }
   }
 
-  const ALL_WORDS = { pause: "Pause every table", resume: "Resume every table",
-                      start: "Start the round: every waiting table's clock starts" };
+  const ALL_YES = { pause: "pause_all", resume: "resume_all", start: "start_round" };
 
   async function allCommand(cmd) {
     const count = [...tiles.values()].filter((v) => v.tile.online).length;
-    if (!await Director.confirmAction(`${ALL_WORDS[cmd] || cmd} (${count} tables online)?`,
-                                      cmd === "start" ? "Start the round" : `${cmd[0].toUpperCase()}${cmd.slice(1)} all`)) {
-      $("director-result").textContent = `${cmd}: not sent`;
+    if (!await Director.confirmAction(say("all_question", { what: say(`all.${cmd}`) || cmd, count }),
+                                      say(ALL_YES[cmd]) || cmd)) {
+      $("director-result").textContent = say("not_sent", { what: cmd });
       return;
     }
-    $("director-result").textContent = `${cmd}: sending…`;
+    $("director-result").textContent = say("sending", { what: cmd });
     const reason = cmd === "pause" ? $("pause-reason").value.trim() : "";
     const answer = await Director.command(cmd, "all", reason ? { reason } : {});
     $("director-result").textContent = Director.describe(answer);
@@ -258,24 +259,23 @@
 
   async function sendPairings() {
     const file = $("pairings-file").files[0];
-    if (!file) { $("director-result").textContent = "choose the pairings file first"; return; }
+    if (!file) { $("director-result").textContent = say("choose_file"); return; }
     const offsets = {};
     for (const part of $("pairings-offsets").value.split(",")) {
       const [division, value] = part.split("=").map((s) => s.trim());
       if (division && value) offsets[division.toUpperCase()] = Number(value);
     }
     const round = Number($("pairings-round").value);
-    if (!await Director.confirmAction(`Send round ${round}'s pairings from ${file.name}? Every paired table starts ` +
-                                      "a new game with its players.", "Send pairings")) {
-      $("director-result").textContent = "pairings: not sent";
+    if (!await Director.confirmAction(say("pairings_question", { round, file: file.name }), say("send_pairings"))) {
+      $("director-result").textContent = say("not_sent", { what: say("pairings_word") });
       return;
     }
     const answer = await Director.post("/api/pairings", { format: $("pairings-format").value, text: await fileText(file),
       round, offsets });
     lookNow();
-    $("director-result").textContent = answer.error ? `refused: ${answer.error}` :
-      `round ${answer.round}: ${answer.games.length} tables sent their players` +
-      (answer.byes.length ? `; byes: ${answer.byes.join(", ")}` : "");
+    $("director-result").textContent = answer.error ? say("refused", answer) :
+      say("pairings_sent", { round: answer.round, count: answer.games.length }) +
+      (answer.byes.length ? say("byes", { byes: answer.byes.join(", ") }) : "");
   }
 
   // The round above the tiles: "round 1: 18 of 20 finished", the tables it waits for, tsh's next round.
@@ -291,15 +291,30 @@
     const round = hall.round;
     $("round-line").hidden = !round && !hall.tsh;
     $("round-line").dataset.done = round ? String(round.done) : "";
-    $("round-text").textContent = round ? round.text : "no round paired yet";
+    $("round-text").textContent = round ? roundText(round) : say("no_round");
     const waiting = round ? round.waiting_for : [];
-    $("round-waiting").textContent = waiting.length && waiting.length <= 8 ? "waiting for " + waiting.map((t) =>
-      `table ${t.table}${t.online ? "" : " (offline)"}`).join(", ") : "";
-    $("tsh-text").textContent = hall.tsh ? `· ${hall.tsh.text}` : "";
+    $("round-waiting").textContent = waiting.length && waiting.length <= 8 ? say("waiting_for", { tables: waiting.map(
+      (t) => say(t.online ? "table_n" : "table_offline", t)).join(", ") }) : "";
+    $("tsh-text").textContent = hall.tsh ? `· ${tshText(hall.tsh)}` : "";
     $("tsh-text").classList.toggle("bad", Boolean(hall.tsh && hall.tsh.error));
     if (round && !$("close-round").dataset.touched) $("close-round").value = round.round;
     if (round && !$("result-round").dataset.touched) $("result-round").value = round.round;
     showResultPlayers();
+  }
+
+  // "round 1: 18 of 20 finished (2 entered by the director) · closed", from the round's figures
+  function roundText(round) {
+    return say("round_line", round) + (round.entered ? say("round_entered", { count: round.entered }) : "") +
+      (round.closed ? say("round_closed") : "");
+  }
+
+  function tshText(tsh) {
+    if (tsh.error) return say("tsh_error", tsh);
+    if (tsh.waiting !== null && tsh.waiting !== undefined) {
+      return say("tsh_waiting", { round: tsh.waiting, previous: tsh.waiting - 1 });
+    }
+    if (tsh.loaded !== null && tsh.loaded !== undefined) return say("tsh_loaded", { round: tsh.loaded });
+    return say("tsh_watching", { file: String(tsh.file || "").split("/").pop() });
   }
 
   async function lookNow() {
@@ -319,24 +334,24 @@
     if (!round || !table) { $("result-players").textContent = ""; return; }
     const view = await roundView(round);
     pairingsSeen = view && view.tables.find((t) => t.table === table);
-    $("result-players").textContent = pairingsSeen ? `${pairingsSeen.players[0]} v ${pairingsSeen.players[1]}` +
-      (pairingsSeen.entered ? ` (entered by ${pairingsSeen.entered.by}: ${pairingsSeen.scores.join("-")})` : "") :
-      `table ${table} has no pairing in round ${round}`;
+    $("result-players").textContent = pairingsSeen ? say("versus", { first: pairingsSeen.players[0],
+      second: pairingsSeen.players[1] }) + (pairingsSeen.entered ? say("pairing_entered", { by: pairingsSeen.entered.by,
+      scores: pairingsSeen.scores.join("-") }) : "") : say("no_pairing", { table, round });
   }
 
   async function closeRound() {
     const round = Number($("close-round").value);
     const view = await roundView(round);
-    if (!view) { $("director-result").textContent = `round ${round} has no pairings`; return; }
+    if (!view) { $("director-result").textContent = say("round_no_pairings", { round }); return; }
     const open = view.tables.filter((t) => t.status !== "finished" && t.status !== "entered");
-    const words = open.length ? ` ${open.length} of ${view.paired} tables have not finished (` +
-      open.map((t) => `table ${t.table}`).join(", ") + "): enter their results by hand." : " Every table has finished.";
-    if (!await Director.confirmAction(`Close round ${round}?${words}`, "Close the round")) {
-      $("director-result").textContent = "close: not done";
+    const words = open.length ? say("close_open", { open: open.length, paired: view.paired,
+      tables: open.map((t) => say("table_n", t)).join(", ") }) : say("close_done");
+    if (!await Director.confirmAction(say("close_question", { round, words }), say("close_round"))) {
+      $("director-result").textContent = say("not_done", { what: say("close_word") });
       return;
     }
     const answer = await Director.post("/api/round/close", { round });
-    $("director-result").textContent = answer.error ? `refused: ${answer.error}` : answer.text;
+    $("director-result").textContent = answer.error ? say("refused", answer) : roundText(answer);
     lookNow();
   }
 
@@ -347,18 +362,16 @@
     if (!pairingsSeen) { $("director-result").textContent = $("result-players").textContent; return; }
     const scores = [Number($("result-score1").value), Number($("result-score2").value)];
     const who = `${pairingsSeen.players[0]} ${scores[0]} - ${scores[1]} ${pairingsSeen.players[1]}`;
-    const question = withdraw ? `Withdraw the result you entered for table ${table} in round ${round}? The ` +
-      "table's own game counts again." : `Enter ${who} as the result of table ${table} in round ${round}? It ` +
-      "replaces what the table sent, marked as entered by the director.";
-    if (!await Director.confirmAction(question, withdraw ? "Withdraw it" : "Enter the result")) {
-      $("director-result").textContent = "result: not entered";
+    const question = say(withdraw ? "withdraw_question" : "enter_question", { who, table, round });
+    if (!await Director.confirmAction(question, say(withdraw ? "withdraw_result" : "enter_result"))) {
+      $("director-result").textContent = say("not_entered", { what: say("result_word") });
       return;
     }
     const body = withdraw ? { round, table, withdraw: true } :
       { round, table, scores, reason: $("result-reason").value.trim() };
     const answer = await Director.post("/api/result", body);
-    $("director-result").textContent = answer.error ? `refused: ${answer.error}` :
-      withdraw ? `table ${table}: the entered result withdrawn` : `table ${table}: ${who} entered`;
+    $("director-result").textContent = answer.error ? say("refused", answer) :
+      say(withdraw ? "result_withdrawn" : "result_entered", { table, who });
     lookNow();
   }
 
@@ -372,8 +385,8 @@
   async function main() {
     const session = await Director.loadSession();
     $("event-name").textContent = session.name;
-    document.title = `${session.name}: hall`;
-    if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = session.reason; }
+    document.title = say("hall_title", session);
+    if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = say("commands_off"); }
     for (const id of ["division", "round", "sort", "only-alerts", "per-page"]) {
       $(id).addEventListener("change", () => { pageIndex = 0; layout(); });
     }

@@ -4,18 +4,20 @@
 (() => {
   const table = Number(location.pathname.split("/").pop());
   const $ = (id) => document.getElementById(id);
+  const say = Director.say;
   let current = null;
   let receivedAt = 0;
 
   function render(tile) {
     current = tile;
-    document.title = `${tile.name}: director`;
-    $("table-name").textContent = `${tile.name}` + (tile.round ? ` · round ${tile.round}` : "") +
-      (tile.division ? ` · div ${tile.division}` : "");
-    $("state").textContent = tile.online ? tile.state || "–" : "offline";
+    document.title = say("table_title", tile);
+    $("table-name").textContent = `${tile.name}` + (tile.round ? say("table_round", tile) : "") +
+      (tile.division ? say("table_division", tile) : "");
+    $("state").textContent = tile.online ? (tile.state ? Words.say(`states.line.${tile.state}`) || tile.state : "–")
+      : Words.say("broadcast.offline");
     $("gcg").href = `/gcg/${table}.gcg`;
     $("alerts").replaceChildren(...tile.alerts.map((a) => {
-      const item = Director.el("div", `alert ${a.level}`, a.text);
+      const item = Director.el("div", `alert ${a.level}`, Director.alertText(a));
       item.dataset.code = a.code;
       return item;
     }));
@@ -51,23 +53,23 @@
   }
 
   async function send(cmd, args) {
-    $("director-result").textContent = `${cmd}: sending…`;
+    $("director-result").textContent = say("sending", { what: cmd });
     const answer = await Director.command(cmd, [table], args);
     $("director-result").textContent = Director.describe(answer);
   }
 
   async function main() {
     const session = await Director.loadSession();
-    if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = session.reason; }
+    if (!session.control) { $("control-off").hidden = false; $("control-off").textContent = say("commands_off"); }
     for (const button of document.querySelectorAll("[data-cmd]")) {
       button.addEventListener("click", async () => {
         if (button.dataset.cmd === "undo") {
           const moves = (current && current.moves) || [];
           const last = moves.length ? moves[moves.length - 1] : null;
-          const what = last ? `${last.notation} (${last.score >= 0 ? "+" : ""}${last.score})` : "the last play";
-          if (!await Director.confirmAction(`Undo ${what} at ${current ? current.name : `table ${table}`}? ` +
-                                            "The tiles go back to the player's rack.", "Undo the play")) {
-            $("director-result").textContent = "undo: not sent";
+          const what = last ? `${last.notation} (${last.score >= 0 ? "+" : ""}${last.score})` : say("the_last_play");
+          if (!await Director.confirmAction(say("undo_question", { what, table: current ? current.name
+            : say("table_n", { table }) }), say("undo_yes"))) {
+            $("director-result").textContent = say("not_sent", { what: "undo" });
             return;
           }
         }
@@ -86,19 +88,22 @@
       send("message", { text: $("message").value, minutes: Math.round(Number($("message-minutes").value)) || 10 }));
     $("set-players").addEventListener("click", async () => {
       const players = [$("p1").value.trim(), $("p2").value.trim()];
-      const now = current && current.players.length ? ` The game shown (${current.players.map((p) => p.name)
-        .join(" v ")}, ${current.state || "–"}) is set aside.` : "";
-      if (!await Director.confirmAction(`Start a new game at ${current ? current.name : `table ${table}`}: ` +
-                                        `${players.join(" v ")}?${now}`, "New game")) {
-        $("director-result").textContent = "new game: not sent";
+      const versus = (names) => names.length === 2 ? say("versus", { first: names[0], second: names[1] })
+        : names.join(", ");
+      const now = current && current.players.length ? say("new_game_aside", {
+        players: versus(current.players.map((p) => p.name)),
+        state: current.state ? Words.say(`states.line.${current.state}`) || current.state : "–" }) : "";
+      if (!await Director.confirmAction(say("new_game_question", { table: current ? current.name
+        : say("table_n", { table }), players: versus(players), now }), say("new_game"))) {
+        $("director-result").textContent = say("not_sent", { what: say("new_game_word") });
         return;
       }
       send("set_players", { players, first: 0 });
     });
     $("reset-view").addEventListener("click", async () => {
       const answer = await Director.post(`/api/table/${table}/reset`, {});
-      $("director-result").textContent = answer.error ? `refused: ${answer.error}`
-        : `view reset: games ${answer.forgotten.join(", ") || "none"} taken again from the table`;
+      $("director-result").textContent = answer.error ? say("refused", answer)
+        : say("view_reset", { games: answer.forgotten.join(", ") || say("none") });
     });
     Director.watchHall(null);
     Director.stream(`/events?table=${table}`, (batch, at) => {

@@ -25,7 +25,8 @@ from game.scramble_dice import Face
 from game.squares import Position, Square
 from game.tiles import Tile, load_tile_set, rack_counter
 from game.timers import Countdown, TurnTimer, TurnTimerConfig
-from referee.error_texts import DERIVED, LANGUAGES, TEXTS, render_error, template_fields
+from referee.words import LANGUAGES, say, template_fields
+from referee.words.engine import DERIVED, TEXTS
 
 GAME_DIR = Path(game.__file__).parent
 
@@ -189,12 +190,12 @@ def test_the_samples_cover_many_kinds() -> None:
 @pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.message_key)
 def test_english_renders_the_engine_text_word_for_word(err: RefereeError) -> None:
     assert err.message_key in TEXTS
-    assert render_error(err, "en") == str(err)
+    assert said(err, "en") == str(err)
 
 
 @pytest.mark.parametrize("err", SAMPLES, ids=lambda e: e.message_key)
 def test_german_is_rendered_from_the_fields(err: RefereeError) -> None:
-    german_text = render_error(err, "de")
+    german_text = said(err, "de")
     assert german_text != str(err)
     for value in err.fields.values():
         if isinstance(value, str) and re.fullmatch(r"[A-O]\d{1,2}(, [A-O]\d{1,2})*", value):
@@ -205,15 +206,15 @@ def test_unseen_tiles_in_german() -> None:
     game_ = Game(classic_english(), ["Anna", "Ben"])
     with pytest.raises(NotInBagError) as caught:
         game_.play("8D QQZZZ")
-    assert render_error(caught.value, "en") == str(caught.value) == "8D QQZZZ: only 1 Q, only 1 Z left unseen"
-    assert render_error(caught.value, "de") == "8D QQZZZ: nur noch 1 Q, nur noch 1 Z ungesehen"
+    assert said(caught.value, "en") == str(caught.value) == "8D QQZZZ: only 1 Q, only 1 Z left unseen"
+    assert said(caught.value, "de") == "8D QQZZZ: nur noch 1 Q, nur noch 1 Z ungesehen"
 
 
 def test_clock_states_are_words_in_german() -> None:
     timer = TurnTimer(TurnTimerConfig.standard(), lambda: 0.0)
     with pytest.raises(RefereeError) as caught:
         timer.resume()
-    assert render_error(caught.value, "de") == "die Zugzeituhr kann nicht weiterlaufen: sie ist nicht gestartet, " \
+    assert said(caught.value, "de") == "die Zugzeituhr kann nicht weiterlaufen: sie ist nicht gestartet, " \
                                                "nicht angehalten"
 
 
@@ -221,7 +222,7 @@ def test_an_error_from_outside_the_engine_keeps_its_own_message() -> None:
     class TableError(RefereeError):
         pass
 
-    assert render_error(TableError("the table is busy"), "de") == "the table is busy"
+    assert said(TableError("the table is busy"), "de") == "the table is busy"
 
 
 def test_nested_engine_error_is_rendered_in_german_too() -> None:
@@ -235,8 +236,8 @@ def test_nested_engine_error_is_rendered_in_german_too() -> None:
             raise GameOverError(f"cannot score the racks at the end: {exc}", form="end_racks",
                                 detail=str(exc)) from exc
     except GameOverError as outer:
-        assert render_error(outer, "en") == str(outer)
-        assert render_error(outer, "de").endswith(render_error(inner, "de"))
+        assert said(outer, "en") == str(outer)
+        assert said(outer, "de").endswith(said(inner, "de"))
 
 
 def test_errors_pickle_and_copy_with_their_fields() -> None:
@@ -246,3 +247,8 @@ def test_errors_pickle_and_copy_with_their_fields() -> None:
     err = next(e for e in SAMPLES if e.fields)
     for clone in (pickle.loads(pickle.dumps(err)), copy.deepcopy(err)):
         assert str(clone) == str(err) and clone.message_key == err.message_key and clone.fields == err.fields
+
+
+def said(err: BaseException, lang: str) -> str:
+    """An engine error as the table says it: a field of another phrase (the `engine` refusal is its own words)."""
+    return say("refusals", "engine", lang, error=err)

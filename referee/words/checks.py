@@ -5,13 +5,14 @@ the fields and the English text (`error`, as it always did), and the page says i
 this catalogue (served in `/api/session` as `input_checks`), so a German page no longer says "Eingabe prüfen:
 letter: type one letter, e.g. E". The templates are `str.format` templates: `{name}` is a field, `{name!r}` a
 field quoted as Python quotes it (the English of before), `{{`/`}}` a brace; app.js `fillCheck` reads the same.
+
+A check about one field is said after the field's name (`on_field`: "letter: type one letter, e.g. E"); the
+field's name is `field.<name>` (a parameter the page does not send keeps its own name).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-LANGUAGES = ("en", "de")
+from referee.words.base import LANGUAGES, Catalogue, Phrase
 
 # The JSON example the English has always given (braces doubled for str.format).
 _EXAMPLE = '{{"square": "H8", "letter": "E"}}'
@@ -115,17 +116,13 @@ FIELDS: dict[str, dict[str, str]] = {
 }
 
 
-def field_name(field: str, language: str = "en") -> str:
-    """`field` as a person reads it in `language` (the parameter's own name when the catalogue lacks it)."""
-    return FIELDS.get(field, {}).get(language, field)
-
-
-def check_text(check: str, language: str = "en", field: str = "", fields: Mapping[str, object] | None = None) -> str:
-    """The check `check` in `language` ("en" or "de"), led by the field it is about ("letter: ..."); the
-    English of a language the catalogue lacks."""
-    entry = CHECKS[check]
-    said = entry.get(language, entry["en"]).format(**(fields or {}))
-    return f"{field_name(field, language)}: {said}" if field else said
+def check_phrase(check: str, field: str = "", **fields: object) -> Phrase:
+    """What a check says, led by the field it is about ("letter: ..."), not said yet."""
+    said = Phrase("checks", check, fields)
+    if not field:
+        return said
+    name: object = Phrase("checks", f"field.{field}") if field in FIELDS else field
+    return Phrase("checks", "on_field", {"field": name, "check": said})
 
 
 def catalogue() -> dict[str, dict[str, dict[str, str]]]:
@@ -133,3 +130,7 @@ def catalogue() -> dict[str, dict[str, dict[str, str]]]:
     return {lang: {"checks": {code: entry[lang] for code, entry in CHECKS.items()},
                    "fields": {name: entry[lang] for name, entry in FIELDS.items()}}
             for lang in LANGUAGES}
+
+
+CATALOGUES = (Catalogue("checks", {**CHECKS, "on_field": {"en": "{field}: {check}", "de": "{field}: {check}"},
+                                   **{f"field.{name}": entry for name, entry in FIELDS.items()}}),)

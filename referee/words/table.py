@@ -1,20 +1,36 @@
-"""Words the table says to players, in English and German.
+"""What the table says to players: its alerts and notices (`TABLE`) and why it refused an action (`REFUSALS`).
 
-Kept apart from the state machine so that a translation is one place and the machine reads as
-logic. Each message takes named arguments; squares come already formatted (`H8, H9`).
+An alert's key is its code (referee/table/api.py `ALERT_CODES`): the machine, the live table and the service keep
+an alert as its code and fields (`referee.table.state.Alert`), and the view says it in the table's language. A
+key that is no alert's code is a part said inside another ("{why}", "{then}"). Squares come already written
+(`H8, H9`); a field that is an engine error is said from its own code (referee/words/engine.py); a refusal's
+`state` is the table's state, named as a German sentence names it (referee/words/states.py).
 """
 
 from __future__ import annotations
 
-from game.errors import RefereeError
-from referee.error_texts import render_error
-from referee.table.state import TableState
+from collections.abc import Mapping
 
-_TEXT: dict[str, dict[str, str]] = {
+from referee.words.base import Catalogue
+from referee.words.states import state_name
+
+TABLE: dict[str, dict[str, str]] = {
     "board_lost": {
         "en": "The sensor board is not answering: check its cable. The game waits.",
         "de": "Das Sensorbrett antwortet nicht: Kabel prüfen. Das Spiel wartet.",
     },
+    "misfit_size": {  # {why} of board_unfit
+        "en": "a {board} board cannot play {game}: it is played on {need}",
+        "de": "ein Brett mit {board} Feldern kann {game} nicht spielen: es wird auf {need} gespielt",
+    },
+    "misfit_tray": {
+        "en": "a dice tray of {slots} slot(s) cannot hold a roll of {dice} dice (without a tray, slots=0, the roll "
+              "is typed on the page)",
+        "de": "ein Würfelfach mit {slots} Plätzen kann keinen Wurf von {dice} Würfeln aufnehmen (ohne Fach: "
+              "slots=0, der Wurf wird auf der Seite eingegeben)",
+    },
+    "game.standard": {"en": "the standard game", "de": "das Standardspiel"},
+    "game.scramble": {"en": "Scramble", "de": "Scramble"},
     "board_unfit": {
         "en": "The sensor board cannot play this game ({why}): the table does not use it. Connect the game's "
               "board (docs/hardware-board.md). The game waits.",
@@ -22,14 +38,16 @@ _TEXT: dict[str, dict[str, str]] = {
               "des Spiels anschließen (docs/hardware-board.md). Das Spiel wartet.",
     },
     "camera_lost": {
-        "en": "The camera is not sending pictures: check it. The game waits.",
-        "de": "Die Kamera liefert keine Bilder: bitte prüfen. Das Spiel wartet.",
+        "en": "The camera is not sending pictures: check it. {then}",
+        "de": "Die Kamera liefert keine Bilder: bitte prüfen. {then}",
     },
-    "camera_lost_board_up": {
-        "en": "The camera is not sending pictures: check it. Play goes on; letters the sensor board cannot read "
-              "are asked.",
-        "de": "Die Kamera liefert keine Bilder: bitte prüfen. Es wird weitergespielt; Buchstaben, die das "
-              "Sensorbrett nicht lesen kann, werden abgefragt.",
+    "game_waits": {  # what the table does without its camera ({then} of camera_lost)
+        "en": "The game waits.",
+        "de": "Das Spiel wartet.",
+    },
+    "play_goes_on": {  # ... when the sensor board is up: it says where the tiles are
+        "en": "Play goes on; letters the sensor board cannot read are asked.",
+        "de": "Es wird weitergespielt; Buchstaben, die das Sensorbrett nicht lesen kann, werden abgefragt.",
     },
     "camera_blind": {
         "en": "The camera cannot see the board clearly ({why}): the play was not read. Clear the board and press "
@@ -152,17 +170,19 @@ _TEXT: dict[str, dict[str, str]] = {
         "de": "Die Turnierleitung hat den Punktestand von {player} um {points} Punkte korrigiert (jetzt {total}): "
               "{reason}",
     },
-    "speech_no_device": {
-        "en": "The table cannot speak: no sound device takes its voice ({why}). The game goes on without it; check "
-              "the speaker (docs/speech.md).",
-        "de": "Der Tisch kann nicht sprechen: kein Audiogerät nimmt die Ansage an ({why}). Die Partie geht ohne sie "
-              "weiter; bitte den Lautsprecher prüfen (docs/speech.md).",
-    },
     "speech_failed": {
-        "en": "The table cannot speak: {why}. The game goes on without its voice; check the speaker "
+        "en": "The table cannot speak: {why}",
+        "de": "Der Tisch kann nicht sprechen: {why}",
+    },
+    "speech_no_device": {  # {why} of speech_failed: the sound system took no sound
+        "en": "no sound device takes its voice ({sound}). The game goes on without it; check the speaker "
               "(docs/speech.md).",
-        "de": "Der Tisch kann nicht sprechen: {why}. Die Partie geht ohne Ansage weiter; bitte den Lautsprecher "
-              "prüfen (docs/speech.md).",
+        "de": "kein Audiogerät nimmt die Ansage an ({sound}). Die Partie geht ohne sie weiter; bitte den "
+              "Lautsprecher prüfen (docs/speech.md).",
+    },
+    "speech_error": {  # {why} of speech_failed: espeak-ng is missing or fails
+        "en": "{error}. The game goes on without its voice; check the speaker (docs/speech.md).",
+        "de": "{error}. Die Partie geht ohne Ansage weiter; bitte den Lautsprecher prüfen (docs/speech.md).",
     },
     "settings_kept": {
         "en": "This game started with other settings than the configuration has now ({changes}): it keeps its own "
@@ -176,6 +196,48 @@ _TEXT: dict[str, dict[str, str]] = {
         "en": "Game over: enter the tiles left on the racks of {players}.",
         "de": "Spielende: bitte die Reststeine von {players} eingeben.",
     },
+    "director_message": {  # the director's own words, shown as written
+        "en": "{text}",
+        "de": "{text}",
+    },
+    # the journal, from the live table and the service (referee/table/live.py, referee/service.py)
+    "journal_behind": {
+        "en": "The board holds tiles on {count} square(s) the saved game does not know ({squares}): the journal "
+              "may have lost moves. Call the director (docs/backup.md); clear the board for a new game.",
+        "de": "Auf dem Brett liegen Steine auf {count} Feld(ern), die die gespeicherte Partie nicht kennt "
+              "({squares}): dem Journal fehlen vielleicht Züge. Bitte die Turnierleitung rufen (docs/backup.md); "
+              "für eine neue Partie das Brett abräumen.",
+    },
+    "journal_damaged": {
+        "en": "The saved game has {count} unreadable event(s) (number {numbers}): they were skipped and the game "
+              "may differ from the board. Call the director.",
+        "de": "Die gespeicherte Partie hat {count} unlesbare(s) Ereignis(se) (Nummer {numbers}): sie wurden "
+              "übersprungen, und die Partie kann vom Brett abweichen. Bitte die Turnierleitung rufen.",
+    },
+    "journal_waiting": {
+        "en": "The referee cannot save the game: the SD card has not answered for {seconds} s. The clocks run "
+              "on; the last change is taken once the card answers. If this lasts, call the director.",
+        "de": "Der Schiedsrichter kann die Partie nicht speichern: die SD-Karte antwortet seit {seconds} s "
+              "nicht. Die Uhren laufen weiter; die letzte Änderung wird übernommen, sobald die Karte antwortet. "
+              "Wenn das anhält, bitte die Turnierleitung rufen.",
+    },
+    # the page's guard (referee/web/app.py GuessingAlert)
+    "pin_guessing": {
+        "en": "Someone is guessing the table PIN: {wrong} wrong PINs in the last {minutes} minutes. The phones "
+              "that gave the PIN before keep control. {new}",
+        "de": "Jemand rät die Tisch-PIN: {wrong} falsche PINs in den letzten {minutes} Minuten. Die Telefone, "
+              "die die PIN schon eingegeben haben, steuern weiter. {new}",
+    },
+    "pin_guessing_director_code": {  # {new} of pin_guessing, with web.director_pin set
+        "en": "A new phone gets in with the director's code.",
+        "de": "Ein neues Telefon kommt mit dem Code der Turnierleitung hinein.",
+    },
+    "pin_guessing_wait": {  # {new} of pin_guessing, without it
+        "en": "A new phone must wait until the guessing stops (a director's code, web.director_pin, lets one in "
+              "at once).",
+        "de": "Ein neues Telefon muss warten, bis das Raten aufhört (ein Code der Turnierleitung, "
+              "web.director_pin, lässt es sofort hinein).",
+    },
 }
 
 
@@ -183,21 +245,9 @@ _TEXT: dict[str, dict[str, str]] = {
 # director's own message (`director_message`) is shown in the words the director wrote.
 DIRECTOR_NOTICES = ("challenge_held", "play_undone", "score_adjusted")
 
-
-def engine_error_text(err: BaseException, language: str = "en") -> str:
-    """The engine's error `err` in `language`: the one place the table words what the rules engine refused.
-
-    The engine's errors carry a code and their fields (`game.errors`); `referee.error_texts` words each kind
-    in English and German from those, never from the English text, so a changed English wording cannot
-    silently leave a German table in English. Anything else (not the engine's) keeps its own message."""
-    if isinstance(err, RefereeError):
-        return render_error(err, language)
-    return str(err)
-
-
 # Why a control action was refused: `ControlError(code, **fields)` (referee/table/api.py) is said from these.
-# A field that is an exception is the engine's reason (`engine_error_text`); a `TableState` is named in the
-# language; `!r` shows what was sent as it was sent.
+# A field that is an exception is the engine's reason; a `state` is named in the language; `!r` shows what was
+# sent as it was sent.
 REFUSALS: dict[str, dict[str, str]] = {
     "action_shape": {"en": "an action is a name and an object of parameters",
                      "de": "eine Aktion ist ein Name und ein Objekt mit Parametern"},
@@ -333,28 +383,11 @@ REFUSALS: dict[str, dict[str, str]] = {
               "einen eigenen Namen"},
 }
 
-# The table's states as a German sentence names them ("der Tisch ist {state}"); English uses the state's word.
-_STATES_DE = {
-    "waiting": "vor dem Start", "roll": "beim Würfeln", "turn": "im Zug", "blank": "beim Nachfragen",
-    "challenge": "im Anzweiflungsfenster", "takeback": "beim Zurücknehmen", "removal": "beim Abräumen der Würfel",
-    "paused": "angehalten", "racks": "bei den Reststeinen", "ended": "am Ende",
-}
+
+def _state_in_a_sentence(code: str, fields: Mapping[str, object], lang: str) -> dict[str, object]:
+    """"der Tisch ist {state}": a German sentence names the state ("im Zug"); English uses its word."""
+    state = fields.get("state")
+    return {"state": state_name(str(state), "sentence", lang)} if state is not None else {}
 
 
-def refusal_text(code: str, language: str = "en", **fields: object) -> str:
-    """The refusal `code` in `language` ("en" or "de"), from its fields (see `REFUSALS`)."""
-    said: dict[str, object] = {}
-    for name, value in fields.items():
-        if isinstance(value, BaseException):
-            value = engine_error_text(value, language)
-        elif isinstance(value, TableState):
-            value = _STATES_DE[value.value] if language == "de" else value.value
-        said[name] = value
-    entry = REFUSALS[code]
-    return entry.get(language, entry["en"]).format(**said)
-
-
-def text(key: str, language: str = "en", **args: object) -> str:
-    """The message `key` in `language` ("en" or "de"), with its arguments filled in."""
-    entry = _TEXT[key]
-    return entry.get(language, entry["en"]).format(**args)
+CATALOGUES = (Catalogue("table", TABLE), Catalogue("refusals", REFUSALS, _state_in_a_sentence))

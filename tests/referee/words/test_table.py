@@ -1,3 +1,6 @@
+"""The table's words (referee/words/table.py): its alerts and notices, its refusals, and the engine's reasons
+said inside them, in English and in German."""
+
 from __future__ import annotations
 
 import re
@@ -5,18 +8,28 @@ import re
 import pytest
 
 from game.errors import IllegalPlayError
-from referee.table import messages
 from referee.table.api import ControlError
+from referee.words import say
+from referee.words.table import DIRECTOR_NOTICES, REFUSALS, TABLE
+
+# Words the German of a table's message may keep as they are: names, file names and the like.
+SAME_IN_GERMAN = {"director_message", "game.scramble"}
 
 
-@pytest.mark.parametrize("key", sorted(messages._TEXT))
+def engine_said(err: BaseException, lang: str) -> str:
+    """An engine error as the table says it (the `engine` refusal is the error's own words)."""
+    return say("refusals", "engine", lang, error=err)
+
+
+@pytest.mark.parametrize("key", sorted(TABLE))
 def test_every_message_has_english_and_german_with_the_same_fields(key: str) -> None:
-    entry = messages._TEXT[key]
+    entry = TABLE[key]
     assert set(entry) == {"en", "de"}
     fields = {lang: set(re.findall(r"{(\w+)}", t)) for lang, t in entry.items()}
     assert fields["en"] == fields["de"]
     args = {f: "X" for f in fields["en"]}
-    assert messages.text(key, "de", **args) != messages.text(key, "en", **args)
+    if key not in SAME_IN_GERMAN:
+        assert say("table", key, "de", **args) != say("table", key, "en", **args)
 
 
 def _reasons_from_the_engine() -> list[IllegalPlayError]:
@@ -49,17 +62,17 @@ def _reasons_from_the_engine() -> list[IllegalPlayError]:
 def test_the_engines_reasons_are_shown_in_german_squares_kept() -> None:
     errors = _reasons_from_the_engine()
     reasons = [str(e) for e in errors]
-    german = [messages.engine_error_text(e, "de") for e in errors]
+    german = [engine_said(e, "de") for e in errors]
     assert german[5] == "G7, H9: die Steine liegen nicht in einer Reihe"
     assert german[2] == "H8: der Steinsatz »english« hat keinen Buchstaben Ä"
     for en, de in zip(reasons, german, strict=True):
         assert de != en, f"no German for {en!r}"
         assert de.split(": ")[0] == en.split(": ")[0] or ": " not in en  # the squares are kept
-    assert [messages.engine_error_text(e, "en") for e in errors] == reasons
+    assert [engine_said(e, "en") for e in errors] == reasons
 
 
 def test_an_error_that_is_not_the_engines_keeps_its_own_message() -> None:
-    assert messages.engine_error_text(OSError("H8: something new"), "de") == "H8: something new"
+    assert engine_said(OSError("H8: something new"), "de") == "H8: something new"
 
 
 def _rack_reasons_from_the_engine() -> list[IllegalPlayError]:
@@ -93,7 +106,7 @@ def _rack_reasons_from_the_engine() -> list[IllegalPlayError]:
 def test_the_engines_rack_and_unseen_reasons_are_shown_in_german_the_play_kept() -> None:
     errors = _rack_reasons_from_the_engine()
     reasons = [str(e) for e in errors]
-    german = [messages.engine_error_text(e, "de") for e in errors]
+    german = [engine_said(e, "de") for e in errors]
     assert german[1] == "8H ZZ: nur noch 1 Z ungesehen"
     assert german[2] == "8G QZQZ: nur noch 1 Q, nur noch 1 Z ungesehen"
     assert german[3] == "8B AAAAAAAA: 8 Steine gelegt, aber ann hat nur 7"
@@ -122,8 +135,9 @@ def _codes_raised() -> list[tuple[str, str]]:
     return found
 
 
-def _notices_put_up() -> list[tuple[str, str, bool]]:
-    """(code, where, worded by `text(...)`) of every `self._notice(level, "code", message, ...)` in referee/."""
+def _alerts_put_up() -> list[tuple[str, str, bool]]:
+    """(code, where, words given as a literal) of every `self._notice(level, "code", ...)`,
+    `Alert(level, "code", ...)` and `set_alert("code", ...)` in referee/."""
     import ast
     from pathlib import Path
 
@@ -131,40 +145,50 @@ def _notices_put_up() -> list[tuple[str, str, bool]]:
     found = []
     for path in sorted((root / "referee").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "_notice"
-                    and len(node.args) >= 3 and isinstance(node.args[1], ast.Constant)):  # not a pass-through
-                code = node.args[1].value
-                said = node.args[2]
-                worded = isinstance(said, ast.Call) and isinstance(said.func, ast.Name) and said.func.id == "text"
-                found.append((str(code), f"{path.relative_to(root)}:{node.lineno}", worded))
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else \
+                node.func.id if isinstance(node.func, ast.Name) else ""
+            at = {"_notice": 1, "Alert": 1, "set_alert": 0}.get(name)
+            if at is None or len(node.args) <= at or not isinstance(node.args[at], ast.Constant):
+                continue  # a pass-through (`_back_to_mover`'s)
+            literal = any(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[at + 1:])
+            found.append((str(node.args[at].value), f"{path.relative_to(root)}:{node.lineno}", literal))
     return found
 
 
-def test_every_notice_the_table_puts_up_is_worded_by_code_in_both_languages() -> None:
-    """A notice written as an English literal stays English at a German table: each is said through `text`."""
-    found = _notices_put_up()
-    assert len(found) > 10, "the walk must see the table's notices"
-    assert {c for c, _, _ in found} >= set(messages.DIRECTOR_NOTICES)
-    # the director's own message is shown in the director's words, as sent
-    wrong = [f"{where}: {code}" for code, where, worded in found
-             if code != "director_message" and (not worded or code not in messages._TEXT)]
-    assert wrong == [], "notices not said through messages.text(code, ...):\n" + "\n".join(wrong)
+def test_every_alert_the_table_puts_up_is_a_code_with_words_in_both_languages() -> None:
+    """An alert written as an English literal stays English at a German table: each is a code and its fields,
+    said from referee/words/table.py where it is shown."""
+    found = _alerts_put_up()
+    assert len(found) > 30, "the walk must see the table's alerts"
+    assert {c for c, _, _ in found} >= set(DIRECTOR_NOTICES) | {"journal_behind", "journal_damaged",
+                                                                 "journal_waiting", "pin_guessing"}
+    wrong = [f"{where}: {code}" for code, where, literal in found if literal or code not in TABLE]
+    assert wrong == [], "alerts not said from referee/words/table.py:\n" + "\n".join(wrong)
 
 
-def test_every_refusal_is_raised_by_a_code_the_messages_know() -> None:
+def test_every_alert_code_of_the_api_has_its_words() -> None:
+    from referee.table.api import ALERT_CODES
+
+    assert {c for c, _, _ in _alerts_put_up()} <= set(ALERT_CODES), "an alert the API does not list"
+    assert set(ALERT_CODES) <= set(TABLE)
+
+
+def test_every_refusal_is_raised_by_a_code_with_words() -> None:
     raised = _codes_raised()
     assert len(raised) > 30, "the walk must see the table's refusals"
-    unknown = [f"{where}: {code}" for code, where in raised if code not in messages.REFUSALS]
-    assert unknown == [], "ControlError takes a code of referee/table/messages.py REFUSALS:\n" + "\n".join(unknown)
+    unknown = [f"{where}: {code}" for code, where in raised if code not in REFUSALS]
+    assert unknown == [], "ControlError takes a code of referee/words/table.py REFUSALS:\n" + "\n".join(unknown)
 
 
-@pytest.mark.parametrize("code", sorted(messages.REFUSALS))
+@pytest.mark.parametrize("code", sorted(REFUSALS))
 def test_every_refusal_code_is_said_in_english_and_german(code: str) -> None:
     import string
 
     from referee.table.state import TableState
 
-    entry = messages.REFUSALS[code]
+    entry = REFUSALS[code]
     assert set(entry) == {"en", "de"}, f"{code}: {sorted(entry)}"
     names = {f for lang in ("en", "de") for _, f, _, _ in string.Formatter().parse(entry[lang]) if f}
     assert names == {f for _, f, _, _ in string.Formatter().parse(entry["en"]) if f}, "both take the same fields"
@@ -173,7 +197,7 @@ def test_every_refusal_code_is_said_in_english_and_german(code: str) -> None:
         fields["state"] = TableState.CHALLENGE
     en = ControlError(code, **fields)
     assert str(en) == en.text("en") and en.text("en").strip()
-    if code not in ("engine",):  # the engine's reason is translated by engine_error_text
+    if code not in ("engine",):  # the engine's reason is said from its own code (referee/words/engine.py)
         assert en.text("de") != en.text("en"), f"{code}: the German text is the English one"
 
 

@@ -1,18 +1,19 @@
-"""What `referee run` and the simulated table's console print in the terminal, in English and German.
+"""What `referee run`, `referee demo` and the simulated table's console print in the terminal.
 
-Apart from the table's own words (referee/table/messages.py) because these talk about the program (where
-the page is, how to type board commands, where the journal went), not about the game; a German table
-gets them in German like everything else a player reads.
+Apart from the table's own words (referee/words/table.py) because these talk about the program (where the page
+is, how to type board commands, where the journal went), not about the game; a German table gets them in German
+like everything else a player reads. A `state` field is the table's state, named as the status line names it
+(referee/words/states.py).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
-from pathlib import Path
+from collections.abc import Mapping
 
-_TEXT: dict[str, dict[str, str]] = {
+from referee.words.base import Catalogue
+from referee.words.states import state_name
+
+TERMINAL: dict[str, dict[str, str]] = {
     "status": {"en": "game {game} {state}: {players}{where}", "de": "Partie {game} {state}: {players}{where}"},
     "page": {"en": "; page {url}", "de": "; Seite {url}"},
     "watch": {"en": "watch the scoreboard at {url}", "de": "die Anzeigetafel steht unter {url}"},
@@ -141,38 +142,35 @@ _TEXT: dict[str, dict[str, str]] = {
                    "de": "alle {n} Stände stimmen mit dem Partieformular überein (Punkte vom Regelwerk, nicht vom "
                          "Partieformular)"},
     "demo_serving": {"en": "still serving {url}; Ctrl-C to stop", "de": "die Seite bleibt unter {url}; Strg-C beendet"},
+    "demo_doubted": {"en": "  the camera doubted {square}: {letter} entered on the page",
+                     "de": "  die Kamera war bei {square} unsicher: {letter} auf der Seite eingegeben"},
+    "demo_late_pass": {"en": "  line {line}: a pass after the game ended: the turn a wrong challenge lost",
+                       "de": "  Zeile {line}: ein Passen nach dem Spielende: der Zug, den eine falsche Anzweiflung "
+                             "gekostet hat"},
+    "stall_note": {"en": "  ! cannot save: the SD card has not answered for {seconds} s",  # referee/outputs.py
+                   "de": "  ! Speichern nicht möglich: die SD-Karte antwortet seit {seconds} s nicht"},
+    # what each kind of move is called in the simulated table's move line (referee/sim/narrator.py)
+    "kind.exchange": {"en": "exchange", "de": "tauscht"},
+    "kind.pass": {"en": "pass", "de": "passt"},
+    "kind.withdrawn": {"en": "play withdrawn", "de": "Zug zurückgenommen"},
+    "kind.challenge": {"en": "challenge", "de": "Anzweiflung"},
+    "kind.penalty": {"en": "penalty", "de": "Strafe"},
+    "kind.end": {"en": "tiles left", "de": "Reststeine"},
+    "kind.lost_turn": {"en": "loses the turn", "de": "verliert den Zug"},
+    "kind.adjustment": {"en": "director's adjustment", "de": "Korrektur der Turnierleitung"},
+    # where the page listens (referee/web/addresses.py page_urls)
+    "listens_everywhere": {"en": "every address of this machine ({host}), port {port}",
+                           "de": "jede Adresse dieses Rechners ({host}), Port {port}"},
+    "listens_on": {"en": "{host}, port {port}", "de": "{host}, Port {port}"},
+    "listens_here_only": {"en": "{host}, port {port} (this machine only)",
+                          "de": "{host}, Port {port} (nur dieser Rechner)"},
 }
 
-# The table's states as the German status line names them; English prints the state's own word.
-_STATES_DE = {
-    "waiting": "vor dem Start", "roll": "Würfeln", "turn": "am Zug", "blank": "Blanko-Frage",
-    "challenge": "Anzweifeln möglich", "takeback": "Steine zurücknehmen", "removal": "Würfel abräumen",
-    "paused": "angehalten", "racks": "Reststeine eingeben", "ended": "beendet",
-}
+
+def _status_line_state(code: str, fields: Mapping[str, object], lang: str) -> dict[str, object]:
+    """The status line names the table's state its own way in German ("am Zug"); English uses its word."""
+    state = fields.get("state")
+    return {"state": state_name(str(state), "line", lang)} if code == "status" and state is not None else {}
 
 
-def say(key: str, language: str = "en", **fields: object) -> str:
-    """The terminal line `key` in `language` ("en" or "de"), with its fields filled in."""
-    entry = _TEXT[key]
-    return entry.get(language, entry["en"]).format(**fields)
-
-
-def state_word(state: str, language: str = "en") -> str:
-    return _STATES_DE.get(state, state) if language == "de" else state
-
-
-def command_name(argv0: str | None = None) -> str:
-    """How to type this program again: `referee` when that name on the PATH is this program, else the path
-    it was started by (`.venv/bin/referee` after `make run`), relative to the current folder when inside it."""
-    given = argv0 if argv0 is not None else sys.argv[0]
-    here = Path(given).resolve() if given else None
-    found = shutil.which("referee")
-    if found and here is not None and Path(found).resolve() == here:
-        return "referee"
-    if here is None or not here.exists() or here.name not in ("referee", "referee.exe"):
-        return "referee"
-    try:
-        rel = os.path.relpath(here, Path.cwd())
-    except ValueError:
-        return str(here)
-    return rel if not rel.startswith("..") else str(here)
+CATALOGUES = (Catalogue("terminal", TERMINAL, _status_line_state),)

@@ -10,17 +10,17 @@ The English templates give the engine's own text word for word (a test compares 
 ones use the words a German club uses: Blanko, Bänkchen, Wörterbuch, anzweifeln.
 
 Errors that carry no code known here (a project error raised outside the engine) are shown with
-their own message.
+their own message. An error is said as a field of another phrase: `say("refusals", "engine", lang, error=err)`,
+or "Not a legal play: {why}" with the error as `why` (referee/words/__init__.py says how).
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Mapping
 
 from game.errors import RefereeError
-
-LANGUAGES = ("en", "de")
+from referee.words.base import Catalogue
+from referee.words.states import state_name
 
 Template = dict[str, str]
 
@@ -709,13 +709,6 @@ TEXTS: dict[str, Template] = {
     },
 }
 
-# States a clock reports in its messages ("it is running"), in German.
-_STATES_DE = {
-    "ready": "bereit", "running": "am Laufen", "paused": "angehalten", "ended": "beendet", "idle": "nicht gestartet",
-    "expired": "abgelaufen",
-}
-
-
 def _unseen_left(fields: Mapping[str, object], lang: str) -> dict[str, object]:
     """`left` for "8E QQ: only 1 Q left unseen" from the (letter, unseen count) pairs the engine gives."""
     pairs = fields.get("unseen", ())
@@ -728,11 +721,10 @@ def _unseen_left(fields: Mapping[str, object], lang: str) -> dict[str, object]:
     return {"left": ", ".join(parts)}
 
 
-def _german_state(fields: Mapping[str, object], lang: str) -> dict[str, object]:
+def _clock_state(fields: Mapping[str, object], lang: str) -> dict[str, object]:
+    """A clock's state ("running"), as the language names it ("am Laufen")."""
     state = fields.get("state")
-    if lang == "de" and isinstance(state, str):
-        return {"state": _STATES_DE.get(state, state)}
-    return {}
+    return {"state": state_name(state, "clock", lang)} if isinstance(state, str) else {}
 
 
 # What a file given as a word list is instead, in German (English: the engine's own words).
@@ -760,33 +752,26 @@ def _not_a_list(fields: Mapping[str, object], lang: str) -> dict[str, object]:
 DERIVED: dict[str, tuple[tuple[str, ...], Callable[[Mapping[str, object], str], dict[str, object]]]] = {
     "not_in_bag.play": (("left",), _unseen_left),
     "lexicon.not_a_list": ((), _not_a_list),
-    **{key: ((), _german_state) for key in TEXTS if key.startswith("clock.") and "{state}" in TEXTS[key]["en"]},
+    **{key: ((), _clock_state) for key in TEXTS if key.startswith("clock.") and "{state}" in TEXTS[key]["en"]},
 }
 
 
-def template_fields(template: str) -> set[str]:
-    """The names a template fills in (`{play}: {tiles}` -> {"play", "tiles"})."""
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+def _derive(key: str, fields: Mapping[str, object], lang: str) -> dict[str, object]:
+    derived = DERIVED.get(key)
+    return derived[1](fields, lang) if derived is not None else {}
 
 
-def render_error(err: RefereeError, lang: str) -> str:
-    """The engine error `err` in `lang` ("en" or "de"), made from its code and fields.
-
-    An error whose kind has no text here (raised outside the engine), or whose fields do not fit its
-    text, is shown with its own English message rather than not at all.
-    """
-    entry = TEXTS.get(err.message_key)
-    if entry is None:
-        return str(err)
-    template = entry.get(lang, entry["en"])
+def error_fields(err: RefereeError, lang: str) -> dict[str, object] | None:
+    """The values engine error `err`'s template names, in `lang`; None when its kind has no words here (an error
+    raised outside the engine, shown with its own message). A `detail` that is another engine error's words (the
+    cause) is said in `lang` too."""
+    if err.message_key not in TEXTS:
+        return None
     values: dict[str, object] = dict(err.fields)
-    derived = DERIVED.get(err.message_key)
-    if derived is not None:
-        values.update(derived[1](err.fields, lang))
     cause = err.__cause__
     if lang != "en" and isinstance(cause, RefereeError) and "detail" in values:
-        values["detail"] = render_error(cause, lang)
-    try:
-        return template.format(**values)
-    except (KeyError, IndexError, ValueError):
-        return str(err)
+        values["detail"] = cause
+    return values
+
+
+CATALOGUES = (Catalogue("engine", TEXTS, _derive),)
