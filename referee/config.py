@@ -62,7 +62,7 @@ class GameSection:
     end_racks: str = ""  # "" = the rule set's own (NASPA: double; Hasbro manuals and German manual: each-way)
     challenge_bonus_per_word: bool = False  # five-/ten-point: the bonus per word wrongly challenged [WESPA A.i]
     dice: str = ""  # Scramble: a shipped dice set's name or a dice file's path; "" the edition's shipped set
-    dice_set: Any = None  # game.scramble_dice.DiceSet read from `dice` at start (not a key of the file)
+    dice_set: Any = None  # game.scramble.dice.DiceSet read from `dice` at start (not a key of the file)
 
 
 @dataclass(frozen=True)
@@ -370,7 +370,7 @@ def _dice_set(c: Config) -> Any:
     """The dice of `game.dice`: a shipped set by name, else a dice file (`referee dice teach` writes one), read
     and checked now, so a wrong file stops the referee at start, not at the first roll."""
     from game.errors import RefereeError
-    from game.scramble_dice import DiceSet, dice_set_names, load_dice_set
+    from game.scramble.dice import DiceSet, dice_set_names, load_dice_set
 
     value = c.game.dice
     if c.game.kind == "standard":

@@ -813,7 +813,7 @@ class TableMachine:
         letters = params.get("letters")
         if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= 7:
             raise ControlError("roll_count", letters=letters)
-        from game.scramble_dice import Face
+        from game.scramble.dice import Face
 
         game = self._scramble()
         dice = game.dice_set

@@ -14,7 +14,7 @@ from game.board import Board
 from game.clock import GameClock, TurnTimer
 from game.errors import RefereeError
 from game.play import Placement
-from game.scramble_dice import Die
+from game.scramble.dice import Die
 from game.squares import Square
 from game.tiles import Tile
 from referee.table.machine import TableMachine

@@ -15,7 +15,7 @@ from typing import Any
 from game.errors import DataError
 from game.game import Game, WordList
 from game.rules import ChallengeRule, EndRackRule, RuleSet, classic_english, german, naspa
-from game.scramble_dice import DiceSet
+from game.scramble.dice import DiceSet
 from referee.table.setup import TableSetup
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.errors import EmulatorCommandError
-from game.scramble_dice import load_dice_set
+from game.scramble.dice import load_dice_set
 from referee.service import ServiceParts, TableService
 from referee.sim import SimulatedTable, default_setup
 from referee.sim.console import execute

@@ -174,7 +174,7 @@ def test_a_game_lost_on_time_is_lost_again_when_resumed_from_the_journal(tmp_pat
 
 def _dice_file(path: Path, o_value: int) -> Path:
     """The shipped English dice, taught as 'mine' with O worth `o_value` on every die that shows it."""
-    from game.scramble_dice import DiceSet, Die, Face, load_dice_set
+    from game.scramble.dice import DiceSet, Die, Face, load_dice_set
 
     shipped = load_dice_set("english")
     dice = tuple(Die(tuple(Face("O", o_value) if f.letter == "O" else f for f in die.faces)) for die in shipped.dice)
