@@ -36,13 +36,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from game.errors import RefereeError
 from referee.journal_writer import HeartbeatWriter
+from referee.table.state import Event
 
 log = logging.getLogger(__name__)
 
@@ -98,18 +99,6 @@ CREATE TABLE IF NOT EXISTS outbox (
     event_pos INTEGER NOT NULL  -- the rowid of the last event row delivered (rowids only grow: rows are never deleted)
 );
 """
-
-
-@dataclass(frozen=True)
-class Event:
-    """One input to the table state machine: what happened (`kind`), when in table time (`t` ms), details."""
-
-    kind: str
-    t: int
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return json.dumps(self.data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 @dataclass(frozen=True)

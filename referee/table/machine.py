@@ -49,14 +49,13 @@ from game.play import Placement
 from game.scramble import ScrambleGame
 from game.squares import Square
 from game.tiles import Tile, rack_counter
-from referee.journal import Event
 from referee.table import view as table_view
 from referee.table.api import ControlError
 from referee.table.messages import engine_error_text, text
 from referee.table.picture import Cell, picture_from_json, squares_text
 from referee.table.rules import TableRules, check_letter
 from referee.table.setup import TableSetup
-from referee.table.state import Alert, LastPlay, TableState, TableTime
+from referee.table.state import Alert, Event, LastPlay, TableState, TableTime
 
 DEFAULT_MESSAGE_MINUTES = 10  # how long a director's message stays when the director gave no minutes
 

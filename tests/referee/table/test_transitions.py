@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.journal import Event
 from referee.sim.table import default_setup
 from referee.table.api import ControlError
 from referee.table.machine import EVERY_STATE, REFUSALS, REPORTS, TRANSITIONS, TableMachine
 from referee.table.rules import EveryWord, table_rules
-from referee.table.state import TableState
+from referee.table.state import Event, TableState
 
 ACTIONS = {"start", "pause", "resume", "blank", "exchange", "pass", "challenge", "accept", "racks", "correct", "roll"}
 
