@@ -19,6 +19,15 @@ from typing import Any
 
 from game.errors import RefereeError
 from referee.player_names import name_key, same_name_text
+from referee.table.setup import (
+    CHALLENGE_RULES,
+    CLOCK_MODES,
+    EDITIONS,
+    END_RACK_RULES,
+    GAME_KINDS,
+    LANGUAGES,
+    MAX_OVERTIME_ACTIONS,
+)
 
 
 class ConfigError(RefereeError, ValueError):
@@ -32,13 +41,6 @@ class ConfigError(RefereeError, ValueError):
         super().__init__(f"{where}: {reason}")
 
 
-GAME_KINDS = ("standard", "scramble", "scramble-advanced")
-EDITIONS = ("english", "german")
-LANGUAGES = ("en", "de")
-CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
-END_RACK_RULES = ("each-way", "double")  # game.rules.EndRackRule: [ONYX][PC] 1x each way, [NASPA] 2x to the player out
-CLOCK_MODES = ("none", "turn", "tournament")
-MAX_OVERTIME_ACTIONS = ("flag", "lose")  # game.clock.ClockConfig.on_max_overtime: [NASPA] the director decides; Woogles
 FUSION_MODES = ("sensors", "camera", "both")
 DEVICE_BACKENDS = ("none", "mock", "real")
 

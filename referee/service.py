@@ -20,26 +20,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import IO, Any
 
 from game.errors import RefereeError
 from game.squares import Square
-from referee.config import Config
 from referee.fusion import DICE_MIN_CONFIDENCE, fuse
 from referee.journal import Journal
-from referee.outputs import Outputs, StatusLine
-from referee.ports import Lexicon
+from referee.outputs import Outputs
+from referee.parts import ServiceParts, table_setup
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
 from referee.speech.announcer import Announcer, SpeechListener
-from referee.speech.voice import Voice
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
 from referee.table.messages import text
@@ -49,8 +47,7 @@ from referee.table.setup import TableSetup
 from referee.table.state import TableState
 from referee.tournament_restart import keeps_last_game
 
-if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
-    from hardware.factory import TableDevices
+__all__ = ["ServiceParts", "StateDirBusy", "TableService"]  # ServiceParts: made by referee.parts, taken here
 
 log = logging.getLogger(__name__)
 
@@ -58,28 +55,6 @@ STEP_S = 0.05
 # The watchdog is pinged while the table's loop has finished a round within this many seconds (or waits for the
 # disk); WatchdogSec in systemd/referee.service is 30.
 WATCHDOG_GRACE_S = 10.0
-
-
-@dataclass
-class ServiceParts:
-    """What a service is built from; `referee run` fills it from the configuration, tests and the
-    simulated table fill it with emulators and fakes."""
-
-    config: Config
-    lexicon: Lexicon
-    board_url: str | None = None
-    camera: CameraPort | None = None
-    devices: TableDevices | None = None
-    terminal: TextIO | StatusLine | None = None  # the clock line; the simulated table's Screen draws it itself
-    web: bool = True
-    camera_interval_s: float = 1.0
-    monotonic: Callable[[], float] = time.monotonic
-    # Opens the camera again (referee.sensors.CameraOpener): a camera missing at start, or lost, is retried
-    # every `camera_retry_s` on `monotonic`'s clock, with the camera_lost alert up meanwhile.
-    camera_opener: Callable[[], CameraPort] | None = None
-    camera_retry_s: float = 30.0
-    # Says plays, challenges, time and the end aloud ([outputs] speech); None: the table is silent.
-    voice: Voice | None = None
 
 
 class StateDirBusy(RefereeError, ValueError):
@@ -103,8 +78,6 @@ def _lock_state_dir(state_dir: Path) -> IO[bytes]:
 
 
 def _same_setup(a: Any, b: Any) -> bool:
-    import json
-
     return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
@@ -177,7 +150,7 @@ class TableService:
         resumed = LiveTable.resume(self.journal, self._rules, monotonic=self.mono)
         if resumed is not None:
             return self._resumed(resumed)
-        setup = TableSetup.from_config(self.config)
+        setup = table_setup(self.config)
         last = self.journal.last_game()
         seated = last is not None and keeps_last_game(self.config, last.setup, setup.to_dict())
         if last is not None and (seated or _same_setup(last.setup, setup.to_dict())):
@@ -200,7 +173,7 @@ class TableService:
         from referee.setup_changes import changes_text, setup_changes
 
         kept = resumed.machine.setup
-        configured = TableSetup.from_config(self.config)
+        configured = table_setup(self.config)
         game_id = resumed.game_id
         assert game_id is not None  # a game read from the journal has its row
         seating = self._director_seating(game_id)
@@ -239,7 +212,8 @@ class TableService:
         if self.parts.board_url:
             from firmware_bridge.link import BoardLink
 
-            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event, accept=self._board_fits)
+            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event, accept=self._board_fits,
+                                  port=self.parts.board_port)
             if self.link.emulator is not None:
                 self._lay_emulated_board(self.link.emulator.board)
             self.link.start()
@@ -654,11 +628,8 @@ class TableService:
                     await web_task
 
     async def _start_web(self) -> asyncio.Task[None] | None:
-        try:
-            from referee.web import serve
-        except ImportError as exc:  # the page is another issue's work; run without it rather than not at all
-            log.warning("no scoreboard page (%s); the table runs without it", exc)
-            return None
+        from referee.web import serve
+
         web = self.config.web
         started = asyncio.Event()
         task = asyncio.create_task(serve(self.table, web.host, web.port, web.pin or None, started=started,

@@ -45,11 +45,10 @@ class Running:
 
     def __init__(self, tmp_path: Path, **config: Any) -> None:
         cfg = sim_config(state_dir=tmp_path, web=False, **config)
-        parts, holder = sim_parts(cfg)
+        parts = sim_parts(cfg)
         self.judge = RecordJudge()
         parts.lexicon = self.judge
         self.service = TableService(parts)
-        holder.service = self.service
         self._stop = threading.Event()
         self.service.start()
         self._thread = threading.Thread(target=self._loop, daemon=True)

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from referee.config import ConfigError, parse_config
+from referee.parts import real_parts
 from referee.sensors import CameraPort
 from referee.service import ServiceParts, TableService
 from referee.sim.clock import ManualClock
-from referee.sim.parts import real_parts, sim_config
+from referee.sim.parts import sim_config
 from referee.table.rules import EveryWord
 from vision.errors import FrameSourceError
 

@@ -13,6 +13,7 @@ from game.rules import EndRackRule
 from game.tiles import TileSet
 from referee.config import parse_config
 from referee.journal import Journal
+from referee.parts import table_setup
 from referee.sim.table import SimulatedTable, default_setup
 from referee.table.live import LiveTable
 from referee.table.machine import TableMachine
@@ -22,7 +23,7 @@ from referee.table.setup import TableSetup
 
 def _setup(**game: object) -> TableSetup:
     board = "emulator://" if game.get("kind", "standard") == "standard" else "emulator://9x9"  # the game's board
-    return TableSetup.from_config(parse_config({"game": game, "web": {"enabled": False},
+    return table_setup(parse_config({"game": game, "web": {"enabled": False},
                                                 "sensors": {"board": board}}))
 
 
