@@ -15,6 +15,7 @@ from game.events import EventKind
 from game.game import Game
 from game.scramble import ScrambleGame
 from game.squares import Square
+from referee.table.anomalies import Anomaly
 from referee.table.messages import text
 from referee.table.picture import Cell, squares_text
 from referee.table.rules import EveryWord, TableRules
@@ -54,6 +55,8 @@ class TableFacts(Protocol):
     @property
     def scramble_game(self) -> ScrambleGame | None: ...
 
+    def anomalies(self) -> list[Anomaly]: ...
+
 _MOVE_KINDS = {
     EventKind.PLAY: "play",
     EventKind.EXCHANGE: "exchange",
@@ -70,34 +73,16 @@ _NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE
              EventKind.ADJUSTMENT: "(adjustment)"}
 
 
+def anomaly_alert(m: TableFacts, a: Anomaly) -> Alert:
+    """What is wrong on the board (referee/table/anomalies.py), in the table's words."""
+    board_up = m.links.get("board") is True  # then the commit goes on without the camera (TableMachine._commit)
+    key = "camera_lost_board_up" if a.code == "camera_lost" and board_up else a.code
+    return Alert(a.level, a.code, text(key, m.lang, squares=squares_text(set(a.squares))), list(a.squares))
+
+
 def alerts(m: TableFacts) -> list[Alert]:
     """What is wrong at the table now: derived from the picture and the links, plus notices."""
-    out: list[Alert] = []
-    if m.links.get("board") is False:
-        out.append(Alert("error", "board_lost", text("board_lost", m.lang)))
-    if m.links.get("camera") is False:
-        board_up = m.links.get("board") is True  # then the commit goes on without the camera (TableMachine._commit)
-        out.append(Alert("error", "camera_lost", text("camera_lost_board_up" if board_up else "camera_lost", m.lang)))
-    if m.links.get("board") is not False:
-        committed = m.committed
-        still_there = m.takeback | m.removal | (m.last.scrambled if m.last else set())
-        lifted = [sq for sq in committed if sq not in m.observed]
-        lifted += [sq for sq in m.pending if sq not in m.observed]
-        if lifted:
-            out.append(Alert("error", "tile_moved", text("tile_moved", m.lang, squares=squares_text(
-                set(lifted))), sorted(lifted)))
-        changed = [sq for sq, ch in committed.items()
-                   if sq in m.observed and sq not in m.by_hand and not ch.islower()
-                   and m.observed[sq].sure and m.observed[sq].letter != ch]
-        if changed:
-            out.append(Alert("error", "tile_changed", text("tile_changed", m.lang, squares=squares_text(
-                set(changed))), sorted(changed)))
-        if m.state not in (TableState.TURN, TableState.WAITING):
-            extra = [sq for sq in m.observed
-                     if sq not in committed and sq not in m.pending and sq not in still_there]
-            if extra:
-                out.append(Alert("warning", "tiles_added", text("tiles_added", m.lang, squares=squares_text(
-                    set(extra))), sorted(extra)))
+    out = [anomaly_alert(m, a) for a in m.anomalies()]
     if m.state is TableState.BLANK:
         blanks = [sq for sq in m.pending_blank if m.pending[sq] is None]
         if blanks:
