@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import json
 import logging
 import queue
@@ -27,9 +26,8 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from game.errors import RefereeError
 from game.squares import Square
 from referee.fusion import DICE_MIN_CONFIDENCE, fuse
 from referee.journal import Journal
@@ -47,7 +45,7 @@ from referee.table.setup import TableSetup
 from referee.table.state import TableState
 from referee.tournament_restart import keeps_last_game
 
-__all__ = ["ServiceParts", "StateDirBusy", "TableService"]  # ServiceParts: made by referee.parts, taken here
+__all__ = ["ServiceParts", "TableService"]  # ServiceParts: made by referee.parts, taken here
 
 log = logging.getLogger(__name__)
 
@@ -55,26 +53,6 @@ STEP_S = 0.05
 # The watchdog is pinged while the table's loop has finished a round within this many seconds (or waits for the
 # disk); WatchdogSec in systemd/referee.service is 30.
 WATCHDOG_GRACE_S = 10.0
-
-
-class StateDirBusy(RefereeError, ValueError):
-    """Another referee already runs on this state directory (two would write one journal)."""
-
-
-def _lock_state_dir(state_dir: Path) -> IO[bytes]:
-    """Hold an exclusive lock on the state directory for the life of the service."""
-    try:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        f = (state_dir / "referee.lock").open("a+b")
-    except OSError as exc:
-        raise StateDirBusy(f"{state_dir}: cannot use the state directory ({exc.strerror or exc})") from None
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
-        raise StateDirBusy(f"{state_dir}: another referee is already running on this table's journal "
-                           "(stop it first: `systemctl stop referee`)") from None
-    return f
 
 
 def _same_setup(a: Any, b: Any) -> bool:
@@ -92,19 +70,13 @@ class TableService:
         self.config = parts.config
         self.mono = parts.monotonic
         self._settings_kept_game: int | None = None  # the resumed game that kept its settings (its note is up)
-        state_dir = Path(self.config.table.state_dir)
-        self._lock_file = _lock_state_dir(state_dir)
-        try:
-            self.journal = Journal(state_dir / "games.sqlite3", writer=True)
-        except BaseException:
-            self._lock_file.close()
-            raise
+        # The journal's writer lock (a flock on the database file) is the one guarantee that one referee runs here.
+        self.journal = Journal(Path(self.config.table.state_dir) / "games.sqlite3", writer=True)
         try:
             damage = self.journal.quick_check()  # a file cut short on the card: an alert, never a silent resume
             self.table = self._open_table()  # a damaged journal raises JournalError (exit 2), naming what
         except BaseException:
             self.journal.close()
-            self._lock_file.close()
             raise
         if damage:
             log.error("%s is damaged (quick_check: %s); the game goes on, copy the journal now and restore a backup "
@@ -679,4 +651,3 @@ class TableService:
             self.tournament.stop()  # saves the broker cursor and says "offline"
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
-        self._lock_file.close()

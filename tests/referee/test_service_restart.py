@@ -102,14 +102,16 @@ def test_a_resumed_game_that_matches_the_board_raises_no_alert(tmp_path: Path) -
         again.close()
 
 
-def test_deleting_the_lock_file_does_not_let_a_second_referee_write(tmp_path: Path) -> None:
+def test_the_journals_own_lock_keeps_a_second_referee_out_and_goes_with_the_first(tmp_path: Path) -> None:
+    """One lock, on the database file: nothing beside it in the state folder to delete or to go stale."""
     first = _service(tmp_path)
     try:
-        (tmp_path / "referee.lock").unlink()
+        assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("games.sqlite3")) == []
         with pytest.raises(JournalError, match="another referee is writing this journal"):
             _service(tmp_path)
     finally:
         first.close()
+    _service(tmp_path).close()
 
 
 def test_the_watchdog_is_spared_while_the_journal_waits_for_the_disk_but_not_when_the_table_hangs(
