@@ -325,9 +325,10 @@ class Game:
             self._scoreless = 0
         else:
             self._scoreless += 1
+        written = scored.play()
         event = Event(
-            EventKind.PLAY, who, scored.score, self.scores[who], str(scored.play()), scored.placements,
-            rack_before, tuple(w.word.text for w in scored.words),
+            EventKind.PLAY, who, scored.score, self.scores[who], str(written), scored.placements,
+            rack_before, tuple(w.word.text for w in scored.words), position=written.position, count=len(placed),
         )
         self.events.append(event)
         self._pending = _Pending(who, scored.score, snapshot, scored)
@@ -361,7 +362,7 @@ class Game:
         self._draw(who, self.draw_count(who, len(placed)))
         self.scores[who] += points
         self._scoreless = 0
-        event = Event(EventKind.PLAY, who, points, self.scores[who], move, placed, rack_before)
+        event = Event(EventKind.PLAY, who, points, self.scores[who], move, placed, rack_before, count=len(placed))
         self.events.append(event)
         self._pending = _Pending(who, points, snapshot)
         self._advance(who)
@@ -408,7 +409,7 @@ class Game:
             self.racks[who] = None  # the tiles drawn are not known
         move = f"-{tiles}" if isinstance(tiles, str) else f"-{count}"
         self._scoreless_turn(is_pass=False)
-        event = Event(EventKind.EXCHANGE, who, 0, self.scores[who], move, rack=rack_before)
+        event = Event(EventKind.EXCHANGE, who, 0, self.scores[who], move, rack=rack_before, count=count)
         self.events.append(event)
         self._advance(who)
         self.after_turn(event)

@@ -14,7 +14,7 @@ from game.clock import GameClock, TurnTimer
 from game.events import EventKind
 from game.game import Game
 from game.scramble import ScrambleGame
-from game.squares import Square
+from game.squares import Direction, Square
 from referee.table.anomalies import Anomaly
 from referee.table.messages import text
 from referee.table.picture import Cell, squares_text
@@ -139,6 +139,10 @@ def score_sheet(m: TableFacts) -> list[dict[str, Any]]:
         notation = _NOTATION.get(ev.kind, ev.move)
         row = {"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
                "words": list(ev.words), "score": ev.delta, "total": ev.total}
+        if ev.position is not None:  # where the play went, for whoever reads it out (not parsed from notation)
+            row["square"], row["across"] = str(ev.position.start), ev.position.direction is Direction.ACROSS
+        if ev.count:
+            row["tiles"] = ev.count
         if ev.note:
             row["note"] = ev.note  # a director's adjustment: the reason given
         if i in scrambles and scrambles[i].removed:
