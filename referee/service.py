@@ -2,7 +2,9 @@
 
 Threads and who owns what:
 
-- the sensor board's link thread (`firmware_bridge.BoardLink`) calls `_on_board_event`;
+- the sensor board's link thread (`firmware_bridge.BoardLink`) calls `_on_board_event` with each observation,
+  and the service keeps the board's reading from their content (a change, a slot, a whole dump): the fused
+  picture is made from what the events said, never pulled back from the link;
 - gpiozero's thread calls `_on_button` for the Pi's own buttons;
 - one *commit worker* turns a clock press into a commit: it reads a fresh camera frame first (so the
   letters are those on the board at the moment of the press), waits until the board has been still
@@ -28,7 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from game.squares import Square
+from firmware_bridge import events as fe
 from referee.fusion import DICE_MIN_CONFIDENCE, fuse
 from referee.journal import Journal
 from referee.outputs import Outputs
@@ -85,6 +87,11 @@ class TableService:
                                                            finding=damage[0]), publish=False)
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
         self.link: Any = None
+        # The sensor board's reading as its events said it (`_on_board_event`, the link's thread): replaced whole,
+        # never changed in place, so another thread reading it (a commit, the camera) sees one reading or the next.
+        self._board_squares: dict[str, str | None] = {}
+        self._board_tray: dict[int, tuple[int, int]] = {}
+        self._tray_resynced = False
         self.relaid = 0  # tiles an emulated board got again from the journal at start (a resumed game)
         self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
         self.camera = parts.camera
@@ -238,10 +245,8 @@ class TableService:
     # --- sensors ----------------------------------------------------------------------------------
 
     def _sensor_squares(self) -> dict[str, str | None] | None:
-        if self.link is None:
-            return None
-        pic = self.link.picture()
-        return dict(pic.squares)
+        """The sensor board's squares as its last events said them; None without a board."""
+        return self._board_squares if self.link is not None else None
 
     def refresh_picture(self) -> None:
         """Fuse the newest board picture and camera reading and hand it to the table."""
@@ -258,10 +263,8 @@ class TableService:
 
     def _journal_squares(self) -> set[str]:
         """The squares the journal knows tiles on: the game's board and the last picture it recorded."""
-        snap = self.table.snapshot()
-        known = {str(Square(r, c)) for r, row in enumerate(snap.get("board") or [])
-                 for c, ch in enumerate(row) if ch not in ".-"}
-        return known | self.table.observed_squares()
+        with self.table.reading() as now:
+            return set(now.committed) | set(now.last_picture())
 
     def _compare_with_journal(self, picture: Picture) -> None:
         """From start until they agree: tiles on squares the journal never saw mean the journal is behind the
@@ -294,27 +297,45 @@ class TableService:
                                                  why=misfit.said(self.config.table.language)))
         return str(misfit)
 
-    def _on_board_event(self, ev: Any) -> None:
-        from firmware_bridge import events as fe
-
+    def _on_board_event(self, ev: fe.Event) -> None:
+        """An observation of the sensor board (the link's thread). Its content is the board's reading: a changed
+        square or tray slot is taken in as it says, a dump replaces the reading whole. The changes a dump found
+        (`resync`) arrive just before it: they are taken in, and the dump makes the one picture of them."""
         try:
             if isinstance(ev, fe.BoardDump):
+                self._board_squares = dict(ev.picture.squares)
+                self._board_tray = dict(ev.picture.tray)
                 # The first dump after the handshake says the board is there (LinkRestored only follows a loss).
                 self.table.set_alert("board_unfit", None)  # a board that fits was plugged in instead
                 self.table.link("board", True)
+            elif isinstance(ev, fe.SquareChanged):
+                squares = {sq: letter for sq, letter in self._board_squares.items() if sq != ev.square}
+                if ev.occupied:
+                    squares[ev.square] = ev.letter
+                self._board_squares = squares
             if isinstance(ev, fe.SquareChanged | fe.BoardDump):
                 self._last_change = self.mono()
-                self.refresh_picture()
+                if not (isinstance(ev, fe.SquareChanged) and ev.resync):
+                    self.refresh_picture()
                 self._look.set()  # a tile moved: the camera takes a look now, so its letter shows at once
+            if isinstance(ev, fe.BoardDump) and self._tray_resynced:
+                self._tray_resynced = False
+                self.tray_changed()
             elif isinstance(ev, fe.LinkLost):
                 self.table.link("board", False)
-            elif isinstance(ev, fe.LinkRestored):
+            elif isinstance(ev, fe.LinkRestored):  # the dump that follows brings the board as it is now
                 self.table.link("board", True)
-                self.refresh_picture()
             elif isinstance(ev, fe.ButtonEvent) and ev.pressed and ev.button < len(self.config.game.players):
                 self.request_commit(ev.button)
             elif isinstance(ev, fe.DiceTray):
-                self.tray_changed()
+                tray = {slot: held for slot, held in self._board_tray.items() if slot != ev.slot}
+                if ev.die is not None and ev.face is not None:
+                    tray[ev.slot] = (ev.die, ev.face)
+                self._board_tray = tray
+                if ev.resync:
+                    self._tray_resynced = True
+                else:
+                    self.tray_changed()
         except Exception:  # an event must never kill the link's thread
             log.exception("board event %r failed", ev)
 
@@ -322,7 +343,7 @@ class TableService:
         """Scramble: once the dice tray holds as many dice as the player rolls, their faces are the roll."""
         if self.link is None:
             return
-        tray = dict(self.link.picture().tray)
+        tray = self._board_tray
         with self.table.reading() as now:
             if now.state is not TableState.ROLL or not now.scramble:
                 return
@@ -455,9 +476,8 @@ class TableService:
         remember = getattr(port.reader, "remember", None)
         if remember is None:
             return
-        rows = self.table.snapshot().get("board") or []
-        tiles = {str(Square(r, c)): "?" if ch.islower() else ch
-                 for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in ".-"}
+        with self.table.reading() as now:
+            tiles = {sq: "?" if ch.islower() else ch for sq, ch in now.committed.items()}
         if tiles:
             remember(tiles)
 

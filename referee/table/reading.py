@@ -93,6 +93,11 @@ class TableReading:
         game = self._m.scramble_game
         return "".join(f.letter for f in game.hand()) if game is not None else ""
 
+    @property
+    def committed(self) -> dict[str, str]:
+        """The board as the game has it: square -> letter, lowercase a blank (a copy, the caller's to keep)."""
+        return self._m.committed
+
     def last_picture(self) -> dict[str, Cell]:
         """The board's last picture the table took (and journaled): what lay on it, pending tiles included."""
         return dict(self._m.observed)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.events import BoardDump, BoardReading
 from referee.journal import JournalError
 from referee.service import ServiceParts, TableService
 from referee.sim.parts import sim_config
@@ -21,9 +22,9 @@ def _service(state: Path, **config: Any) -> TableService:
 
 
 def _sensors_see(service: TableService, squares: dict[str, str]) -> None:
-    """The board's picture as the sensor board reports it (the link is not started in these tests)."""
-    service.link = SimpleNamespace(picture=lambda: SimpleNamespace(squares=dict(squares)), stop=lambda: None)
-    service.refresh_picture()
+    """The board's picture as the sensor board reports it, in a dump (the link is not started in these tests)."""
+    service.link = SimpleNamespace(stop=lambda: None)
+    service._on_board_event(BoardDump(BoardReading(15, 15, dict(squares), connected=True)))
 
 
 def _end(service: TableService) -> dict[str, Any]:
@@ -124,7 +125,8 @@ def test_the_watchdog_is_spared_while_the_journal_waits_for_the_disk_but_not_whe
         service.loop_step()
         assert len(pings) == 1  # the table's loop went round lately
         service._table_round_at = service.mono() - 60  # the table's loop has not come round for a minute
-        service.loop_step()
+        with service.journal._lock:  # the heartbeat table_step handed to the journal's thread is written (or waits)
+            service.loop_step()
         assert len(pings) == 1  # a hang: systemd's watchdog restarts the referee
         service.journal._busy_since = service.journal.clock() - 40  # ... because the SD card has stalled 40 s
         service.loop_step()
