@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_bridge import events as fe
 from referee.fusion import DICE_MIN_CONFIDENCE, fuse
@@ -46,6 +46,10 @@ from referee.table.rules import TableRules, table_rules
 from referee.table.setup import TableSetup
 from referee.table.state import TableState
 from referee.tournament_restart import keeps_last_game
+
+if TYPE_CHECKING:  # the link imports pyserial, the buttons gpiozero: only when a table has them
+    from firmware_bridge.link import BoardLink
+    from hardware.buttons import ButtonEvent
 
 __all__ = ["ServiceParts", "TableService"]  # ServiceParts: made by referee.parts, taken here
 
@@ -86,7 +90,7 @@ class TableService:
             self.table.set_alert("journal_malformed", text("journal_malformed", self.config.table.language,
                                                            finding=damage[0]), publish=False)
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
-        self.link: Any = None
+        self.link: BoardLink | None = None  # the sensor board's link, from `start`
         # The sensor board's reading as its events said it (`_on_board_event`, the link's thread): replaced whole,
         # never changed in place, so another thread reading it (a commit, the camera) sees one reading or the next.
         self._board_squares: dict[str, str | None] = {}
@@ -282,7 +286,7 @@ class TableService:
                              f"does not know ({shown}): the journal may have lost moves. Call the director "
                              "(docs/backup.md); clear the board for a new game.")
 
-    def _board_fits(self, hello: Any) -> str | None:
+    def _board_fits(self, hello: fe.Hello) -> str | None:
         """The link asks at each HELLO: why this board cannot play the table's game (then it is refused and
         tried again every few seconds, and the page says why), or None. The game's own kind, as journaled: a
         resumed game keeps its kind even if the file was edited."""
@@ -358,7 +362,7 @@ class TableService:
         except (IndexError, ControlError) as exc:
             log.warning("the dice tray's roll was not taken: %s", exc)
 
-    def _on_button(self, ev: Any) -> None:
+    def _on_button(self, ev: ButtonEvent) -> None:
         """The Pi's own buttons (hardware.buttons.ButtonEvent)."""
         try:
             if ev.action == "clock" and ev.player is not None:
