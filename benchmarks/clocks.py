@@ -1,18 +1,20 @@
-"""Clocks and table controls: accuracy of the clocks and latency from a button edge to the switch.
+"""Clocks and their outputs: accuracy of the clocks, and the cost of drawing them on the table's devices.
 
 Run from the project root: `.venv/bin/python benchmarks/clocks.py` (about 65 s: one part runs in
 real time for 60 s). Prints one `figure: value unit` line per figure.
 
+The clocks are the table's own (`game.clock.GameClock`, kept by the table's journaled machine) and they are
+drawn as the service draws them: `TableDevices.draw(readings(clock))` (referee/outputs.py) on the mock backend.
+
 1. A 25-minute two-player game driven by a fake monotonic clock (starting at 11 days of uptime, so
-   float precision is tested where a Pi lives), through the real code path: mock button edges on
-   gpiozero's MockFactory, the ClockController, the GameClock, refreshes at 10 Hz drawing the ring,
-   bar and digits. Each player's final clock is compared with the sum of the think times computed
-   independently in integer milliseconds.
-2. The same controller on `time.monotonic` for 60 s of real time, refreshed at 20 Hz as the service
-   would; the timer's final reading is compared with the monotonic reference taken around it.
-3. Latency from a mock button edge to the clock switching (and to the new frame drawn on the ring,
-   bar and digits), over many presses. MockPin delivers the edge in the caller's thread; on a Pi
-   lgpio delivers it from its callback thread, which adds that thread's wake-up time.
+   float precision is tested where a Pi lives): the players press their clocks, the clocks are polled and
+   drawn on the ring, bar and digits at 10 Hz. Each player's final clock is compared with the sum of the
+   think times computed independently in integer milliseconds.
+2. The same on `time.monotonic` for 60 s of real time, drawn at 20 Hz as the service would; the clock's
+   final reading is compared with the monotonic reference taken around it.
+3. The time one press takes to reach the outputs: the clock switched, then its frame drawn on the ring, bar
+   and digits, over many presses. A press from a clock button reaches the clock through the table (the
+   button's path to the score is benchmarks/referee.py); this is the drawing's share.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project's re
 
 from game.clock import ClockConfig, GameClock
 from hardware.config import parse_hardware_config
-from hardware.controller import ClockController
 from hardware.factory import build_devices
+from hardware.frames import readings
 from referee.sim.clock import ManualClock
 
 CONFIG: dict[str, Any] = {
@@ -39,7 +41,6 @@ CONFIG: dict[str, Any] = {
     "buzzer": {"pin": 18},
     "buttons": {"clock": [17, 27], "pause": 4, "challenge": 22, "confirm": 16},
 }
-CLOCK_PINS = (17, 27)
 
 
 def fake_clock_game() -> tuple[float, int, int]:
@@ -47,9 +48,7 @@ def fake_clock_game() -> tuple[float, int, int]:
     rng = random.Random(6)
     clock = ManualClock(start=11 * 86_400.0 + 0.123456)
     devices = build_devices(parse_hardware_config(CONFIG), "mock", clock)
-    assert devices.sim is not None
     game = GameClock(ClockConfig(), clock)
-    ctl = ClockController(devices, game, clock)
     budget_ms = 25 * 60 * 1000
     used_ms = [0, 0]
     turns = refreshes = 0
@@ -64,14 +63,14 @@ def fake_clock_game() -> tuple[float, int, int]:
             step = min(step_ms, think_ms - done)
             clock.now += step / 1000.0
             done += step
-            ctl.refresh()
+            game.poll()
+            devices.draw(readings(game))
             refreshes += 1
         used_ms[player] += think_ms
-        devices.sim.press(CLOCK_PINS[player])
-        devices.sim.release(CLOCK_PINS[player])
+        game.press(player)
+        devices.draw(readings(game))
         player = 1 - player
         turns += 1
-    ctl.refresh()
     game.end()
     errors = [abs(game.remaining(p) * 1000.0 - (budget_ms - used_ms[p])) for p in (0, 1)]
     expected_penalty = tuple(-(-(u - budget_ms) // 60_000) * 10 if u > budget_ms else 0 for u in used_ms)
@@ -82,23 +81,24 @@ def fake_clock_game() -> tuple[float, int, int]:
 
 
 def real_time_run(seconds: float = 60.0, fps: float = 20.0) -> tuple[float, float, float, float, float]:
-    """Returns (|timer - reference| ms, timer minus the reference's lower bound ms, reference bracket width ms,
+    """Returns (|clock - reference| ms, clock minus the reference's lower bound ms, reference bracket width ms,
     median refresh lateness ms, p99 refresh lateness ms)."""
     devices = build_devices(parse_hardware_config(CONFIG), "mock", time.monotonic)
     game = GameClock(ClockConfig(budget_s=25 * 60.0), time.monotonic)
-    ctl = ClockController(devices, game, time.monotonic)
     late: list[float] = []
     t0 = time.monotonic()
     game.start(0)
     t_start = time.monotonic()
     end = t0 + seconds
+    due = t_start
     while True:
-        due = min(ctl.next_refresh(fps), end)
+        due = min(due + 1.0 / fps, end)
         pause = due - time.monotonic()
         if pause > 0:
             time.sleep(pause)
         late.append((time.monotonic() - due) * 1000.0)
-        ctl.refresh()
+        game.poll()
+        devices.draw(readings(game))
         if due >= end:
             break
     before = time.monotonic()
@@ -119,28 +119,23 @@ def real_time_run(seconds: float = 60.0, fps: float = 20.0) -> tuple[float, floa
     )
 
 
-def press_latency(presses: int = 5000) -> tuple[float, float, float, float]:
+def press_to_frame(presses: int = 5000) -> tuple[float, float, float, float]:
     """Returns (median, p99 to switch; median, p99 to frame drawn), all in ms."""
-    # No debounce window here: presses follow each other within microseconds, far faster than fingers.
-    config = dict(CONFIG, buttons=dict(CONFIG["buttons"], bounce_ms=0))  # type: ignore[arg-type]
-    devices = build_devices(parse_hardware_config(config), "mock", time.perf_counter)
-    assert devices.sim is not None
+    devices = build_devices(parse_hardware_config(CONFIG), "mock", time.perf_counter)
     game = GameClock(ClockConfig(budget_s=10_000_000.0), time.perf_counter)
-    ctl = ClockController(devices, game, time.perf_counter)
     game.start(0)
     to_switch: list[float] = []
     to_frame: list[float] = []
-    pin = devices.sim.pin_factory
     for i in range(presses):
         mover = i % 2
-        p = pin.pin(CLOCK_PINS[mover])
         t0 = time.perf_counter()
-        p.drive_low()
+        game.press(mover)
         t1 = time.perf_counter()
-        assert game.on_move == 1 - mover and ctl.switched_at is not None
-        to_switch.append((ctl.switched_at - t0) * 1000.0)
-        to_frame.append((t1 - t0) * 1000.0)
-        p.drive_high()
+        devices.draw(readings(game))
+        t2 = time.perf_counter()
+        assert game.on_move == 1 - mover
+        to_switch.append((t1 - t0) * 1000.0)
+        to_frame.append((t2 - t0) * 1000.0)
     devices.close()
     to_switch.sort()
     to_frame.sort()
@@ -153,11 +148,11 @@ def main() -> int:
     print(f"fake_clock_game_turns: {turns} turns")
     print(f"fake_clock_game_refreshes: {refreshes} refreshes")
     print(f"fake_clock_game_max_clock_error: {error_ms:.6f} ms")
-    median_switch, p99_switch, median_frame, p99_frame = press_latency()
-    print(f"button_to_switch_median: {median_switch:.4f} ms")
-    print(f"button_to_switch_p99: {p99_switch:.4f} ms")
-    print(f"button_to_frame_median: {median_frame:.4f} ms")
-    print(f"button_to_frame_p99: {p99_frame:.4f} ms")
+    median_switch, p99_switch, median_frame, p99_frame = press_to_frame()
+    print(f"press_to_switch_median: {median_switch:.4f} ms")
+    print(f"press_to_switch_p99: {p99_switch:.4f} ms")
+    print(f"press_to_frame_median: {median_frame:.4f} ms")
+    print(f"press_to_frame_p99: {p99_frame:.4f} ms")
     rt_error, offset, bracket, late_median, late_p99 = real_time_run()
     print(f"real_time_60s_final_reading_error: {rt_error:.4f} ms")
     print(f"real_time_60s_timer_minus_reference: {offset:.4f} ms")

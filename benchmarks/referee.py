@@ -122,7 +122,7 @@ def play(record_path: str | None, camera: bool) -> tuple[list[float], list[float
     names = tuple(p.name for p in record.players)
     cfg = sim_config(state_dir=tempfile.mkdtemp(prefix="referee-bench-"), web=False, players=names,
                      fusion="both" if camera else "sensors", clock_mode="tournament")
-    parts, holder = sim_parts(cfg)
+    parts = sim_parts(cfg)
     judge = RecordJudge()
     parts.lexicon = judge
     ref: list[Any] = []
@@ -139,7 +139,6 @@ def play(record_path: str | None, camera: bool) -> tuple[list[float], list[float
         parts.camera = CameraPort(cam, BoardReader(calibrate(empty), shipped_classifier("english")))
         parts.camera_interval_s = 3600.0  # only the commits read frames
     service = TableService(parts)
-    holder.service = service
     ref.append(service)
     if camera:
         # The worst case the goal is about: the press comes right after the last tile, so the commit reads

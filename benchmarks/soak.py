@@ -119,11 +119,10 @@ class Service:
     def __init__(self, state: Path, players: tuple[str, ...]) -> None:
         self.port = free_port()
         cfg = sim_config(state_dir=state, port=self.port, fusion="sensors", clock_mode="none", players=players)
-        parts, holder = sim_parts(cfg)
+        parts = sim_parts(cfg)
         self.judge = RecordJudge()
         parts.lexicon = self.judge
         self.service = TableService(parts)
-        holder.service = self.service
         self.service.start()
         self.loop = asyncio.new_event_loop()
         self.stop = asyncio.Event()

@@ -5,7 +5,7 @@ Public API (what the referee service builds on; details in each module and docs/
 Observations (`firmware_bridge.events`, frozen dataclasses, all re-exported here):
     SquareChanged(square="H8", occupied, letter: str | None, board_ms, resync=False)
         occupied False = empty; occupied True, letter None = a tile whose letter the board cannot read.
-    ButtonEvent(button, pressed, board_ms)      DiceTray(slot, die | None, face | None, board_ms)
+    ButtonEvent(button, pressed, board_ms)      DiceTray(slot, die | None, face | None, board_ms, resync)
     BoardDump(picture)   Heartbeat(uptime_ms, scans_per_s, ...)   Hello(...)   Pong   CommandRefused
     LinkLost(reason, at)   LinkRestored(hello, at)      at = host monotonic seconds; LinkLost once per outage
     BoardReading(width, height, squares {name: letter | None}, buttons, tray, board_ms, connected): the sensor

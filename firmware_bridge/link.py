@@ -149,6 +149,7 @@ class BoardLink:
         opener: Callable[[str], Port] | None = None,
         queue_size: int | None = None,
         accept: Callable[[Hello], str | None] | None = None,
+        port: ReopenablePort | None = None,
     ) -> None:
         self.url = url
         self.on_event = on_event
@@ -164,8 +165,10 @@ class BoardLink:
         self.events_dropped = 0
         # Without an opener, one pyserial port object is made now (a wrong URL fails here, in the caller's
         # thread) and opened again on every reconnect, so an emulator:// board lives as long as the link.
+        # `port`: that object made beforehand by the caller (`make_port(url)`), who keeps a hand on the board
+        # behind it (the simulated table films its emulated board).
         self._opener = opener
-        self._port: ReopenablePort | None = make_port(url) if opener is None else None
+        self._port: ReopenablePort | None = port if port is not None else make_port(url) if opener is None else None
         self.emulator: PtyEmulator | None = getattr(self._port, "emulator", None)
         self.reconnects = 0
         self.open_failures = 0

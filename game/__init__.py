@@ -26,6 +26,7 @@ Public API (import from the modules named):
 - `game.game`: `first_player(draws)`; `Game(rules, players, lexicon=None, seed=None)`: `play(placements | "8D WORD")`,
   `exchange`, `pass_turn`, `challenge(challenger, valid=None)`, `apply_time_penalty(player, seconds)`,
   `adjust_score(player, points, reason)` (a director's ruling in points, not a turn),
+  `undo_last_play()` and `correct_tile(square, letter)` (a director's corrections of the last play),
   `set_rack`, `finish_with_racks`, `force_play`, `winners`, `events` (score sheet), `evaluate`,
   `to_dict`/`Game.replay(rules, data)`/`Game.from_dict(data)`.
   Hooks for variants: `draw_count`, `after_turn`, `is_first_play`, `record_rack`.

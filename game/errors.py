@@ -326,6 +326,18 @@ class AdjustmentError(IllegalTurnError):
     }
 
 
+class CorrectionError(IllegalTurnError):
+    """A director's correction of the last play the engine cannot make: no play to take back or correct, a turn
+    played since, a square the play did not cover."""
+
+    code = "correction"
+    forms: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "no_play": (),
+        "not_in_play": ("square", "play"),
+        "turn_since": ("play",),
+    }
+
+
 class PlayerError(IllegalTurnError):
     """A wrong number of players or an unknown player."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.play import Placement, placements_from_str
+from game.squares import Position
 
 
 class EventKind(enum.Enum):
@@ -40,6 +41,10 @@ class Event:
     rack: str = ""  # the rack before the turn when known (GCG's second field)
     words: tuple[str, ...] = field(default=())  # words formed, for plays
     note: str = ""  # why: the reason a director gave for an adjustment
+    # A play's position as `move` writes it (where its main word starts, which way it reads), so a reader needs
+    # not parse the move back; None for other events and for a forced play off one line.
+    position: Position | None = None
+    count: int = 0  # tiles a play laid down or an exchange returned (an exchange at the table names no tiles)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,6 +57,8 @@ class Event:
             "rack": self.rack,
             "words": list(self.words),
             "note": self.note,
+            "position": str(self.position) if self.position is not None else "",
+            "count": self.count,
         }
 
     @classmethod
@@ -66,4 +73,6 @@ class Event:
             str(raw.get("rack", "")),
             tuple(raw.get("words", ())),
             str(raw.get("note", "")),
+            Position.from_str(str(raw["position"])) if raw.get("position") else None,
+            int(raw.get("count", 0)),
         )

@@ -29,6 +29,7 @@ from game.board import Board
 from game.errors import (
     AdjustmentError,
     ChallengeError,
+    CorrectionError,
     DataError,
     ExchangeNotAllowedError,
     GameOverError,
@@ -42,8 +43,8 @@ from game.events import Event, EventKind
 from game.play import Placement, Play, placements_from_str
 from game.rules import ChallengeRule, EndRackRule, RuleSet, rules_from_dict, rules_to_dict
 from game.scoring import ScoredPlay, score
-from game.squares import Direction
-from game.tiles import BLANK, rack_counter
+from game.squares import Direction, Square
+from game.tiles import BLANK, Tile, rack_counter
 from game.validation import validate
 
 
@@ -324,9 +325,10 @@ class Game:
             self._scoreless = 0
         else:
             self._scoreless += 1
+        written = scored.play()
         event = Event(
-            EventKind.PLAY, who, scored.score, self.scores[who], str(scored.play()), scored.placements,
-            rack_before, tuple(w.word.text for w in scored.words),
+            EventKind.PLAY, who, scored.score, self.scores[who], str(written), scored.placements,
+            rack_before, tuple(w.word.text for w in scored.words), position=written.position, count=len(placed),
         )
         self.events.append(event)
         self._pending = _Pending(who, scored.score, snapshot, scored)
@@ -360,7 +362,7 @@ class Game:
         self._draw(who, self.draw_count(who, len(placed)))
         self.scores[who] += points
         self._scoreless = 0
-        event = Event(EventKind.PLAY, who, points, self.scores[who], move, placed, rack_before)
+        event = Event(EventKind.PLAY, who, points, self.scores[who], move, placed, rack_before, count=len(placed))
         self.events.append(event)
         self._pending = _Pending(who, points, snapshot)
         self._advance(who)
@@ -407,7 +409,7 @@ class Game:
             self.racks[who] = None  # the tiles drawn are not known
         move = f"-{tiles}" if isinstance(tiles, str) else f"-{count}"
         self._scoreless_turn(is_pass=False)
-        event = Event(EventKind.EXCHANGE, who, 0, self.scores[who], move, rack=rack_before)
+        event = Event(EventKind.EXCHANGE, who, 0, self.scores[who], move, rack=rack_before, count=count)
         self.events.append(event)
         self._advance(who)
         self.after_turn(event)
@@ -553,6 +555,56 @@ class Game:
         self.end_reason = f"{self.players[player]} lost on time, {why}"
         self._pending = None
         self.awaiting_racks = False
+
+    # --- a director's corrections of the last play ------------------------------------------------
+
+    # What may follow a play that is still the last turn: a time penalty and a director's adjustment are not turns.
+    _NOT_TURNS = frozenset({"time_penalty", "adjust"})
+
+    def undo_last_play(self) -> None:
+        """Take the last play back as if it had never been made, as python-chess's `Board.pop()` takes back a move:
+        its tiles leave the board, its score and its line of the score sheet go, and its player is to move again.
+        Only while it is the last turn (a time penalty or a director's adjustment made since stays, as it was).
+        Refused with CorrectionError, nothing changed, when there is no play or a turn has followed it."""
+        index = self._last_play_index()
+        later = self.actions[index + 1:]
+        if any(a["action"] not in self._NOT_TURNS for a in later):
+            play = str(self.actions[index]["placements"])
+            raise CorrectionError(f"{play} is no longer the last turn: a turn has been played since",
+                                  form="turn_since", play=play)
+        self._become(self.actions[:index] + later)
+
+    def correct_tile(self, square: Square, letter: str) -> None:
+        """The tile the last play put on `square` was read wrong: it is `letter` (a blank stays a blank, standing
+        for `letter`). The game is played again with it, so the play is scored again and what followed it (a
+        challenge, later turns) is judged on the right letter. A correction the rules refuse (the word no longer
+        connects, a letter no tile has left) raises the engine's reason and changes nothing; so does a square the
+        play did not cover, or whose tile has left the board (a play challenged off): CorrectionError."""
+        index = self._last_play_index()
+        action = self.actions[index]
+        placed = placements_from_str(str(action["placements"]))
+        old = next((p for p in placed if p.square == square), None)
+        if old is None or self.board.get(square) != old.tile:
+            raise CorrectionError(f"{square} is not a tile of the last play, {action['placements']}",
+                                  form="not_in_play", square=str(square), play=str(action["placements"]))
+        tile = Tile(Tile.from_str(letter.upper()).letter, blank=old.tile.blank)
+        fixed = " ".join(str(Placement(p.square, tile) if p is old else p) for p in placed)
+        self._become([*self.actions[:index], {**action, "placements": fixed}, *self.actions[index + 1:]])
+
+    def _last_play_index(self) -> int:
+        """Where the last play is in `actions` (CorrectionError when the game has none)."""
+        for index in range(len(self.actions) - 1, -1, -1):
+            if self.actions[index]["action"] == "play":
+                return index
+        raise CorrectionError("there is no play to take back or correct", form="no_play")
+
+    def _become(self, actions: list[dict[str, Any]]) -> None:
+        """Become the game `actions` make, replayed from the start: the one way the engine rebuilds a state, so a
+        corrected game is exactly the game that would have been played. All or nothing: an action the rules
+        refuse now raises, and this game stays as it was."""
+        again = type(self).replay(self.rules, {**self.to_dict(), "actions": copy.deepcopy(actions)}, self.lexicon)
+        self.__dict__.clear()
+        self.__dict__.update(again.__dict__)
 
     def finish_with_racks(self, racks: Mapping[int, str]) -> None:
         """Enter the unplayed tiles at the end of a game whose racks were not known (all at once: nothing

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
 from game.errors import DataError
+from game.shipped import load_shipped_json
 from game.squares import Square
 
 # character -> (letter multiplier, word multiplier)
@@ -95,8 +95,7 @@ class Layout:
 @cache
 def load_layout(name: str) -> Layout:
     """The layout `game/data/layouts/<name>.json` shipped with the package."""
-    try:
-        text = resources.files("game").joinpath("data", "layouts", f"{name}.json").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
-        raise DataError(f"no layout named {name!r}", form="no_layout", name=name) from exc
+    text = load_shipped_json("layouts", name)
+    if text is None:
+        raise DataError(f"no layout named {name!r}", form="no_layout", name=name)
     return Layout.from_json(text, f"layouts/{name}.json")

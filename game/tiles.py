@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 
 from game.errors import DataError, NotationError
+from game.shipped import load_shipped_json, shipped_names
 
 BLANK = "?"
 
@@ -138,15 +138,13 @@ class TileSet:
 @cache
 def load_tile_set(name: str) -> TileSet:
     """The tile set `game/data/tiles/<name>.json` shipped with the package (english, german, polish)."""
-    try:
-        text = resources.files("game").joinpath("data", "tiles", f"{name}.json").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
+    text = load_shipped_json("tiles", name)
+    if text is None:
         raise DataError(f"no tile set named {name!r} (have: {', '.join(tile_set_names())})", form="no_tile_set",
-                        name=name, known=", ".join(tile_set_names())) from exc
+                        name=name, known=", ".join(tile_set_names()))
     return TileSet.from_json(text, f"tiles/{name}.json")
 
 
 def tile_set_names() -> list[str]:
     """Names of the tile sets shipped in the package."""
-    folder = resources.files("game").joinpath("data", "tiles")
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+    return shipped_names("tiles")

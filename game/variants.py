@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from game.game import Game
 
 # Modules imported (when present) before the first lookup; each registers its variants.
-VARIANT_MODULES: tuple[str, ...] = ("game.scramble", "game.scramble_rule")
+VARIANT_MODULES: tuple[str, ...] = ("game.scramble",)
 
 
 @dataclass(frozen=True)

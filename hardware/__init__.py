@@ -18,29 +18,9 @@ Factory (`hardware.factory`)
     (one TM1637 per player, possibly empty), `.buzzer` (or None), `.buttons` (a `ButtonPanel`),
     `.faults` (failed writes per output: a broken output is logged once, counted, and never stops
     the clock), `.sim` (mock backend only: press/release button pins, read the fake chips and SPI),
-    and `.close()`.
-
-Controller (`hardware.controller`)
-    `ClockController(devices, timer, clock=time.monotonic)` where `timer` is a
-    `game.clock.GameClock` (tournament clock) or a `game.timers.TurnTimer` (sand-timer replacement).
-    - Buttons drive it (unless `buttons_drive_clock=False`): a player's clock button switches the
-      game clock (on the turn timer: ends the turn of the player on turn, whose timer restarts for
-      the next player; `controller.turn_player`); before the game it starts the other
-      player's clock, as on a chess clock; the pause button pauses/resumes. Every button action
-      is also passed to listeners: `controller.subscribe(fn)` with `fn(ButtonEvent)`;
-      `ButtonEvent(button, action, kind, at, player)`, `kind` "press" or "hold"; actions: "clock"
-      (with `player`), "challenge", "pause", "confirm", and the configured long-press actions
-      (default: confirm held -> "undo").
-    - `controller.refresh()`: call it from the service loop (10-50 Hz); it polls the timer for
-      events (the buzzer sounds at zero; events are returned as `game.timers.TimerEvent`s and
-      passed to `subscribe_timer(fn)` listeners), checks long presses, and pushes new frames to the
-      LEDs and digits (only when they changed). `controller.next_refresh()` tells when it is needed.
-    - Thread-safe: gpiozero calls button handlers from its own thread; `controller.lock` (an RLock)
-      guards the timer: hold it when the service calls the clock's methods itself.
-    - `hardware.controller.draw(devices, faces)` pushes readings to every output, for a caller that
-      keeps its clocks itself (no button handling, no polling).
-    - `controller.clock_views()` gives `referee.table.api.ClockView`-shaped dicts; `controller.render_line(names)`
-      the terminal line.
+    `.draw(faces)` (clock faces from `hardware.frames.readings` to every output: the ring turned by its
+    configured offset, the idle player's digits dimmed, each write guarded) and `.close()`. The clocks are
+    kept by whoever owns them (the table's journaled machine); the devices only show them.
 
 Clocks (`game.clock`, pure): `GameClock(ClockConfig(...), clock)` with start/press/switch_to/pause/
 resume/adjust/end/poll/penalties/to_dict/from_dict; `TurnTimer(TurnTimerConfig.standard() or

@@ -14,7 +14,7 @@ import logging
 import os
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, TypeVar
@@ -22,7 +22,18 @@ from typing import Any, Literal, TypeVar
 from game.timers import Monotonic
 from hardware.buttons import ButtonPanel
 from hardware.config import DeviceOpenError, HardwareConfig
-from hardware.lifecycle import Closable, ClosingDevice
+from hardware.frames import (
+    Reading,
+    RingStyle,
+    bar_lit,
+    digits_brightness,
+    digits_text,
+    focus,
+    place,
+    ring_frame,
+    tm1637_bytes,
+)
+from hardware.lifecycle import Closable, ClosingDevice, log_once_then_count
 from hardware.outputs import BarGraph, Buzzer
 from hardware.pins import PinFactory
 from hardware.tm1637 import TM1637, FakeTM1637
@@ -63,15 +74,32 @@ class TableDevices(ClosingDevice):
     def guarded(self, name: str, write: Callable[[], object]) -> bool:
         """Run one output write; a failure (a display unplugged mid-game, an SPI error) is logged the
         first time, counted, and does not stop the other outputs or the clock. Returns success."""
-        try:
-            write()
-        except Exception:
-            count = self.faults.get(name, 0) + 1
-            self.faults[name] = count
-            if count == 1:
-                log.exception("%s: write failed; the clock runs on, further failures are only counted", name)
-            return False
-        return True
+        return log_once_then_count(self.faults, name, write, log,
+                                   "%s: write failed; the clock runs on, further failures are only counted")
+
+    def draw(self, faces: Sequence[Reading], style: RingStyle | None = None) -> None:
+        """Push the clock `faces` (`hardware.frames.readings`) to every configured output; each driver skips the
+        wire when its frame is unchanged. The ring gets one segment per face (turned by its configured offset
+        and direction), the bar the face on move, each display its player's face (or, with a single turn-timer
+        face, every display shows it), the idle players' digits dimmed. The service draws its journaled clocks
+        with it (referee/outputs.py); whoever keeps the clock keeps the time, this only shows it."""
+        if not faces:
+            return
+        ring, bar = self.ring, self.bar
+        if ring is not None:
+            rc = self.config.ring
+            frame = ring_frame(faces, ring.leds, style)
+            if rc is not None and (rc.offset or rc.reverse):
+                frame = place(frame, rc.offset, rc.reverse)
+            self.guarded("LED ring", lambda: ring.show(frame))
+        if bar is not None:
+            lit = bar_lit(focus(faces), bar.leds)
+            self.guarded("bar graph", lambda: bar.show(lit))
+        for i, display in enumerate(self.displays):
+            face = faces[i] if len(faces) == len(self.displays) else focus(faces)
+            segments = tm1637_bytes(digits_text(face))
+            level = digits_brightness(face, display.brightness) if len(faces) > 1 else display.brightness
+            self.guarded(f"display {i}", partial(display.show, segments, level))
 
     def _close(self) -> None:
         """Switch everything off and free the pins (each device closed even when another fails)."""

@@ -1,13 +1,32 @@
-"""Closing devices: every long-lived device here is a context manager whose `close()` may be called again.
+"""Closing devices, and failing ones: what every output of a table does the same way.
 
-A table's outputs are closed from more than one place (the service's shutdown, a failed start that
-closes what it had opened, a test's cleanup); a second close must neither raise nor touch the pins
-again, which by then may belong to someone else.
+Every long-lived device here is a context manager whose `close()` may be called again: a table's outputs are
+closed from more than one place (the service's shutdown, a failed start that closes what it had opened, a
+test's cleanup); a second close must neither raise nor touch the pins again, which by then may belong to
+someone else. And an output that fails (a display unplugged mid-game, a terminal gone) is logged once, then
+only counted (`log_once_then_count`): it must never stop the clock, nor fill the SD card with tracebacks.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, MutableMapping
 from typing import Protocol, Self
+
+
+def log_once_then_count(faults: MutableMapping[str, int], name: str, action: Callable[[], object],
+                        log: logging.Logger, message: str) -> bool:
+    """Run `action`; a failure is counted in `faults[name]`, logged (with its traceback) the first time only, as
+    `message % name`, and never raised: the other outputs and the clock go on. Returns whether it succeeded."""
+    try:
+        action()
+    except Exception:
+        count = faults.get(name, 0) + 1
+        faults[name] = count
+        if count == 1:
+            log.exception(message, name)
+        return False
+    return True
 
 
 class Closable(Protocol):

@@ -27,7 +27,10 @@ Public API (what the views, the commands and the tests use)::
 - `referee.table.rules`: the engine's rule set and lexicon for a table (`rules_for`, `TableRules`, `WordSet`).
 - `referee.table.records`: `game_gcg(machine)`, `export_gcg(journal, game_id)`: the game as GCG.
 - `referee.service.TableService(ServiceParts)`: the running service (board link, camera, buttons, outputs,
-  page, sd_notify); `referee.sim.parts.sim_config/sim_parts/real_parts` build its parts.
+  page, sd_notify); `referee.parts.real_parts` builds a real table's parts, `referee.sim.parts.sim_config/
+  sim_parts` the simulated table's on top of it.
+- `referee.table.actions.ACTIONS`: the control actions and their parameters, one schema for the page's checks,
+  its list of actions and the machine's checks.
 - `referee.demo.DemoDriver(service, record)`: robot players replaying a GCG record through a service on
   the emulated board (`referee demo`, the benchmark, the end-to-end tests).
 - `referee.table.api.PENDING_KEYS`, `ALERT_CODES`, `EXTRA_ACTIONS`: what snapshots and controls hold beyond

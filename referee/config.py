@@ -19,6 +19,15 @@ from typing import Any
 
 from game.errors import RefereeError
 from referee.player_names import name_key, same_name_text
+from referee.table.setup import (
+    CHALLENGE_RULES,
+    CLOCK_MODES,
+    EDITIONS,
+    END_RACK_RULES,
+    GAME_KINDS,
+    LANGUAGES,
+    MAX_OVERTIME_ACTIONS,
+)
 
 
 class ConfigError(RefereeError, ValueError):
@@ -32,13 +41,6 @@ class ConfigError(RefereeError, ValueError):
         super().__init__(f"{where}: {reason}")
 
 
-GAME_KINDS = ("standard", "scramble", "scramble-advanced")
-EDITIONS = ("english", "german")
-LANGUAGES = ("en", "de")
-CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
-END_RACK_RULES = ("each-way", "double")  # game.rules.EndRackRule: [ONYX][PC] 1x each way, [NASPA] 2x to the player out
-CLOCK_MODES = ("none", "turn", "tournament")
-MAX_OVERTIME_ACTIONS = ("flag", "lose")  # game.clock.ClockConfig.on_max_overtime: [NASPA] the director decides; Woogles
 FUSION_MODES = ("sensors", "camera", "both")
 DEVICE_BACKENDS = ("none", "mock", "real")
 
@@ -62,7 +64,7 @@ class GameSection:
     end_racks: str = ""  # "" = the rule set's own (NASPA: double; Hasbro manuals and German manual: each-way)
     challenge_bonus_per_word: bool = False  # five-/ten-point: the bonus per word wrongly challenged [WESPA A.i]
     dice: str = ""  # Scramble: a shipped dice set's name or a dice file's path; "" the edition's shipped set
-    dice_set: Any = None  # game.scramble_dice.DiceSet read from `dice` at start (not a key of the file)
+    dice_set: Any = None  # game.scramble.dice.DiceSet read from `dice` at start (not a key of the file)
 
 
 @dataclass(frozen=True)
@@ -370,7 +372,7 @@ def _dice_set(c: Config) -> Any:
     """The dice of `game.dice`: a shipped set by name, else a dice file (`referee dice teach` writes one), read
     and checked now, so a wrong file stops the referee at start, not at the first roll."""
     from game.errors import RefereeError
-    from game.scramble_dice import DiceSet, dice_set_names, load_dice_set
+    from game.scramble.dice import DiceSet, dice_set_names, load_dice_set
 
     value = c.game.dice
     if c.game.kind == "standard":

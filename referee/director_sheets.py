@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.journal import Event
 from referee.table.api import ControlError
 from referee.table.machine import TableMachine
 from referee.table.setup import SetupError, TableSetup
+from referee.table.state import Event
 
 _SHEET_KEYS = ("players", "moves", "state", "result", "edition", "game")
 
@@ -49,7 +49,7 @@ class MachineReplayer:
     """Starts a `MachineSheet` from a game's header (`{"players", "setup", ...}` as the table publishes it)."""
 
     def start(self, header: Mapping[str, Any]) -> MachineSheet:
-        from referee.table.rules import EveryWord, table_rules
+        from referee.table.rules import table_rules
 
         raw = header.get("setup")
         if not isinstance(raw, Mapping):
@@ -60,14 +60,12 @@ class MachineReplayer:
             raise ValueError(f"the game's setup is damaged: {exc}") from None
         except TypeError as exc:
             raise ValueError(f"the game's setup is damaged: {exc}") from None
-        lexicon: Any = EveryWord()
-        if setup.challenge in ("void", "auto"):
-            from game.errors import RefereeError
-            from referee.table.records import _load_lexicon
+        from game.errors import RefereeError
+        from referee.table.records import journaled_lexicon
 
-            try:
-                lexicon = _load_lexicon(setup.lexicon)
-            except (RefereeError, OSError) as exc:
-                raise ValueError(f"its {setup.challenge} challenge rule needs the lexicon {setup.lexicon or '?'}, "
-                                 f"which is not installed here ({exc})") from None
+        try:
+            lexicon = journaled_lexicon(setup)
+        except (RefereeError, OSError) as exc:
+            raise ValueError(f"its {setup.challenge} challenge rule needs the lexicon {setup.lexicon or '?'}, "
+                             f"which is not installed here ({exc})") from None
         return MachineSheet(TableMachine(setup, table_rules(setup, lexicon)))

@@ -20,7 +20,7 @@ checkpoint's result is checked: a program holding a read transaction on the jour
 and that is a warning (`checkpoint_behind`).
 The event that ends a game and the game's end mark are one transaction: a kill cannot leave a finished game
 listed as "not finished". The service opens the journal as its one writer (`writer=True`): a lock on the
-database file itself, so a second referee cannot write into the live game even if `referee.lock` is deleted.
+database file itself, the one guarantee that a second referee cannot write into the live game.
 `quick_check` (run at start and before a backup) finds a damaged file, and a backup never lands on the
 journal's own files (`journal_file_named`).
 """
@@ -36,13 +36,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from game.errors import RefereeError
 from referee.journal_writer import HeartbeatWriter
+from referee.table.state import Event
 
 log = logging.getLogger(__name__)
 
@@ -101,18 +102,6 @@ CREATE TABLE IF NOT EXISTS outbox (
 
 
 @dataclass(frozen=True)
-class Event:
-    """One input to the table state machine: what happened (`kind`), when in table time (`t` ms), details."""
-
-    kind: str
-    t: int
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return json.dumps(self.data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-
-
-@dataclass(frozen=True)
 class GameRow:
     id: int
     created_utc: str
@@ -154,7 +143,10 @@ class Journal:
         # Events of a game that could not be read (broken JSON): skipped, kept in the file, reported.
         self.unreadable: dict[int, list[int]] = {}
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a state folder the referee may not write (a wrong table.state_dir)
+                raise JournalError(f"{self.path}: cannot open the journal ({exc.strerror or exc})") from None
         if writer and self.path != ":memory:":
             self._writer_lock = _lock_database(self.path)
         try:

@@ -217,6 +217,24 @@ def load_installed(name: str, root: Path | None = None) -> Lexicon:
     return Lexicon.from_compiled(data)
 
 
+def open_lexicon(spec: str, root: Path | None = None) -> Lexicon:
+    """The one way from a configured lexicon to a lexicon: `spec` is a word list's path (`~` for the home folder)
+    or the name of one installed with `referee lexicon install`. A file is checked as the install checks a list
+    (`MIN_WORDS`, `MAX_REJECTED_SHARE`): a five-word file is a wrong file, and every challenge judged on it would
+    be wrong. LexiconError says what is wrong (a path that names no file, an unknown name); OSError when a file
+    cannot be read."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        lexicon = Lexicon.from_word_list(path.read_bytes(), name=str(path), min_words=MIN_WORDS,
+                                         max_rejected_share=MAX_REJECTED_SHARE)[0]
+        lexicon.name = path.stem
+        return lexicon
+    if "/" in spec or spec.startswith("~"):
+        raise LexiconError(f"{path}: no such word list file (give the path of a word list, or the name of one "
+                           "installed with `referee lexicon install`)")
+    return load_installed(spec, root)
+
+
 def installed(root: Path | None = None) -> list[str]:
     folder = lexicon_dir(root)
     if not folder.is_dir():

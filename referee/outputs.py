@@ -1,10 +1,9 @@
 """What the players see besides the page: the LED timer, the digit displays, the buzzer, a terminal line.
 
 The clocks themselves live in the table state machine (so they are journaled and replayed); this
-module only *reads* them and draws them with the hardware package's own drawing function,
-`hardware.controller.draw` (the ring's configured offset and direction, the digits dimmed for the
-clock not on move, each write guarded). It must never poll or press the machine's clocks: that is
-why it does not use `hardware.controller.ClockController`, which drives the timer it is given.
+module only *reads* them and draws them with the devices' own drawing, `TableDevices.draw` (the ring's
+configured offset and direction, the digits dimmed for the clock not on move, each write guarded). It never
+polls or presses the machine's clocks.
 
 A stalled SD card never stops these clocks: while a journal write holds the table, the faces last read run on
 by the table time since (`LiveTable.reading_unless_busy`), and past a couple of seconds the terminal line says
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
+from hardware.lifecycle import log_once_then_count
 from referee.table.live import STALL_ALERT_S, LiveTable
 from referee.words import say
 
@@ -70,13 +70,8 @@ class Outputs:
 
     def _guarded(self, name: str, action: Callable[[], object]) -> None:
         """Like `TableDevices.guarded`, for what is not a device write: logged once, counted, never raised."""
-        try:
-            action()
-        except Exception:
-            count = self._faults.get(name, 0) + 1
-            self._faults[name] = count
-            if count == 1:
-                log.exception("%s failed; the clock runs on, further failures are only counted", name)
+        log_once_then_count(self._faults, name, action, log,
+                            "%s failed; the clock runs on, further failures are only counted")
 
     def _faces(self) -> tuple[list[Any], list[str], set[str]]:
         """The clock faces now. While a journal write holds the table (a stalled SD card), the faces last read
@@ -137,7 +132,6 @@ class Outputs:
         terminal.flush()
 
     def _draw(self, faces: list[Any], now: float, codes: set[str]) -> None:
-        from hardware.controller import draw
         from hardware.frames import FLAG_PATTERN, TIME_UP_PATTERN
 
         d = self.devices
@@ -160,7 +154,7 @@ class Outputs:
             frame = [TROUBLE if on else (0, 0, 0)] * ring.leds
             d.guarded("LED ring", partial(ring.show, frame))
             d = dataclasses.replace(d, ring=None)  # shares the devices and their fault counts
-        draw(d, faces)
+        d.draw(faces)
 
     def __enter__(self) -> Outputs:
         return self

@@ -174,7 +174,7 @@ class Replay:
         try:
             self.lexicon: Any = EveryWord()
             if lexicon:
-                from referee.sim.parts import load_lexicon
+                from referee.parts import load_lexicon
 
                 self.lexicon = load_lexicon(self.config)
             self._open_camera(calibration, model, tiles)

@@ -1,4 +1,4 @@
-"""The table's eyes: the camera as the referee uses it, and the simulated camera of `referee run --sim`.
+"""The table's eyes: the camera as the referee uses it (the simulated table's own is referee/sim/camera.py).
 
 `CameraPort` turns frames into `CameraSquare`s for `referee.fusion`. It reads a fresh frame when
 a turn is committed (so letters are current at the moment that matters) and otherwise every
@@ -178,47 +178,3 @@ def open_camera(url: str, calibration: str | None, edition: str,
                 rack_area: tuple[int, int, int, int] | None = None) -> CameraPort:
     """Open a real (or file/synthetic) camera with `vision` once (see `CameraOpener`)."""
     return CameraOpener(url, calibration, edition, dice_tray, rack_area)()
-
-
-class MirrorCamera:
-    """A synthetic camera that films a simulated board: each frame is rendered (perspective, light,
-    blur, noise) from `tiles()` (square -> letter, `?` a blank) by `vision.synth.render_scene`."""
-
-    def __init__(self, tiles: Callable[[], dict[str, str]], edition: str = "english", size: int = 1000,
-                 seed: int = 7) -> None:
-        self.tiles = tiles
-        self.edition = edition
-        self.size = size
-        self.seed = seed
-        self.fail = False  # the simulated camera can be "unplugged"
-
-    def rows(self) -> list[str]:
-        from game.squares import Square
-
-        grid = [["."] * 15 for _ in range(15)]
-        for name, letter in self.tiles().items():
-            s = Square.from_str(name)
-            grid[s.row][s.col] = letter
-        return ["".join(r) for r in grid]
-
-    def read(self) -> Any:
-        if self.fail:
-            raise OSError("the simulated camera is unplugged")
-        from vision.synth import render_scene
-
-        return render_scene(self.rows(), tiles=self.edition, seed=self.seed, size=(self.size, self.size)).frame
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-def open_mirror_camera(tiles: Callable[[], dict[str, str]], edition: str = "english",
-                       size: int = 1000) -> CameraPort:
-    """The simulated table's camera: a `MirrorCamera`, calibrated on its first (empty) frame."""
-    from vision import BoardReader, calibrate
-    from vision.shipped import shipped_classifier
-
-    cam = MirrorCamera(lambda: {}, edition, size)
-    calib = calibrate(cam.read())
-    cam.tiles = tiles
-    return CameraPort(cam, BoardReader(calib, shipped_classifier(edition)))

@@ -2,7 +2,9 @@
 
 Threads and who owns what:
 
-- the sensor board's link thread (`firmware_bridge.BoardLink`) calls `_on_board_event`;
+- the sensor board's link thread (`firmware_bridge.BoardLink`) calls `_on_board_event` with each observation,
+  and the service keeps the board's reading from their content (a change, a slot, a whole dump): the fused
+  picture is made from what the events said, never pulled back from the link;
 - gpiozero's thread calls `_on_button` for the Pi's own buttons;
 - one *commit worker* turns a clock press into a commit: it reads a fresh camera frame first (so the
   letters are those on the board at the moment of the press), waits until the board has been still
@@ -19,27 +21,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
+import json
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
-from game.errors import RefereeError
-from game.squares import Square
-from referee.config import Config
+from firmware_bridge import events as fe
 from referee.fusion import DICE_MIN_CONFIDENCE, fuse
 from referee.journal import Journal
-from referee.outputs import Outputs, StatusLine
-from referee.ports import Lexicon
+from referee.outputs import Outputs
+from referee.parts import ServiceParts, table_setup
 from referee.sd_notify import Watchdog, notify
 from referee.sensors import CameraPort
 from referee.speech.announcer import Announcer, SpeechListener
-from referee.speech.voice import Voice
 from referee.table.api import ControlError
 from referee.table.live import LiveTable
 from referee.table.picture import Picture
@@ -49,8 +47,11 @@ from referee.table.state import TableState
 from referee.tournament_restart import keeps_last_game
 from referee.words import Phrase
 
-if TYPE_CHECKING:  # the devices' module imports gpiozero: only when a table has devices (referee.sim.parts)
-    from hardware.factory import TableDevices
+if TYPE_CHECKING:  # the link imports pyserial, the buttons gpiozero: only when a table has them
+    from firmware_bridge.link import BoardLink
+    from hardware.buttons import ButtonEvent
+
+__all__ = ["ServiceParts", "TableService"]  # ServiceParts: made by referee.parts, taken here
 
 log = logging.getLogger(__name__)
 
@@ -60,51 +61,7 @@ STEP_S = 0.05
 WATCHDOG_GRACE_S = 10.0
 
 
-@dataclass
-class ServiceParts:
-    """What a service is built from; `referee run` fills it from the configuration, tests and the
-    simulated table fill it with emulators and fakes."""
-
-    config: Config
-    lexicon: Lexicon
-    board_url: str | None = None
-    camera: CameraPort | None = None
-    devices: TableDevices | None = None
-    terminal: TextIO | StatusLine | None = None  # the clock line; the simulated table's Screen draws it itself
-    web: bool = True
-    camera_interval_s: float = 1.0
-    monotonic: Callable[[], float] = time.monotonic
-    # Opens the camera again (referee.sensors.CameraOpener): a camera missing at start, or lost, is retried
-    # every `camera_retry_s` on `monotonic`'s clock, with the camera_lost alert up meanwhile.
-    camera_opener: Callable[[], CameraPort] | None = None
-    camera_retry_s: float = 30.0
-    # Says plays, challenges, time and the end aloud ([outputs] speech); None: the table is silent.
-    voice: Voice | None = None
-
-
-class StateDirBusy(RefereeError, ValueError):
-    """Another referee already runs on this state directory (two would write one journal)."""
-
-
-def _lock_state_dir(state_dir: Path) -> IO[bytes]:
-    """Hold an exclusive lock on the state directory for the life of the service."""
-    try:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        f = (state_dir / "referee.lock").open("a+b")
-    except OSError as exc:
-        raise StateDirBusy(f"{state_dir}: cannot use the state directory ({exc.strerror or exc})") from None
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        f.close()
-        raise StateDirBusy(f"{state_dir}: another referee is already running on this table's journal "
-                           "(stop it first: `systemctl stop referee`)") from None
-    return f
-
-
 def _same_setup(a: Any, b: Any) -> bool:
-    import json
-
     return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
 
 
@@ -119,26 +76,25 @@ class TableService:
         self.config = parts.config
         self.mono = parts.monotonic
         self._settings_kept_game: int | None = None  # the resumed game that kept its settings (its note is up)
-        state_dir = Path(self.config.table.state_dir)
-        self._lock_file = _lock_state_dir(state_dir)
-        try:
-            self.journal = Journal(state_dir / "games.sqlite3", writer=True)
-        except BaseException:
-            self._lock_file.close()
-            raise
+        # The journal's writer lock (a flock on the database file) is the one guarantee that one referee runs here.
+        self.journal = Journal(Path(self.config.table.state_dir) / "games.sqlite3", writer=True)
         try:
             damage = self.journal.quick_check()  # a file cut short on the card: an alert, never a silent resume
             self.table = self._open_table()  # a damaged journal raises JournalError (exit 2), naming what
         except BaseException:
             self.journal.close()
-            self._lock_file.close()
             raise
         if damage:
             log.error("%s is damaged (quick_check: %s); the game goes on, copy the journal now and restore a backup "
                       "(docs/backup.md)", self.journal.path, "; ".join(damage))
             self.table.set_alert("journal_malformed", publish=False, finding=damage[0])
         self._known_squares: set[str] | None = self._journal_squares()  # compared with the board's first picture
-        self.link: Any = None
+        self.link: BoardLink | None = None  # the sensor board's link, from `start`
+        # The sensor board's reading as its events said it (`_on_board_event`, the link's thread): replaced whole,
+        # never changed in place, so another thread reading it (a commit, the camera) sees one reading or the next.
+        self._board_squares: dict[str, str | None] = {}
+        self._board_tray: dict[int, tuple[int, int]] = {}
+        self._tray_resynced = False
         self.relaid = 0  # tiles an emulated board got again from the journal at start (a resumed game)
         self.tournament: Any = None  # referee.tournament_link.TournamentLink with a [tournament] section
         self.camera = parts.camera
@@ -176,7 +132,7 @@ class TableService:
         resumed = LiveTable.resume(self.journal, self._rules, monotonic=self.mono)
         if resumed is not None:
             return self._resumed(resumed)
-        setup = TableSetup.from_config(self.config)
+        setup = table_setup(self.config)
         last = self.journal.last_game()
         seated = last is not None and keeps_last_game(self.config, last.setup, setup.to_dict())
         if last is not None and (seated or _same_setup(last.setup, setup.to_dict())):
@@ -199,7 +155,7 @@ class TableService:
         from referee.setup_changes import changes_text, setup_changes
 
         kept = resumed.machine.setup
-        configured = TableSetup.from_config(self.config)
+        configured = table_setup(self.config)
         game_id = resumed.game_id
         assert game_id is not None  # a game read from the journal has its row
         seating = self._director_seating(game_id)
@@ -237,7 +193,8 @@ class TableService:
         if self.parts.board_url:
             from firmware_bridge.link import BoardLink
 
-            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event, accept=self._board_fits)
+            self.link = BoardLink(self.parts.board_url, on_event=self._on_board_event, accept=self._board_fits,
+                                  port=self.parts.board_port)
             if self.link.emulator is not None:
                 self._lay_emulated_board(self.link.emulator.board)
             self.link.start()
@@ -292,10 +249,8 @@ class TableService:
     # --- sensors ----------------------------------------------------------------------------------
 
     def _sensor_squares(self) -> dict[str, str | None] | None:
-        if self.link is None:
-            return None
-        pic = self.link.picture()
-        return dict(pic.squares)
+        """The sensor board's squares as its last events said them; None without a board."""
+        return self._board_squares if self.link is not None else None
 
     def refresh_picture(self) -> None:
         """Fuse the newest board picture and camera reading and hand it to the table."""
@@ -312,10 +267,8 @@ class TableService:
 
     def _journal_squares(self) -> set[str]:
         """The squares the journal knows tiles on: the game's board and the last picture it recorded."""
-        snap = self.table.snapshot()
-        known = {str(Square(r, c)) for r, row in enumerate(snap.get("board") or [])
-                 for c, ch in enumerate(row) if ch not in ".-"}
-        return known | self.table.observed_squares()
+        with self.table.reading() as now:
+            return set(now.committed) | set(now.last_picture())
 
     def _compare_with_journal(self, picture: Picture) -> None:
         """From start until they agree: tiles on squares the journal never saw mean the journal is behind the
@@ -331,7 +284,7 @@ class TableService:
         log.error("the board holds tiles on %d squares the journal does not know (%s)", len(unknown), shown)
         self.table.set_alert("journal_behind", count=len(unknown), squares=shown)
 
-    def _board_fits(self, hello: Any) -> str | None:
+    def _board_fits(self, hello: fe.Hello) -> str | None:
         """The link asks at each HELLO: why this board cannot play the table's game (then it is refused and
         tried again every few seconds, and the page says why), or None. The game's own kind, as journaled: a
         resumed game keeps its kind even if the file was edited."""
@@ -345,27 +298,45 @@ class TableService:
         self.table.set_alert("board_unfit", why=misfit.phrase)
         return str(misfit)
 
-    def _on_board_event(self, ev: Any) -> None:
-        from firmware_bridge import events as fe
-
+    def _on_board_event(self, ev: fe.Event) -> None:
+        """An observation of the sensor board (the link's thread). Its content is the board's reading: a changed
+        square or tray slot is taken in as it says, a dump replaces the reading whole. The changes a dump found
+        (`resync`) arrive just before it: they are taken in, and the dump makes the one picture of them."""
         try:
             if isinstance(ev, fe.BoardDump):
+                self._board_squares = dict(ev.picture.squares)
+                self._board_tray = dict(ev.picture.tray)
                 # The first dump after the handshake says the board is there (LinkRestored only follows a loss).
                 self.table.clear_alert("board_unfit")  # a board that fits was plugged in instead
                 self.table.link("board", True)
+            elif isinstance(ev, fe.SquareChanged):
+                squares = {sq: letter for sq, letter in self._board_squares.items() if sq != ev.square}
+                if ev.occupied:
+                    squares[ev.square] = ev.letter
+                self._board_squares = squares
             if isinstance(ev, fe.SquareChanged | fe.BoardDump):
                 self._last_change = self.mono()
-                self.refresh_picture()
+                if not (isinstance(ev, fe.SquareChanged) and ev.resync):
+                    self.refresh_picture()
                 self._look.set()  # a tile moved: the camera takes a look now, so its letter shows at once
+            if isinstance(ev, fe.BoardDump) and self._tray_resynced:
+                self._tray_resynced = False
+                self.tray_changed()
             elif isinstance(ev, fe.LinkLost):
                 self.table.link("board", False)
-            elif isinstance(ev, fe.LinkRestored):
+            elif isinstance(ev, fe.LinkRestored):  # the dump that follows brings the board as it is now
                 self.table.link("board", True)
-                self.refresh_picture()
             elif isinstance(ev, fe.ButtonEvent) and ev.pressed and ev.button < len(self.config.game.players):
                 self.request_commit(ev.button)
             elif isinstance(ev, fe.DiceTray):
-                self.tray_changed()
+                tray = {slot: held for slot, held in self._board_tray.items() if slot != ev.slot}
+                if ev.die is not None and ev.face is not None:
+                    tray[ev.slot] = (ev.die, ev.face)
+                self._board_tray = tray
+                if ev.resync:
+                    self._tray_resynced = True
+                else:
+                    self.tray_changed()
         except Exception:  # an event must never kill the link's thread
             log.exception("board event %r failed", ev)
 
@@ -373,7 +344,7 @@ class TableService:
         """Scramble: once the dice tray holds as many dice as the player rolls, their faces are the roll."""
         if self.link is None:
             return
-        tray = dict(self.link.picture().tray)
+        tray = self._board_tray
         with self.table.reading() as now:
             if now.state is not TableState.ROLL or not now.scramble:
                 return
@@ -388,7 +359,7 @@ class TableService:
         except (IndexError, ControlError) as exc:
             log.warning("the dice tray's roll was not taken: %s", exc)
 
-    def _on_button(self, ev: Any) -> None:
+    def _on_button(self, ev: ButtonEvent) -> None:
         """The Pi's own buttons (hardware.buttons.ButtonEvent)."""
         try:
             if ev.action == "clock" and ev.player is not None:
@@ -506,9 +477,8 @@ class TableService:
         remember = getattr(port.reader, "remember", None)
         if remember is None:
             return
-        rows = self.table.snapshot().get("board") or []
-        tiles = {str(Square(r, c)): "?" if ch.islower() else ch
-                 for r, row in enumerate(rows) for c, ch in enumerate(row) if ch not in ".-"}
+        with self.table.reading() as now:
+            tiles = {sq: "?" if ch.islower() else ch for sq, ch in now.committed.items()}
         if tiles:
             remember(tiles)
 
@@ -651,11 +621,8 @@ class TableService:
                     await web_task
 
     async def _start_web(self) -> asyncio.Task[None] | None:
-        try:
-            from referee.web import serve
-        except ImportError as exc:  # the page is another issue's work; run without it rather than not at all
-            log.warning("no scoreboard page (%s); the table runs without it", exc)
-            return None
+        from referee.web import serve
+
         web = self.config.web
         started = asyncio.Event()
         task = asyncio.create_task(serve(self.table, web.host, web.port, web.pin or None, started=started,
@@ -705,4 +672,3 @@ class TableService:
             self.tournament.stop()  # saves the broker cursor and says "offline"
         self.table.checkpoint()  # a clean stop loses no clock time at all
         self.journal.close()
-        self._lock_file.close()

@@ -69,8 +69,6 @@ def test_the_words_layer_imports_only_the_rules_engine() -> None:
     assert offences == [], "referee/words/ imports only game/ and itself:\n" + "\n".join(offences)
 
 
-
-
 def test_game_imports_only_the_standard_library() -> None:
     import sys
 
@@ -82,3 +80,58 @@ def test_game_imports_only_the_standard_library() -> None:
         if root not in stdlib
     ]
     assert offences == [], "game/ must use the standard library only:\n" + "\n".join(offences)
+
+
+def imported_names(path: Path) -> set[tuple[str, int]]:
+    """The dotted names `path` imports (`from a.b import c`: a.b.c, a module or a name of one), those inside
+    functions included."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: set[tuple[str, int]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.update((f"{node.module}.{alias.name}", node.lineno) for alias in node.names)
+    return found
+
+
+def _within(name: str, modules: set[str] | tuple[str, ...]) -> bool:
+    return any(name == m or name.startswith(m + ".") for m in modules)
+
+
+# The table (referee/table/) is the rules of a table on top of the engine: it imports the engine and itself, and
+# nothing else of the project but these, each for one reason. The words layer (referee/words/, itself on the engine
+# alone) is named file by file: the table keeps codes and fields, and only these modules name words.
+TABLE_ALSO = {
+    "live.py": {"referee.journal", "referee.player_names"},  # every event is journaled before it takes effect
+    "records.py": {"referee.journal", "referee.lexicon_store"},  # a game replayed from the journal, with its lexicon
+    "api.py": {"referee.words"},  # a refusal (ControlError) is said in the language it is shown in
+    "state.py": {"referee.words"},  # an alert is said in the language of the view that shows it
+    "picture.py": {"referee.words"},  # a doubt is a code of referee/words/doubts.py and its fields
+    "machine.py": {"referee.words"},  # a notice's reason is words not said yet (Phrase)
+    "view.py": {"referee.words"},  # the same, for the alerts the view derives
+}
+
+
+def test_the_table_imports_only_the_engine() -> None:
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted((ROOT / "referee" / "table").rglob("*.py"))
+        for name, line in sorted(imported_names(path))
+        if name.split(".")[0] in PROJECT
+        and not _within(name, {"game", "referee.table", *TABLE_ALSO.get(path.name, set())})
+    ]
+    assert offences == [], "referee/table imports only game/ (and TABLE_ALSO):\n" + "\n".join(offences)
+
+
+def test_only_the_commands_reach_the_simulator() -> None:
+    """A real table is built by referee/parts.py: the simulator (referee/sim/) is a layer above the product, used
+    by `referee run --sim` and `referee demo` alone (tests/referee/test_parts.py runs a real table and traces it)."""
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted((ROOT / "referee").rglob("*.py"))
+        if path.relative_to(ROOT).parts[1] not in ("sim", "commands")
+        for name, line in sorted(imported_names(path))
+        if _within(name, ("referee.sim",))
+    ]
+    assert offences == [], "only referee/commands imports referee.sim:\n" + "\n".join(offences)

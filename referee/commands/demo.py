@@ -73,7 +73,7 @@ def handle(args: argparse.Namespace) -> int:
         lang = config.table.language
         camera = say("terminal", "demo_camera" if config.sensors.camera else "demo_no_camera", lang)
         print(f"referee demo: {say('terminal', 'demo_starting', lang, camera=camera)}", flush=True)
-        parts, holder = sim_parts(config)
+        parts = sim_parts(config)
         judge = RecordJudge()
         parts.lexicon = judge
         service = TableService(parts)
@@ -84,7 +84,6 @@ def handle(args: argparse.Namespace) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"referee demo: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
-    holder.service = service
     service.start()
     try:
         return asyncio.run(_main(service, DemoDriver(service, record, judge, pause_s=args.pause, out=sys.stdout,

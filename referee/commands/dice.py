@@ -2,7 +2,7 @@
 
 The faces of the real dice are not in the manual, so the shipped sets are provisional. `teach`
 asks for the six faces of each of the twelve dice while someone holds the real dice, and writes a
-dice set file in the format of `game/data/dice/` (`game.scramble_dice.DiceSet.from_json` reads it;
+dice set file in the format of `game/data/dice/` (`game.scramble.dice.DiceSet.from_json` reads it;
 `show --file` and `roll --file` use it).
 """
 
@@ -53,7 +53,7 @@ def _source_args(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    from game.scramble_dice import DiceSet, load_dice_set
+    from game.scramble.dice import DiceSet, load_dice_set
 
     if args.file is not None:
         return DiceSet.from_json(args.file.read_bytes(), str(args.file))
@@ -85,7 +85,7 @@ def handle_show(args: argparse.Namespace) -> int:
 
 def handle_roll(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
-    from game.scramble_cup import Dice
+    from game.scramble.cup import Dice
 
     try:
         dice = _load(args)
@@ -117,7 +117,7 @@ def teach(stdin: TextIO, stdout: TextIO, name: str, language: str) -> str:
     same letter on an earlier die) is asked again with the reason, so one typo costs one line.
     """
     from game.errors import NotationError, RefereeError
-    from game.scramble_dice import DICE_PER_SET, DiceSet, Die, Face
+    from game.scramble.dice import DICE_PER_SET, DiceSet, Die, Face
     from game.tiles import BLANK, load_tile_set
 
     tiles = load_tile_set(TILE_SETS[language])

@@ -25,7 +25,7 @@ import signal
 import sys
 from typing import Any
 
-from referee.config import CHALLENGE_RULES, CLOCK_MODES, EDITIONS
+from referee.table.setup import CHALLENGE_RULES, CLOCK_MODES, EDITIONS
 
 # The simulated table's options and the configuration keys they set (its errors name the option, not the key).
 SIM_OPTIONS = {"--players": "game.players", "--challenge": "game.challenge", "--clock": "clocks.mode",
@@ -69,7 +69,6 @@ def handle(args: argparse.Namespace) -> int:
     from game.errors import RefereeError
     from referee.config import load_config
     from referee.service import TableService
-    from referee.sim.parts import real_parts, sim_parts
 
     if not args.sim:
         given = [flag for flag, value in (("--port", args.port), ("--state-dir", args.state_dir),
@@ -89,8 +88,9 @@ def handle(args: argparse.Namespace) -> int:
     screen: Any = None
     screen_log: logging.StreamHandler[Any] | None = None
     try:
-        holder = None
         if args.sim:
+            from referee.sim.parts import sim_parts
+
             config = _sim_config(args)
             to_stderr = _log_to_file(config.table.state_dir / "referee.log", args.verbose)
             if sys.stdin.isatty() and sys.stdout.isatty():
@@ -98,8 +98,10 @@ def handle(args: argparse.Namespace) -> int:
 
                 screen = Screen(sys.stdout, sys.stdin.fileno())
                 screen_log = to_stderr
-            parts, holder = sim_parts(config, terminal=screen or (sys.stdout if sys.stdout.isatty() else None))
-        else:
+            parts = sim_parts(config, terminal=screen or (sys.stdout if sys.stdout.isatty() else None))
+        else:  # a real table: built by referee.parts, without importing the simulator
+            from referee.parts import real_parts
+
             logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                                 format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
             config = load_config(args.config)
@@ -123,8 +125,6 @@ def handle(args: argparse.Namespace) -> int:
     except RefereeError as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
-    if holder is not None:
-        holder.service = service
     service.start()
     try:
         asyncio.run(_serve(service, screen=screen, screen_log=screen_log, sim=args.sim))
@@ -253,13 +253,13 @@ def _start_console(service: Any, lang: str, screen: Any, screen_log: logging.Str
                    sim: bool) -> None:
     """The terminal of a table on an emulated board: the table's news printed as it happens, and commands read
     from the terminal (a Screen when a person types at a terminal; lines from a pipe for a simulated table)."""
+    typing = sys.stdin.isatty()
+    if not typing and not sim:
+        return  # a real service's stdin (systemd's /dev/null): nobody types there
     from referee.sim.console import start_console
     from referee.sim.narrator import Narrator
     from referee.words import say
 
-    typing = sys.stdin.isatty()
-    if not typing and not sim:
-        return  # a real service's stdin (systemd's /dev/null): nobody types there
     emulator, table = service.link.emulator, service.table
     if screen is not None:
         from referee.sim.screen import Above

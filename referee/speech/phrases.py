@@ -11,28 +11,24 @@ Each sentence is plain text in the table's language (referee/words/speech.py), n
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from game.squares import COLUMNS, Square
 from referee.speech.numbers import number_words
 from referee.words import say
 
 # Clock warnings, in seconds left on the running clock: said once each as the clock passes them.
 WARNINGS_S = (300, 60)
 
-_POSITION = re.compile(r"^(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))$")
 
-
-def spoken_position(notation: str, lang: str) -> str:
-    """The square a play starts on as it is read out: "8D" (across) -> "eight D", "D8" (down) -> "D eight"."""
-    token = notation.split(" ", 1)[0]
-    m = _POSITION.match(token)
-    if m is None:
-        return token
-    if m.group(1):
-        return f"{number_words(int(m.group(1)), lang)} {m.group(2).upper()}"
-    return f"{m.group(3).upper()} {number_words(int(m.group(4)), lang)}"
+def spoken_position(square: str, across: bool, lang: str) -> str:
+    """The square a play starts on as it is read out, in the order the score sheet writes its position: across
+    row first ("8D" -> "eight D"), down column first ("D8" -> "D eight"). From the move's own fields (the
+    snapshot's `square` and `across`), never from its notation."""
+    start = Square.from_str(square)
+    row, col = number_words(start.row + 1, lang), COLUMNS[start.col]
+    return f"{row} {col}" if across else f"{col} {row}"
 
 
 def _word(move: Mapping[str, Any]) -> str:
@@ -55,14 +51,15 @@ def _move_lines(move: Mapping[str, Any], snap: Mapping[str, Any], previous_play:
     name = _name(snap, int(move.get("player", -1)))
     score = int(move.get("score", 0))
     if kind == "play":
-        placed = sum(1 for c in str(move.get("notation", "")).split(" ", 1)[-1] if c != ".")
-        text = say("speech", "play", lang, word=_word(move), where=spoken_position(str(move.get("notation", "")), lang),
+        placed = int(move.get("tiles", 0))
+        where = spoken_position(str(move["square"]), bool(move.get("across")), lang) if move.get("square") else ""
+        text = say("speech", "play", lang, word=_word(move), where=where,
                    score=number_words(score, lang), name=name, total=number_words(int(move.get("total", 0)), lang))
         return [say("speech", "bingo", lang) + text if placed >= 7 and snap.get("game") == "standard" else text]
     if kind == "pass":
         return [say("speech", "pass", lang, name=name)]
     if kind == "exchange":
-        count = _exchange_count(str(move.get("notation", "")))
+        count = int(move.get("tiles", 0))
         if count == 1:
             return [say("speech", "exchange_one", lang, name=name)]
         return [say("speech", "exchange", lang, name=name, count=number_words(count, lang))]
@@ -80,12 +77,6 @@ def _move_lines(move: Mapping[str, Any], snap: Mapping[str, Any], previous_play:
         return [say("speech", "adjusted_up" if score > 0 else "adjusted_down", lang, name=name,
                     score=number_words(abs(score), lang), total=number_words(total, lang))]
     return []
-
-
-def _exchange_count(notation: str) -> int:
-    """"-ABC" exchanges three, "-3" three (tiles not known to the table)."""
-    body = notation.lstrip("-")
-    return int(body) if body.isdigit() else len(body)
 
 
 def _new_moves(before: Sequence[Mapping[str, Any]], now: Sequence[Mapping[str, Any]]) -> list[tuple[int, Any]]:

@@ -60,6 +60,9 @@ class MoveView(TypedDict):
     score: int
     total: int
     note: NotRequired[str]  # only on a director's adjustment: the reason given
+    square: NotRequired[str]  # a play: the square its main word starts on ("D8"), as `notation` writes it
+    across: NotRequired[bool]  # a play: whether its main word reads across (else down)
+    tiles: NotRequired[int]  # a play: the tiles laid down; an exchange: the tiles exchanged
 
 
 class AlertView(TypedDict):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar, cast
 
-from referee.journal import Event, Journal, JournalBusy, JournalError
+from referee.journal import Journal, JournalBusy, JournalError
 from referee.player_names import lookalike_letters, name_key
 from referee.table.api import ControlError, Listener, Snapshot
 from referee.table.machine import TableMachine
@@ -32,7 +32,7 @@ from referee.table.reading import TableReading
 from referee.table.records import journaled_setup, replay_events
 from referee.table.rules import TableRules
 from referee.table.setup import TableSetup
-from referee.table.state import Alert, TableState
+from referee.table.state import Alert, Event, TableState
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")

@@ -31,9 +31,12 @@ listed). States and the way through a turn::
         a pause count on resume
 
 Anomalies (a tile moved outside a turn, tiles added after the commit, the board unplugged, the
-camera lost) are *derived* from the current picture and links each time, shown as alerts, and
-block the commit; the game state never changes because of them, and play resumes as soon as the
-picture is right again.
+camera lost) are *derived* from the current picture and links each time (referee/table/anomalies.py), shown as
+alerts, and block the commit; the game state never changes because of them, and play resumes as soon as the
+picture is right again. A tournament director's commands are `DIRECTOR`, beside `TRANSITIONS`
+(referee/table/director.py); the clocks follow the state (referee/table/clocks.py); a control action's
+parameters are checked as the action schema says (referee/table/actions.py). The engine (`game.game.Game`)
+validates, scores, takes back and corrects the plays.
 """
 
 from __future__ import annotations
@@ -42,23 +45,30 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from game.clock import ClockConfig, GameClock, TurnTimer, TurnTimerConfig
-from game.errors import IllegalPlayError, IllegalTurnError, NotationError, NotInLexiconError, RefereeError
+from game.clock import GameClock, TurnTimer
+from game.errors import (
+    CorrectionError,
+    IllegalPlayError,
+    IllegalTurnError,
+    NotationError,
+    NotInLexiconError,
+    RefereeError,
+)
 from game.game import Game
 from game.play import Placement
 from game.scramble import ScrambleGame
+from game.scramble.dice import Face
 from game.squares import Square
 from game.tiles import Tile, rack_counter
-from referee.journal import Event
+from referee.table import actions, clocks, director
 from referee.table import view as table_view
+from referee.table.anomalies import Anomaly, anomalies
 from referee.table.api import ControlError
 from referee.table.picture import Cell, picture_from_json, squares_text
 from referee.table.rules import TableRules, check_letter
 from referee.table.setup import TableSetup
-from referee.table.state import Alert, LastPlay, TableState, TableTime
+from referee.table.state import Alert, Event, LastPlay, TableState, TableTime
 from referee.words import Phrase
-
-DEFAULT_MESSAGE_MINUTES = 10  # how long a director's message stays when the director gave no minutes
 
 
 class TableMachine:
@@ -90,20 +100,10 @@ class TableMachine:
         self.timed_out = False  # Scramble: this commit came from the 60-second timer running out
         self._journaled_verdict: bool | None = None
         self.held = False  # the director holds a challenge: the table is paused until it is released
-        self.message_until_ms: int | None = None  # table time the director's message goes (`_dir_message`)
-        self.clock: GameClock | None = None
-        self.timer: TurnTimer | None = None
-        if setup.clock_mode == "tournament":
-            self.clock = GameClock(ClockConfig(
-                players=self.n, budget_s=setup.minutes_per_player * 60.0,
-                max_overtime_s=setup.overtime_limit_minutes * 60.0, increment_s=setup.increment_seconds,
-                penalty_points_per_minute=setup.overtime_penalty_points,
-                on_max_overtime="lose" if setup.on_max_overtime == "lose" else "flag"), self.time)
-        if setup.scramble:
-            seconds = float(getattr(rules.ruleset, "turn_seconds", 60.0))  # the Scramble rules' own timer
-            self.timer = TurnTimer(TurnTimerConfig.scramble(seconds), self.time)
-        elif setup.clock_mode == "turn":
-            self.timer = TurnTimer(TurnTimerConfig.standard(setup.turn_seconds), self.time)
+        self.message_until_ms: int | None = None  # table time the director's message goes (`director.message`)
+        self.clock: GameClock | None
+        self.timer: TurnTimer | None
+        self.clock, self.timer = clocks.table_clocks(setup, rules, self.time)
 
     # --- the one entry point --------------------------------------------------------------------
 
@@ -130,7 +130,7 @@ class TableMachine:
             if not isinstance(params, dict):
                 raise ControlError("params_shape")
             if action not in REFUSALS:
-                raise ControlError("unknown_action", action=action)
+                raise ControlError("unknown_action", action=action, actions=", ".join(actions.MACHINE_ACTIONS))
             # A replayed challenge carries the verdict the lexicon gave when it was made (see LiveTable._submit).
             self._journaled_verdict = data.get("verdict") if isinstance(data.get("verdict"), bool) else None
             kind, data = action, params
@@ -152,11 +152,7 @@ class TableMachine:
 
     def next_due_ms(self) -> int | None:
         """The table time at which something is due (a timer, the end of the challenge window)."""
-        dues: list[float] = []
-        if self.clock is not None and (d := self.clock.next_due()) is not None:
-            dues.append(d * 1000)
-        if self.timer is not None and (d := self.timer.next_due()) is not None:
-            dues.append(d * 1000)
+        dues = clocks.dues_ms(self.clock, self.timer)
         if self.state is TableState.CHALLENGE and self.last is not None and self.last.deadline_ms is not None \
                 and not self.game_waits:
             dues.append(self.last.deadline_ms)
@@ -203,30 +199,12 @@ class TableMachine:
         return self.on_turn
 
     def _sync_clocks(self) -> None:
-        """Make the clocks agree with the state after every event: `clock_holder`'s clock runs and no other;
-        the turn timer and the challenge window stand still while the game is paused or waits.
-
+        """Make the clocks agree with the state after every event (`clocks.follow`): `clock_holder`'s clock runs
+        and no other; the turn timer and the challenge window stand still while the game is paused or waits.
         One place instead of a press or switch in each handler, so no path through a turn (a blank asked, a
-        phony taken back, a play refused) can leave a clock running for a player the page does not mark.
-        A player whose clock stops for good (their turn ended) gets the increment; a hold gives none."""
-        clock = self.clock
-        if clock is not None and clock.state in ("running", "paused"):
-            holder = self.clock_holder()
-            if holder is None:
-                if clock.state == "running":
-                    clock.pause()
-            else:
-                if clock.state == "paused":
-                    clock.resume()
-                if clock.state == "running" and clock.on_move != holder:
-                    clock.switch_to(holder)
-        timer = self.timer
-        if timer is not None:
-            hold = self.state is TableState.PAUSED or self.game_waits
-            if hold and timer.state == "running":
-                timer.pause()
-            elif not hold and timer.state == "paused":
-                timer.resume()
+        phony taken back, a play refused) can leave a clock running for a player the page does not mark."""
+        clocks.follow(self.clock, self.timer, holder=self.clock_holder(),
+                      hold=self.state is TableState.PAUSED or self.game_waits)
 
     @property
     def scramble_game(self) -> ScrambleGame | None:
@@ -305,122 +283,21 @@ class TableMachine:
         self._do_start({})
 
     def _on_director(self, data: dict[str, Any]) -> None:
-        """A tournament director's command (referee/tournament_link.py). Its own event kind, so the page's
-        control actions (the players' PIN) can never reach these; `by` and `id` stay in the journal. The
-        commands that are also the table's own actions go through `TRANSITIONS` like a button press."""
+        """A tournament director's command (referee/table/director.py, named by `DIRECTOR`). Its own event kind,
+        so the page's control actions (the players' PIN) can never reach these; `by` and `id` stay in the
+        journal."""
         cmd = str(data.get("cmd", ""))
         args = data.get("args") or {}
         if not isinstance(args, dict):
             raise ControlError("director_args")
-        handler = getattr(self, f"_dir_{cmd}", None)
-        if handler is None:
+        command = DIRECTOR.get(cmd)
+        if command is None:
             raise ControlError("director_unknown", cmd=cmd)
-        handler(args)
+        command(self, args)
 
     def _as_control(self, action: str, params: dict[str, Any] | None = None) -> None:
+        """A director's command that is also the table's own action: through `TRANSITIONS`, refused as there."""
         self._dispatch("control", {"action": action, "params": params or {}})
-
-    def _dir_pause(self, args: dict[str, Any]) -> None:
-        self._as_control("pause")
-
-    def _dir_resume(self, args: dict[str, Any]) -> None:
-        self._as_control("resume")
-        self.held = False
-        self.notices = [a for a in self.notices if a.code != "challenge_held"]
-
-    def _dir_start(self, args: dict[str, Any]) -> None:
-        self._as_control("start")
-
-    def _dir_set_players(self, args: dict[str, Any]) -> None:
-        """Recorded as the first event of a game the director seated (LiveTable.next_game made the game)."""
-        if self.state is not TableState.WAITING:
-            raise ControlError("seat_not_now", state=self.state)
-
-    def _dir_message(self, args: dict[str, Any]) -> None:
-        """The director's words on every view, for `minutes` (default 10, at most a day) of table time: a
-        message that stayed for the rest of the game was read as news hours later. The table's own tick falls
-        due when it goes (`next_due_ms`), so a replay from the journal drops it at the same instant."""
-        message = args.get("text")
-        if not isinstance(message, str) or not message.strip():
-            raise ControlError("message_empty")
-        minutes = args.get("minutes", DEFAULT_MESSAGE_MINUTES)
-        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 24 * 60:
-            raise ControlError("message_minutes", minutes=minutes)
-        self._notice("info", "director_message", text=message.strip()[:500])
-        self.message_until_ms = self.time.ms + minutes * 60_000
-
-    def _player_arg(self, args: dict[str, Any]) -> int:
-        player = args.get("player")
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
-            raise ControlError("director_seat", last=self.n - 1, player=player)
-        return player
-
-    def _dir_adjust_time(self, args: dict[str, Any]) -> None:
-        player = self._player_arg(args)
-        seconds = args.get("seconds")
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-            raise ControlError("adjust_seconds", seconds=seconds)
-        if self.clock is None:
-            raise ControlError("no_game_clocks")
-        self.clock.adjust(player, float(seconds))
-
-    def _dir_correct_score(self, args: dict[str, Any]) -> None:
-        """A score corrected by a letter (`square`, `letter`): a letter of the last play (or of the play being
-        read) that the table read wrong; the engine scores the play again, so page, result and GCG agree.
-
-        Or by points (`player`, `points`, `reason`): a director's ruling the engine cannot score itself (a
-        penalty, a play of a paper-scored game entered with the wrong score). It is its own line of the score
-        sheet, in the totals and the result, and in the GCG record; the turn and the clocks go on untouched."""
-        if "square" in args:
-            self._as_control("correct", {"square": args.get("square"), "letter": args.get("letter")})
-            return
-        if "points" not in args:
-            raise ControlError("score_args", given=", ".join(sorted(args)) or "-")
-        if self.state is TableState.WAITING:
-            raise ControlError("adjust_not_now")
-        player = self._player_arg(args)
-        reason = args.get("reason")
-        if not isinstance(reason, str):
-            raise ControlError("adjust_reason")
-        self.game.adjust_score(player, args["points"], reason)  # the engine's refusal names what is wrong
-        self._notice("info", "score_adjusted", player=self.setup.players[player], points=f"{args['points']:+d}",
-                     total=self.game.scores[player], reason=self.game.events[-1].note)
-
-    def _dir_hold(self, args: dict[str, Any]) -> None:
-        if args.get("hold", True):
-            if self.state is not TableState.CHALLENGE:
-                raise ControlError("no_challenge_to_hold", state=self.state)
-            self._as_control("pause")
-            self.held = True
-            self._notice("warning", "challenge_held")
-            return
-        if not (self.state is TableState.PAUSED and self.held):
-            raise ControlError("no_challenge_held")
-        self._dir_resume({})
-
-    def _dir_undo(self, args: dict[str, Any]) -> None:
-        """Take the last play back as if it had not been made: its player plays again, on their own clock."""
-        last = self.last
-        actions = self.game.actions
-        plays = [i for i, a in enumerate(actions) if a["action"] == "play"]
-        later = actions[plays[-1] + 1:] if plays else []
-        if (last is None or not plays or self.setup.scramble
-                or self.state not in (TableState.CHALLENGE, TableState.TURN)
-                or any(a["action"] not in ("time_penalty", "adjust") for a in later)):
-            raise ControlError("undo_not_now", state=self.state)
-        data = self.game.to_dict()
-        del data["actions"][plays[-1]]
-        try:
-            game = self.rules.replay(data)
-        except RefereeError as exc:  # pragma: no cover - a prefix of a valid game replays
-            raise ControlError("undo_failed", error=exc) from None
-        self.game = game
-        self.last = None
-        self.mover = last.player
-        if self.clock is not None and self.clock.state == "running" and self.clock.on_move != self.mover:
-            self.clock.switch_to(self.mover)
-        self._notice("info", "play_undone", sorted(last.placed), squares=squares_text(set(last.placed)))
-        self._start_takeback(set(last.placed), same_mover=True)
 
     # --- timers ----------------------------------------------------------------------------------
 
@@ -470,7 +347,8 @@ class TableMachine:
         passable = {"illegal_play", "commit_refused", "time_up", "max_overtime"}
         if self.links.get("board") is True:
             passable.add("camera_lost")
-        blocking = [a for a in self.alerts() if a.level == "error" and a.code not in passable]
+        wrong = [table_view.anomaly_alert(self, a) for a in self.anomalies() if a.level == "error"]
+        blocking = [a for a in [*wrong, *self.notices] if a.level == "error" and a.code not in passable]
         if blocking:
             self._notice("error", "commit_refused", why=blocking[0].phrase)
             return
@@ -704,33 +582,29 @@ class TableMachine:
         self._maybe_judge()
 
     def _do_correct_last(self, params: dict[str, Any]) -> None:
-        """A letter of the last play, misread: the game is replayed with it and re-scored."""
+        """A letter of the last play, misread: the engine plays the game again with it (`Game.correct_tile`)."""
         sq = self._square(params)
         last = self.last
-        actions = self.game.actions
-        plays = [i for i, a in enumerate(actions) if a["action"] == "play"]
-        if last is None or sq not in last.placed or sq not in self.committed or not plays:
+        if last is None or sq not in last.placed or sq not in self.committed:
             raise self._not_correctable(sq)
         letter = self._letter(params, sq)
-        placed = dict(last.placed)
-        placed[sq] = letter.lower() if last.placed[sq].islower() else letter
-        data = self.game.to_dict()
-        data["actions"][plays[-1]]["placements"] = " ".join(f"{s}={ch}" for s, ch in sorted(placed.items()))
         try:
-            game = self.rules.replay(data)
+            self.game.correct_tile(Square.from_str(sq), letter)
+        except CorrectionError:
+            raise self._not_correctable(sq) from None
         except RefereeError as exc:
             raise ControlError("correction_does_not_stand", square=sq, letter=letter, error=exc) from None
-        self.game = game
         self.by_hand.add(sq)
-        last.placed = placed
-        scored = game.last_play
+        last.placed = {**last.placed, sq: letter.lower() if last.placed[sq].islower() else letter}
+        scored = self.game.last_play
         if scored is not None:
             last.words = tuple(w.word.text for w in scored.words)
 
     def _do_exchange(self, params: dict[str, Any]) -> None:
-        count = params.get("count")
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 7:
-            raise ControlError("exchange_count", count=count)
+        try:
+            count = actions.whole(params.get("count"), "count", 1, actions.MAX_RACK, typed=False)
+        except actions.BadParam:
+            raise ControlError("exchange_count", count=params.get("count")) from None
         new = self._new_tiles()
         if new:
             raise ControlError("exchange_tiles_down", squares=squares_text(set(new)))
@@ -747,9 +621,10 @@ class TableMachine:
 
     def _challenger(self, params: dict[str, Any]) -> int:
         player = params.get("player")
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
-            raise ControlError("challenge_seat", last=self.n - 1, player=player)
-        return player
+        try:
+            return actions.seat(player, actions.TableShape(seats=self.n), typed=False)
+        except actions.BadParam:
+            raise ControlError("challenge_seat", last=self.n - 1, player=player) from None
 
     def _do_challenge(self, params: dict[str, Any]) -> None:
         player = self._challenger(params)
@@ -761,8 +636,11 @@ class TableMachine:
         # How many of the play's words the challenger names: under the per-word bonus [WESPA A.i] a good
         # play earns the 5 or 10 points for each of them. One when not said (the challenge button).
         words = params.get("words", 1)
-        if isinstance(words, bool) or not isinstance(words, int) or not 1 <= words <= max(1, len(last.words)):
-            raise ControlError("challenge_words", count=len(last.words), most=max(1, len(last.words)), words=words)
+        try:
+            actions.whole(words, "words", 1, max(1, len(last.words)), typed=False)
+        except actions.BadParam:
+            raise ControlError("challenge_words", count=len(last.words), most=max(1, len(last.words)),
+                               words=words) from None
         result = self.game.challenge(player, valid=self._journaled_verdict, words=words)
         self.last_verdict = result.valid
         if not result.valid:
@@ -804,10 +682,8 @@ class TableMachine:
 
     def _do_roll(self, params: dict[str, Any]) -> None:
         letters = params.get("letters")
-        if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= 7:
+        if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= actions.MAX_ROLL:
             raise ControlError("roll_count", letters=letters)
-        from game.scramble_dice import Face
-
         game = self._scramble()
         dice = game.dice_set
         faces = []
@@ -830,13 +706,13 @@ class TableMachine:
             self._judge()
 
     def _square(self, params: dict[str, Any]) -> str:
-        sq = params.get("square")
-        if not isinstance(sq, str) or not sq.strip():
-            raise ControlError("square_missing")
+        """A square as the schema reads it (`actions.square`); a malformed one is refused in the engine's words."""
         try:
-            return str(Square.from_str(sq))
-        except NotationError as exc:
-            raise ControlError("engine", error=exc) from None
+            return actions.square(params.get("square"))
+        except actions.BadParam as bad:
+            if isinstance(bad.__cause__, NotationError):
+                raise ControlError("engine", error=bad.__cause__) from None
+            raise ControlError("square_missing") from None
 
     def _letter(self, params: dict[str, Any], sq: str) -> str:
         try:
@@ -850,6 +726,13 @@ class TableMachine:
         self.notices.append(Alert(level, code, squares or [], fields))
 
     # --- reading (referee/table/view.py builds the views) ------------------------------------------
+
+    def anomalies(self) -> list[Anomaly]:
+        """What is wrong on the board now (referee/table/anomalies.py): a commit waits while one is an error."""
+        scrambled = self.last.scrambled if self.last is not None else set()
+        return anomalies(links=self.links, committed=self.committed, observed=self.observed, pending=self.pending,
+                         by_hand=self.by_hand, expected=self.takeback | self.removal | scrambled,
+                         outside_turn=self.state not in (TableState.TURN, TableState.WAITING))
 
     def alerts(self) -> list[Alert]:
         """What is wrong at the table now: derived from the picture and the links, plus notices."""
@@ -901,6 +784,14 @@ TRANSITIONS: dict[TableState, dict[str, Handler]] = {
     S.PAUSED: {"resume": M._do_resume},
     S.RACKS: {"racks": M._do_racks, "pause": M._do_pause},
     S.ENDED: {},
+}
+
+# A tournament director's commands (referee/table/director.py): the journal's "director" events. Those that are
+# also the table's own actions (pause, resume, start, a letter corrected) go through `TRANSITIONS` above.
+DIRECTOR: dict[str, Handler] = {
+    "pause": director.pause, "resume": director.resume, "start": director.start,
+    "set_players": director.set_players, "message": director.message, "adjust_time": director.adjust_time,
+    "correct_score": director.correct_score, "hold": director.hold, "undo": director.undo,
 }
 
 # What every state does first with the table's reports: take them in (the picture, a link, the time).

@@ -14,7 +14,7 @@ from game.board import Board
 from game.clock import GameClock, TurnTimer
 from game.errors import RefereeError
 from game.play import Placement
-from game.scramble_dice import Die
+from game.scramble.dice import Die
 from game.squares import Square
 from game.tiles import Tile
 from referee.table.machine import TableMachine
@@ -92,6 +92,11 @@ class TableReading:
         """Scramble: the letters of the faces in the mover's hand this turn; "" in the standard game."""
         game = self._m.scramble_game
         return "".join(f.letter for f in game.hand()) if game is not None else ""
+
+    @property
+    def committed(self) -> dict[str, str]:
+        """The board as the game has it: square -> letter, lowercase a blank (a copy, the caller's to keep)."""
+        return self._m.committed
 
     def last_picture(self) -> dict[str, Cell]:
         """The board's last picture the table took (and journaled): what lay on it, pending tiles included."""

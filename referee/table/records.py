@@ -36,16 +36,31 @@ def export_gcg(journal: Journal, game_id: int, lexicon: WordList | None = None) 
 
 def replay_game(journal: Journal, game_id: int, lexicon: WordList | None = None) -> TableMachine:
     """The table machine of game `game_id`, rebuilt from the journal (see `export_gcg` on the lexicon)."""
-    from referee.table.rules import EveryWord, table_rules
+    from referee.table.rules import table_rules
 
     row = journal.game(game_id)
     setup = journaled_setup(journal, row)
     if lexicon is None:
-        lexicon = EveryWord()
-        if setup.challenge in ("void", "auto"):
-            lexicon = _load_lexicon(setup.lexicon)
+        lexicon = journaled_lexicon(setup)
     machine = replay_events(journal, row, TableMachine(setup, table_rules(setup, lexicon)))[0]
     return machine
+
+
+def journaled_lexicon(setup: TableSetup) -> WordList:
+    """What a replay of a game set up as `setup` judges words with. Challenges are journaled with their verdicts,
+    so it needs none (every word stands, `EveryWord`) but under the void and auto rules, where the lexicon judged
+    every play at commit: then the lexicon the game journaled, opened as the table opened it
+    (`lexicon_store.open_lexicon`). LexiconError when it names none or is not on this machine."""
+    from game.errors import LexiconError
+    from referee import lexicon_store
+    from referee.table.rules import EveryWord
+
+    if setup.challenge not in ("void", "auto"):
+        return EveryWord()
+    if not setup.lexicon:
+        raise LexiconError("this game judged every play with its lexicon (void or auto challenge) and the journal "
+                           "names none: give the lexicon to replay it")
+    return lexicon_store.open_lexicon(setup.lexicon)
 
 
 def journaled_setup(journal: Journal, row: GameRow) -> TableSetup:
@@ -84,18 +99,3 @@ def replay_events(journal: Journal, row: GameRow, machine: TableMachine, *,
         replayed += 1
     return machine, replayed
 
-
-def _load_lexicon(spec: str) -> WordList:
-    from pathlib import Path
-
-    from game.errors import LexiconError
-    from game.lexicon import Lexicon
-    from referee import lexicon_store
-
-    if not spec:
-        raise LexiconError("this game judged every play with its lexicon (void or auto challenge) and the journal "
-                           "names none: give the lexicon to replay it")
-    path = Path(spec)
-    if path.is_file():
-        return Lexicon.from_word_list(path.read_bytes(), name=path.stem)[0]
-    return lexicon_store.load_installed(spec)

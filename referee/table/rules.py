@@ -9,18 +9,18 @@ readable and lets the engine's API move without touching it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from game.errors import DataError
 from game.game import Game, WordList
 from game.rules import ChallengeRule, EndRackRule, RuleSet, classic_english, german, naspa
-from game.scramble_dice import DiceSet
+from game.scramble.dice import DiceSet
 from referee.table.setup import TableSetup
 
 
 class WordSet:
-    """A lexicon as a plain set of uppercase words: for word lists loaded from a file and for tests."""
+    """A lexicon as a plain set of uppercase words, for tests and the simulated table (a word list a table plays
+    with is a `game.lexicon.Lexicon`, opened by `referee.lexicon_store.open_lexicon`)."""
 
     def __init__(self, words: Iterable[str]) -> None:
         self.words = frozenset(w.strip().upper().replace("ß", "SS") for w in words if w.strip())
@@ -30,16 +30,6 @@ class WordSet:
 
     def __len__(self) -> int:
         return len(self.words)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> WordSet:
-        """One word per line, UTF-8 or Latin-1; lines starting with `#` and blank lines are skipped."""
-        raw = Path(path).read_bytes()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")
-        return cls(line.split()[0] for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 def rules_for(kind: str, edition: str, players: int, challenge: str, target: int = 200, *,

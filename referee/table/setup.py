@@ -1,7 +1,8 @@
 """What a table's state machine is built from: the game-relevant part of the configuration.
 
 Journaled with each game (as a dict), so a replay after a restart rebuilds exactly the machine the
-game started with, even if the configuration file was edited in between.
+game started with, even if the configuration file was edited in between. The configuration's keys become a
+setup in the builder (`referee.parts.table_setup`): the table knows nothing of the file it came from.
 """
 
 from __future__ import annotations
@@ -12,16 +13,16 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from game.errors import RefereeError
-from referee.config import (
-    CHALLENGE_RULES,
-    CLOCK_MODES,
-    EDITIONS,
-    END_RACK_RULES,
-    GAME_KINDS,
-    LANGUAGES,
-    MAX_OVERTIME_ACTIONS,
-    Config,
-)
+
+# The choices of a game's setup: the configuration's keys take these values (referee/config.py), and a journaled
+# setup is held to them (`from_journal`).
+GAME_KINDS = ("standard", "scramble", "scramble-advanced")
+EDITIONS = ("english", "german")
+LANGUAGES = ("en", "de")
+CHALLENGE_RULES = ("double", "single", "five-point", "ten-point", "void", "auto")
+END_RACK_RULES = ("each-way", "double")  # game.rules.EndRackRule: [ONYX][PC] 1x each way, [NASPA] 2x to the player out
+CLOCK_MODES = ("none", "turn", "tournament")
+MAX_OVERTIME_ACTIONS = ("flag", "lose")  # game.clock.ClockConfig.on_max_overtime: [NASPA] the director decides; Woogles
 
 
 class SetupError(RefereeError, ValueError):
@@ -29,7 +30,7 @@ class SetupError(RefereeError, ValueError):
 
 
 # What `from_journal` holds each key to: the configuration's own choices, numbers in the configuration's
-# ranges (converted as `from_config` does), strings.
+# ranges (converted as `referee.parts.table_setup` does), strings.
 _CHOICES: dict[str, tuple[str, ...]] = {
     "kind": GAME_KINDS, "edition": EDITIONS, "language": LANGUAGES, "challenge": CHALLENGE_RULES,
     "clock_mode": CLOCK_MODES, "on_max_overtime": MAX_OVERTIME_ACTIONS, "end_racks": ("", *END_RACK_RULES),
@@ -101,31 +102,6 @@ class TableSetup:
     @property
     def scramble(self) -> bool:
         return self.kind != "standard"
-
-    @classmethod
-    def from_config(cls, c: Config) -> TableSetup:
-        return cls(
-            table=c.table.name,
-            kind=c.game.kind,
-            edition=c.game.edition,
-            language=c.table.language,
-            players=c.game.players,
-            challenge=c.game.challenge,
-            challenge_window_ms=round(c.game.challenge_window_s * 1000),
-            clock_mode=c.clocks.mode,
-            minutes_per_player=c.clocks.minutes_per_player,
-            overtime_penalty_points=c.clocks.overtime_penalty_points,
-            overtime_limit_minutes=c.clocks.overtime_limit_minutes,
-            on_max_overtime=c.clocks.on_max_overtime,
-            increment_seconds=c.clocks.increment_seconds,
-            turn_seconds=60.0 if c.game.kind != "standard" else c.clocks.turn_seconds,
-            scramble_target=c.game.scramble_target,
-            lexicon=c.game.lexicon,
-            end_racks=c.game.end_racks,
-            challenge_bonus_per_word=c.game.challenge_bonus_per_word,
-            dice=c.game.dice,
-            dice_set=c.game.dice_set.to_json() if c.game.dice_set is not None else "",
-        )
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

@@ -1,11 +1,16 @@
-"""The small values a table machine holds: its state, an alert, the last play, its notion of now.
+"""The small values a table machine holds: its state, an alert, the last play, its notion of now, and the
+event that is its one input.
 
 Apart from the machine (referee/table/machine.py) so that the views (referee/table/view.py) read them
-without importing the machine: the machine imports the views, never the other way round.
+without importing the machine: the machine imports the views, never the other way round. `Event` is here, not
+in the journal that stores it (referee/journal.py imports it), so the machine needs nothing outside the table
+and the engine.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -27,6 +32,19 @@ class TableState(StrEnum):
     PAUSED = "paused"  # the director stopped the clocks
     RACKS = "racks"  # the game is over: the tiles left on the racks are entered
     ENDED = "ended"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One input to the table state machine: what happened (`kind`), when in table time (`t` ms), details.
+    The journal stores each one before it takes effect, so the events of a game are the game."""
+
+    kind: str
+    t: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(self.data, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 class TableTime:

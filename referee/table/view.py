@@ -14,7 +14,8 @@ from game.clock import GameClock, TurnTimer
 from game.events import EventKind
 from game.game import Game
 from game.scramble import ScrambleGame
-from game.squares import Square
+from game.squares import Direction, Square
+from referee.table.anomalies import Anomaly
 from referee.table.picture import Cell, squares_text
 from referee.table.rules import EveryWord, TableRules
 from referee.table.setup import TableSetup
@@ -54,6 +55,9 @@ class TableFacts(Protocol):
     @property
     def scramble_game(self) -> ScrambleGame | None: ...
 
+    def anomalies(self) -> list[Anomaly]: ...
+
+
 _MOVE_KINDS = {
     EventKind.PLAY: "play",
     EventKind.EXCHANGE: "exchange",
@@ -70,32 +74,19 @@ _NOTATION = {EventKind.PASS: "-", EventKind.WITHDRAWN: "--", EventKind.CHALLENGE
              EventKind.ADJUSTMENT: "(adjustment)"}
 
 
+def anomaly_alert(m: TableFacts, a: Anomaly) -> Alert:
+    """What is wrong on the board (referee/table/anomalies.py) as the table's alert: its code and the fields its
+    words name."""
+    if a.code == "camera_lost":
+        board_up = m.links.get("board") is True  # then the commit goes on without the camera (TableMachine._commit)
+        return Alert(a.level, a.code, fields={"then": Phrase("table", "play_goes_on" if board_up else "game_waits")})
+    fields = {"squares": squares_text(set(a.squares))} if a.squares else {}
+    return Alert(a.level, a.code, list(a.squares), fields)
+
+
 def alerts(m: TableFacts) -> list[Alert]:
     """What is wrong at the table now: derived from the picture and the links, plus notices."""
-    out: list[Alert] = []
-    if m.links.get("board") is False:
-        out.append(Alert("error", "board_lost"))
-    if m.links.get("camera") is False:
-        board_up = m.links.get("board") is True  # then the commit goes on without the camera (TableMachine._commit)
-        out.append(Alert("error", "camera_lost", fields={"then": Phrase("table", "play_goes_on" if board_up
-                                                                         else "game_waits")}))
-    if m.links.get("board") is not False:
-        committed = m.committed
-        still_there = m.takeback | m.removal | (m.last.scrambled if m.last else set())
-        lifted = [sq for sq in committed if sq not in m.observed]
-        lifted += [sq for sq in m.pending if sq not in m.observed]
-        if lifted:
-            out.append(Alert("error", "tile_moved", sorted(lifted), {"squares": squares_text(set(lifted))}))
-        changed = [sq for sq, ch in committed.items()
-                   if sq in m.observed and sq not in m.by_hand and not ch.islower()
-                   and m.observed[sq].sure and m.observed[sq].letter != ch]
-        if changed:
-            out.append(Alert("error", "tile_changed", sorted(changed), {"squares": squares_text(set(changed))}))
-        if m.state not in (TableState.TURN, TableState.WAITING):
-            extra = [sq for sq in m.observed
-                     if sq not in committed and sq not in m.pending and sq not in still_there]
-            if extra:
-                out.append(Alert("warning", "tiles_added", sorted(extra), {"squares": squares_text(set(extra))}))
+    out = [anomaly_alert(m, a) for a in m.anomalies()]
     if m.state is TableState.BLANK:
         blanks = [sq for sq in m.pending_blank if m.pending[sq] is None]
         if blanks:
@@ -149,6 +140,10 @@ def score_sheet(m: TableFacts) -> list[dict[str, Any]]:
         notation = _NOTATION.get(ev.kind, ev.move)
         row = {"player": ev.player, "kind": _MOVE_KINDS.get(ev.kind, ev.kind.value), "notation": notation,
                "words": list(ev.words), "score": ev.delta, "total": ev.total}
+        if ev.position is not None:  # where the play went, for whoever reads it out (not parsed from notation)
+            row["square"], row["across"] = str(ev.position.start), ev.position.direction is Direction.ACROSS
+        if ev.count:
+            row["tiles"] = ev.count
         if ev.note:
             row["note"] = ev.note  # a director's adjustment: the reason given
         if i in scrambles and scrambles[i].removed:

@@ -254,7 +254,7 @@ async def _session(request: web.Request) -> web.Response:
         "token": request.app[CSRF].token_for(sid),
         "control": pins.enabled,
         "reason": None if pins.enabled else "control is disabled: this table has no PIN configured (set web.pin)",
-        "actions": {name: list(fields) for name, (fields, _) in ACTIONS.items()},
+        "actions": {name: list(action.fields) for name, action in ACTIONS.items()},
         "input_checks": input_checks(),  # the words of a 400 `invalid` answer's `check`, by language
     }
     response = _json(body, headers={"Cache-Control": "no-store"})

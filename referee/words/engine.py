@@ -431,6 +431,18 @@ TEXTS: dict[str, Template] = {
         "en": "an adjustment needs its reason, at most {most} characters",
         "de": "eine Korrektur braucht ihren Grund, höchstens {most} Zeichen",
     },
+    "correction.no_play": {
+        "en": "there is no play to take back or correct",
+        "de": "es gibt keinen Zug, der zurückgenommen oder korrigiert werden kann",
+    },
+    "correction.not_in_play": {
+        "en": "{square} is not a tile of the last play, {play}",
+        "de": "{square} ist kein Stein des letzten Zuges, {play}",
+    },
+    "correction.turn_since": {
+        "en": "{play} is no longer the last turn: a turn has been played since",
+        "de": "{play} ist nicht mehr der letzte Zug: seitdem wurde weitergespielt",
+    },
     "player.count": {
         "en": "{count} players: the {rules} rules are for {min} to {max}",
         "de": "{count} Spieler: die Regeln »{rules}« sind für {min} bis {max}",

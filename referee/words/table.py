@@ -156,7 +156,7 @@ TABLE: dict[str, dict[str, str]] = {
               "seine Hauptdatei übernehmen (sie sind im Write-Ahead-Log sicher). Bitte das Programm schließen "
               "(docs/backup.md).",
     },
-    # what the table shows for a tournament director's commands (referee/table/machine.py `_dir_*`)
+    # what the table shows for a tournament director's commands (referee/table/director.py)
     "challenge_held": {
         "en": "The director holds the challenge: the clocks are stopped.",
         "de": "Die Turnierleitung hält die Anzweiflung an: die Uhren stehen.",
@@ -241,7 +241,7 @@ TABLE: dict[str, dict[str, str]] = {
 }
 
 
-# The notices a tournament director's commands put up at the table (referee/table/machine.py `_dir_*`); a
+# The notices a tournament director's commands put up at the table (referee/table/director.py); a
 # director's own message (`director_message`) is shown in the words the director wrote.
 DIRECTOR_NOTICES = ("challenge_held", "play_undone", "score_adjusted")
 
@@ -253,10 +253,8 @@ REFUSALS: dict[str, dict[str, str]] = {
                      "de": "eine Aktion ist ein Name und ein Objekt mit Parametern"},
     "params_shape": {"en": "the parameters of an action must be an object",
                      "de": "die Parameter einer Aktion müssen ein Objekt sein"},
-    "unknown_action": {"en": "unknown action {action!r}; the actions are start, pause, resume, blank, exchange, "
-                             "pass, challenge, accept, racks, correct, roll",
-                       "de": "unbekannte Aktion {action!r}; die Aktionen sind start, pause, resume, blank, "
-                             "exchange, pass, challenge, accept, racks, correct, roll"},
+    "unknown_action": {"en": "unknown action {action!r}; the actions are {actions}",  # from referee/table/actions.py
+                       "de": "unbekannte Aktion {action!r}; die Aktionen sind {actions}"},
     "unknown_event": {"en": "unknown event kind {kind!r}", "de": "unbekannte Ereignisart {kind!r}"},
     "engine": {"en": "{error}", "de": "{error}"},  # the engine's own reason, in the table's language
     "square_missing": {"en": "give the square, e.g. \"H8\"", "de": "bitte das Feld angeben, z. B. \"H8\""},

@@ -28,6 +28,7 @@ from game.rules import (
     classic_english,
     german,
 )
+from game.squares import Position
 from game.tiles import TileSet
 
 from .helpers import pl
@@ -80,7 +81,8 @@ def test_turn_order_and_play_by_gcg_text() -> None:
     scored = game.play("8H CAT")
     assert str(scored) == "8H CAT +10"
     assert game.to_move == 1
-    assert game.events[-1] == Event(EventKind.PLAY, 0, 10, 10, "8H CAT", scored.placements, "", ("CAT",))
+    assert game.events[-1] == Event(EventKind.PLAY, 0, 10, 10, "8H CAT", scored.placements, "", ("CAT",),
+                                    position=Position.from_str("8H"), count=3)
 
 
 def test_exchange_rules() -> None:
@@ -452,3 +454,13 @@ def test_bonus_per_challenge_ignores_the_word_count() -> None:
     game = Game(EN.with_options(challenge=ChallengeRule.TEN_POINT), ["ann", "bob"])
     game.play("8G CAT")
     assert game.challenge(1, valid=True, words=1).points == 10
+
+
+def test_a_turns_event_says_where_it_went_and_how_many_tiles_without_its_text_read_back() -> None:
+    game = Game(EN, ["ann", "bob"])
+    game.play("H7 CAT")
+    game.exchange(3)
+    play, exchange = game.events
+    assert play.position == Position.from_str("H7") and str(play.position) == play.move.split()[0] == "H7"
+    assert (play.count, exchange.position, exchange.count) == (3, None, 3)
+    assert [Event.from_dict(e.to_dict()) for e in game.events] == game.events

@@ -23,8 +23,8 @@ from game.layout import Layout, load_layout
 from game.play import placements_from_str
 from game.rules import classic_english
 from game.scramble import ScrambleGame, ScrambleRules, scramble_rules
-from game.scramble_dice import DICE_PER_SET, DiceSet, load_dice_set
-from game.scramble_errors import RollError, RollOrderError
+from game.scramble.dice import DICE_PER_SET, DiceSet, load_dice_set
+from game.scramble.errors import RollError, RollOrderError
 from game.squares import Square
 from game.variants import get_variant
 

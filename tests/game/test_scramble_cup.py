@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.errors import NotOnRackError
-from game.scramble_cup import ALPHABETS, MAX_ROLL, Dice, ShownDie, match_faces, opening_order
-from game.scramble_dice import DICE_PER_SET, Face, load_dice_set
-from game.scramble_errors import RollError
+from game.scramble.cup import ALPHABETS, MAX_ROLL, Dice, ShownDie, match_faces, opening_order
+from game.scramble.dice import DICE_PER_SET, Face, load_dice_set
+from game.scramble.errors import RollError
 from game.squares import Square
 
 EN = load_dice_set("english")

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.errors import DataError, NotationError
-from game.scramble_dice import DICE_PER_SET, FACES_PER_DIE, DiceSet, Die, Face, dice_set_names, load_dice_set
+from game.scramble.dice import DICE_PER_SET, FACES_PER_DIE, DiceSet, Die, Face, dice_set_names, load_dice_set
 from game.tiles import load_tile_set
 
 SHIPPED = {"english": "english", "german": "german"}  # dice set -> tile set whose values it follows

@@ -17,7 +17,7 @@ from game.lexicon import Lexicon
 from game.play import Play
 from game.rules import naspa
 from game.scramble import ScrambleGame
-from game.scramble_errors import RollError
+from game.scramble.errors import RollError
 from game.variants import get_variant
 from referee.cli import main
 

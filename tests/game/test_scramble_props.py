@@ -17,9 +17,9 @@ from game.errors import IllegalPlayError
 from game.events import EventKind
 from game.play import Placement
 from game.scramble import ScrambleGame, scramble_rules
-from game.scramble_cup import MAX_ROLL
-from game.scramble_dice import DICE_PER_SET
-from game.scramble_rule import is_one_word
+from game.scramble.cup import MAX_ROLL
+from game.scramble.dice import DICE_PER_SET
+from game.scramble.rule import is_one_word
 from game.squares import Direction
 from game.tiles import BLANK, Tile
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.errors import EmptyPlayError
-from game.scramble_rule import is_one_word, scramble
+from game.scramble.rule import is_one_word, scramble
 from game.squares import Square
 
 

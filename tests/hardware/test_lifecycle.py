@@ -6,9 +6,7 @@ from typing import Any
 
 import pytest
 
-from game.clock import ClockConfig, GameClock
 from hardware.config import parse_hardware_config
-from hardware.controller import ClockController
 from hardware.factory import build_devices
 from referee.sim.clock import ManualClock
 
@@ -45,16 +43,6 @@ def test_each_device_closes_once_however_often_it_is_closed(clock: ManualClock) 
         assert part.closed
     assert len(devices.sim.spi.transfers) == writes_before + 1  # the ring's one "off"
     devices.close()
-
-
-def test_the_clock_controller_stops_listening_once(clock: ManualClock) -> None:
-    """A second close used to remove its button listener again (ValueError from list.remove)."""
-    with build_devices(parse_hardware_config(CONFIG), "mock", clock) as devices:
-        game = GameClock(ClockConfig(budget_s=100.0), clock)
-        with ClockController(devices, game, clock) as controller:
-            assert not controller.closed
-        controller.close()
-        assert controller.closed
 
 
 def test_a_device_class_must_say_how_it_closes() -> None:

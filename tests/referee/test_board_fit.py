@@ -150,10 +150,10 @@ def test_a_real_board_of_the_wrong_size_is_refused_and_the_page_says_why(tmp_pat
     from referee.sim.parts import sim_config, sim_parts
 
     config = sim_config(state_dir=tmp_path, web=False, fusion="sensors", clock_mode="none", language="de")
-    parts, holder = sim_parts(config)
+    parts = sim_parts(config)
     parts.board_url = "emulator://9x9?coded=1&buttons=2"  # as a real board's HELLO would say it
+    parts.board_port = None  # not the 15x15 board the simulated table made: the link opens the URL
     service = TableService(parts)
-    holder.service = service
     try:
         service.start()
         alert = _wait_for("the board_unfit alert", lambda: next(

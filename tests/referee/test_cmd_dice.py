@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from game.scramble_dice import DiceSet, load_dice_set
+from game.scramble.dice import DiceSet, load_dice_set
 from referee.cli import main
 
 ENGLISH = load_dice_set("english")

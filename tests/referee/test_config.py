@@ -217,7 +217,7 @@ def test_losing_on_time_is_offered_with_the_tournament_clocks() -> None:
 
 
 def _taught(tmp_path: Path, language: str = "en") -> Path:
-    from game.scramble_dice import load_dice_set
+    from game.scramble.dice import load_dice_set
 
     shipped = load_dice_set("english" if language == "en" else "german")
     path = tmp_path / "mine.json"

@@ -9,7 +9,7 @@ import pytest
 
 from referee.config import ConfigError, parse_config
 from referee.lexicon_store import MIN_WORDS
-from referee.sim.parts import load_lexicon
+from referee.parts import load_lexicon
 
 from .wordlists import write_word_list
 

@@ -1,5 +1,5 @@
-"""The LED ring, digits, buzzer and terminal line of the service: drawn with the hardware package's own
-`draw`, and a failing output never stops the clock or the service loop."""
+"""The LED ring, digits, buzzer and terminal line of the service: drawn with the devices' own `draw`, and a
+failing output never stops the clock or the service loop."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from hardware.config import parse_hardware_config
-from hardware.controller import draw
 from hardware.factory import build_devices
 from hardware.frames import clock_text, readings, ring_frame
 from hardware.ws2812 import decode_ws2812
@@ -109,7 +108,7 @@ def _digits(devices: Any) -> list[tuple[str, int]]:
 
 
 def test_the_clocks_are_drawn_by_the_hardware_packages_draw() -> None:
-    """The same picture as `hardware.controller.draw` gives: the ring turned by its configured offset and
+    """The same picture as `TableDevices.draw` gives: the ring turned by its configured offset and
     direction, each display its player's clock, the one not on move dimmed."""
     table = SimulatedTable(default_setup(), words=["QUIZ"])
     clock = table.manual_clock
@@ -120,7 +119,7 @@ def test_the_clocks_are_drawn_by_the_hardware_packages_draw() -> None:
         table.advance(seconds)
         out.refresh()
         faces = readings(table.machine.clock)
-        draw(theirs, faces)
+        theirs.draw(faces)
         assert _ring(ours) == _ring(theirs) and _digits(ours) == _digits(theirs)
         assert _digits(ours)[0][1] > _digits(ours)[1][1]  # Anna's clock runs: Ben's display is dimmer
     assert _ring(ours) != ring_frame(faces, 12)  # the ring's offset and direction are applied

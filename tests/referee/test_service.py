@@ -45,11 +45,10 @@ class Running:
 
     def __init__(self, tmp_path: Path, **config: Any) -> None:
         cfg = sim_config(state_dir=tmp_path, web=False, **config)
-        parts, holder = sim_parts(cfg)
+        parts = sim_parts(cfg)
         self.judge = RecordJudge()
         parts.lexicon = self.judge
         self.service = TableService(parts)
-        holder.service = self.service
         self._stop = threading.Event()
         self.service.start()
         self._thread = threading.Thread(target=self._loop, daemon=True)
@@ -468,10 +467,11 @@ def test_scramble_records_play_through_the_emulated_mat(tmp_path: Path, name: st
 
 
 def test_a_second_referee_on_the_same_journal_is_refused(running: Running) -> None:
-    from referee.service import ServiceParts, StateDirBusy
+    from referee.journal import JournalError
+    from referee.service import ServiceParts
 
     config = running.service.config
-    with pytest.raises(StateDirBusy, match="another referee is already running"):
+    with pytest.raises(JournalError, match="another referee is writing this journal"):
         TableService(ServiceParts(config=config, lexicon=running.judge, web=False))
 
 

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from referee.config import ConfigError, parse_config
+from referee.parts import real_parts
 from referee.sensors import CameraPort
 from referee.service import ServiceParts, TableService
 from referee.sim.clock import ManualClock
-from referee.sim.parts import real_parts, sim_config
+from referee.sim.parts import sim_config
 from referee.table.rules import EveryWord
 from vision.errors import FrameSourceError
 
@@ -175,12 +176,13 @@ def test_a_camera_opened_mid_game_is_told_the_committed_tiles(tmp_path: Path, cl
         table = service.table
         table.control("start", {})
         mover = next(i for i, p in enumerate(table.snapshot()["players"]) if p["on_turn"])
+        table.link("board", True)  # a sensor board reads the tiles meanwhile: the missing camera stops no play
         table.board_seen({"H8": Cell("Q"), "H9": Cell("I")})
         table.press_clock(mover)
         clock.now += 20  # the challenge window closes
         table.poll()
-        board = table.snapshot()["board"]
-        assert board[7][7] + board[8][7] == "QI"  # H8 and H9: down column H
+        with table.reading() as now:
+            assert now.committed == {"H8": "Q", "H9": "I"}  # H8 and H9: down column H
         readers: list[Remembering] = []
         plain = opener.__call__
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.events import BoardDump, BoardReading
 from referee.journal import JournalError
 from referee.service import ServiceParts, TableService
 from referee.sim.parts import sim_config
@@ -21,9 +22,9 @@ def _service(state: Path, **config: Any) -> TableService:
 
 
 def _sensors_see(service: TableService, squares: dict[str, str]) -> None:
-    """The board's picture as the sensor board reports it (the link is not started in these tests)."""
-    service.link = SimpleNamespace(picture=lambda: SimpleNamespace(squares=dict(squares)), stop=lambda: None)
-    service.refresh_picture()
+    """The board's picture as the sensor board reports it, in a dump (the link is not started in these tests)."""
+    service.link = SimpleNamespace(stop=lambda: None)
+    service._on_board_event(BoardDump(BoardReading(15, 15, dict(squares), connected=True)))
 
 
 def _end(service: TableService) -> dict[str, Any]:
@@ -102,14 +103,16 @@ def test_a_resumed_game_that_matches_the_board_raises_no_alert(tmp_path: Path) -
         again.close()
 
 
-def test_deleting_the_lock_file_does_not_let_a_second_referee_write(tmp_path: Path) -> None:
+def test_the_journals_own_lock_keeps_a_second_referee_out_and_goes_with_the_first(tmp_path: Path) -> None:
+    """One lock, on the database file: nothing beside it in the state folder to delete or to go stale."""
     first = _service(tmp_path)
     try:
-        (tmp_path / "referee.lock").unlink()
+        assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("games.sqlite3")) == []
         with pytest.raises(JournalError, match="another referee is writing this journal"):
             _service(tmp_path)
     finally:
         first.close()
+    _service(tmp_path).close()
 
 
 def test_the_watchdog_is_spared_while_the_journal_waits_for_the_disk_but_not_when_the_table_hangs(
@@ -122,7 +125,8 @@ def test_the_watchdog_is_spared_while_the_journal_waits_for_the_disk_but_not_whe
         service.loop_step()
         assert len(pings) == 1  # the table's loop went round lately
         service._table_round_at = service.mono() - 60  # the table's loop has not come round for a minute
-        service.loop_step()
+        with service.journal._lock:  # the heartbeat table_step handed to the journal's thread is written (or waits)
+            service.loop_step()
         assert len(pings) == 1  # a hang: systemd's watchdog restarts the referee
         service.journal._busy_since = service.journal.clock() - 40  # ... because the SD card has stalled 40 s
         service.loop_step()

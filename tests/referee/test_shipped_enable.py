@@ -11,7 +11,8 @@ import pytest
 from referee import lexicon_store
 from referee.cli import main
 from referee.config import ConfigError, parse_config
-from referee.sim.parts import load_lexicon, sim_config
+from referee.parts import load_lexicon
+from referee.sim.parts import sim_config, sim_lexicon
 from referee.sim.table import SimulatedTable, default_setup
 
 
@@ -32,7 +33,7 @@ def test_the_shipped_list_is_enable_whole(shared_dir: Path) -> None:
 
 
 def test_a_simulated_english_table_judges_words_with_nothing_installed(tmp_path: Path) -> None:
-    lexicon = load_lexicon(sim_config(state_dir=tmp_path / "s", web=False), simulated=True)
+    lexicon = sim_lexicon(sim_config(state_dir=tmp_path / "s", web=False))
     assert "QUIZ" in lexicon and "QUIZZ" not in lexicon
 
 
@@ -49,7 +50,7 @@ def test_a_german_table_without_a_list(tmp_path: Path, caplog: pytest.LogCapture
     with pytest.raises(ConfigError, match=r"game\.lexicon: a german table needs a lexicon"):
         load_lexicon(config)
     with caplog.at_level(logging.WARNING):
-        lexicon = load_lexicon(config, simulated=True)
+        lexicon = sim_lexicon(config)
     assert "ÄRGERX" in lexicon  # every word stands
     assert "no german lexicon installed" in caplog.text
 

@@ -13,7 +13,8 @@ import pytest
 
 from firmware_bridge.emulator import EmulatedBoard
 from firmware_bridge.errors import EmulatorCommandError
-from game.scramble_dice import load_dice_set
+from firmware_bridge.events import DiceTray
+from game.scramble.dice import load_dice_set
 from referee.service import ServiceParts, TableService
 from referee.sim import SimulatedTable, default_setup
 from referee.sim.console import execute
@@ -96,8 +97,9 @@ def test_a_die_out_of_the_cup_is_refused_and_the_cup_is_the_tables(tmp_path: Pat
         table.control("start", {})
         # The tray reads dice 6 to 12 (0-based 5 to 11), each on its first face: the sensors know which die is which.
         tray = {slot: (die, 0) for slot, die in enumerate(range(5, 12))}
-        service.link = SimpleNamespace(picture=lambda: SimpleNamespace(tray=tray, squares={}), stop=lambda: None)
-        service.tray_changed()
+        service.link = SimpleNamespace(stop=lambda: None)
+        for slot, (die, face) in tray.items():  # the tray's slots fill one by one, as its events say
+            service._on_board_event(DiceTray(slot, die, face, board_ms=slot))
         snap: Any = table.snapshot()
         assert snap["state"] == "turn" and snap["pending"]["rolled"] == "".join(DICE[d].faces[0].letter
                                                                                  for d in range(5, 12))

@@ -61,10 +61,9 @@ def _wait_for(what: str, pred: Callable[[], Any], timeout: float = 20.0) -> Any:
 def test_a_german_simulated_table_scores_the_emulated_boards_umlaut(tmp_path: Path) -> None:
     edition = _edition("--language", "de")
     cfg = sim_config(state_dir=tmp_path, web=False, fusion="sensors", language="de", edition=edition)
-    parts, holder = sim_parts(cfg)
+    parts = sim_parts(cfg)
     parts.lexicon = WordSet(["ÄRGER"])
     service = TableService(parts)
-    holder.service = service
     stop = threading.Event()
     service.start()
 

@@ -20,10 +20,9 @@ pytestmark = pytest.mark.pty
 
 def _service(state: Path) -> TableService:
     cfg = sim_config(state_dir=state, web=False, fusion="sensors", clock_mode="none")
-    parts, holder = sim_parts(cfg)
+    parts = sim_parts(cfg)
     parts.lexicon = EveryWord()
     service = TableService(parts)
-    holder.service = service
     service.start()
     return service
 

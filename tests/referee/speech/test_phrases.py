@@ -126,9 +126,20 @@ def test_a_restarted_table_does_not_recite_the_game() -> None:
     assert late.take() == ["Ben passes."]
 
 
-@pytest.mark.parametrize(("notation", "lang", "said"), [
-    ("8D WINDY", "en", "eight D"), ("D8 WINDY", "en", "D eight"), ("12F VRA.K", "de", "zwölf F"),
-    ("-", "en", "-"),
+@pytest.mark.parametrize(("square", "across", "lang", "said"), [
+    ("D8", True, "en", "eight D"), ("D8", False, "en", "D eight"), ("F12", True, "de", "zwölf F"),
 ])
-def test_the_start_square_is_read_as_written(notation: str, lang: str, said: str) -> None:
-    assert spoken_position(notation, lang) == said
+def test_the_start_square_is_read_as_written(square: str, across: bool, lang: str, said: str) -> None:
+    assert spoken_position(square, across, lang) == said
+
+
+def test_a_move_is_read_from_its_fields_not_its_notation() -> None:
+    """The snapshot's moves say where a play went and how many tiles it laid (an exchange: how many it returned):
+    the announcer reads those, so its words cannot drift from a notation it would have to parse back."""
+    t, heard = _table()
+    t.play("H7 QI")
+    t.advance(15)
+    t.control("exchange", {"count": 1})
+    moves = t.snapshot()["moves"]
+    assert [(m.get("square"), m.get("across"), m.get("tiles")) for m in moves] == [("H7", False, 2), (None, None, 1)]
+    assert heard.take() == ["QI, H seven, twenty-two. Anna, twenty-two.", "Ben exchanges one tile."]

@@ -10,8 +10,9 @@ import pytest
 
 from referee.config import ConfigError, parse_config
 from referee.demo import DemoDriver, RecordJudge, load_record
+from referee.parts import open_voice
 from referee.service import TableService
-from referee.sim.parts import open_voice, sim_config, sim_parts
+from referee.sim.parts import sim_config, sim_parts
 
 pytestmark = pytest.mark.pty
 
@@ -26,13 +27,12 @@ class RecordingVoice:
 
 def test_the_builtin_demo_is_announced_play_by_play(tmp_path: Path) -> None:
     cfg = sim_config(state_dir=tmp_path, web=False, fusion="sensors")
-    parts, holder = sim_parts(cfg)
+    parts = sim_parts(cfg)
     voice = RecordingVoice()
     parts.voice = voice
     judge = RecordJudge()
     parts.lexicon = judge
     service = TableService(parts)
-    holder.service = service
     stop = threading.Event()
     service.start()
 

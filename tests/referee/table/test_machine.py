@@ -32,7 +32,7 @@ def test_play_is_scored_by_the_engine_and_the_window_closes_into_the_next_turn()
     snap = t.play("8E QUIZ")
     assert snap["state"] == "challenge"
     assert snap["moves"][-1] == {"player": 0, "kind": "play", "notation": "8E QUIZ", "words": ["QUIZ"],
-                                 "score": 44, "total": 44}
+                                 "score": 44, "total": 44, "square": "E8", "across": True, "tiles": 4}
     assert snap["last_play"] == ["E8", "F8", "G8", "H8"]
     assert snap["players"][1]["on_turn"] and snap["players"][1]["clock"]["running"]
     snap = t.advance(15)
@@ -202,7 +202,7 @@ def test_exchange_is_declared_on_the_page_and_checked() -> None:
     t.lift("H8")
     snap = t.control("exchange", {"count": 3})
     assert snap["moves"][-1] == {"player": 0, "kind": "exchange", "notation": "-3", "words": [], "score": 0,
-                                 "total": 0}
+                                 "total": 0, "tiles": 3}
     assert snap["players"][1]["on_turn"]
 
 

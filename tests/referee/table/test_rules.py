@@ -13,6 +13,7 @@ from game.rules import EndRackRule
 from game.tiles import TileSet
 from referee.config import parse_config
 from referee.journal import Journal
+from referee.parts import table_setup
 from referee.sim.table import SimulatedTable, default_setup
 from referee.table.live import LiveTable
 from referee.table.machine import TableMachine
@@ -22,7 +23,7 @@ from referee.table.setup import TableSetup
 
 def _setup(**game: object) -> TableSetup:
     board = "emulator://" if game.get("kind", "standard") == "standard" else "emulator://9x9"  # the game's board
-    return TableSetup.from_config(parse_config({"game": game, "web": {"enabled": False},
+    return table_setup(parse_config({"game": game, "web": {"enabled": False},
                                                 "sensors": {"board": board}}))
 
 
@@ -174,7 +175,7 @@ def test_a_game_lost_on_time_is_lost_again_when_resumed_from_the_journal(tmp_pat
 
 def _dice_file(path: Path, o_value: int) -> Path:
     """The shipped English dice, taught as 'mine' with O worth `o_value` on every die that shows it."""
-    from game.scramble_dice import DiceSet, Die, Face, load_dice_set
+    from game.scramble.dice import DiceSet, Die, Face, load_dice_set
 
     shipped = load_dice_set("english")
     dice = tuple(Die(tuple(Face("O", o_value) if f.letter == "O" else f for f in die.faces)) for die in shipped.dice)

@@ -4,14 +4,38 @@ from __future__ import annotations
 
 import pytest
 
-from referee.journal import Event
 from referee.sim.table import default_setup
+from referee.table.actions import MACHINE_ACTIONS
 from referee.table.api import ControlError
-from referee.table.machine import EVERY_STATE, REFUSALS, REPORTS, TRANSITIONS, TableMachine
+from referee.table.machine import DIRECTOR, EVERY_STATE, REFUSALS, REPORTS, TRANSITIONS, TableMachine
 from referee.table.rules import EveryWord, table_rules
-from referee.table.state import TableState
+from referee.table.state import Event, TableState
+from tournament.payloads import COMMANDS
 
 ACTIONS = {"start", "pause", "resume", "blank", "exchange", "pass", "challenge", "accept", "racks", "correct", "roll"}
+
+
+def test_the_machines_actions_are_the_schemas() -> None:
+    """The action schema (referee/table/actions.py) names what the page offers and checks; the machine takes
+    exactly those, and its refusal of any other lists them in the schema's order."""
+    assert set(MACHINE_ACTIONS) == set(REFUSALS) == ACTIONS
+    setup = default_setup()
+    with pytest.raises(ControlError) as caught:
+        TableMachine(setup, table_rules(setup, EveryWord())).apply(Event("control", 0, {"action": "fly"}))
+    assert str(caught.value) == f"unknown action 'fly'; the actions are {', '.join(MACHINE_ACTIONS)}"
+    assert caught.value.text("de").endswith(f"die Aktionen sind {', '.join(MACHINE_ACTIONS)}")
+
+
+def test_every_command_of_the_director_network_has_its_entry() -> None:
+    """`DIRECTOR` names what each director's command does; `replay` is the table's link's own (it sends the
+    journal again), and a command nobody names is refused."""
+    assert set(DIRECTOR) == set(COMMANDS) - {"replay"}
+    setup = default_setup()
+    m = TableMachine(setup, table_rules(setup, EveryWord()))
+    with pytest.raises(ControlError, match="unknown director command 'dance'"):
+        m.apply(Event("director", 0, {"cmd": "dance", "args": {}}))
+    with pytest.raises(ControlError, match="unknown director command '_on_tick'"):  # no method is reached by name
+        m.apply(Event("director", 0, {"cmd": "_on_tick", "args": {}}))
 
 
 def test_every_state_has_a_row_and_every_entry_is_an_event_the_table_knows() -> None:

@@ -143,16 +143,21 @@ def test_the_cases_and_the_app_reach_every_check_of_the_catalogue() -> None:
 
 
 def test_every_check_raised_in_the_code_is_in_the_catalogue() -> None:
-    """Every `InvalidInput(field, "code", ...)` written in referee/web names a code with words."""
+    """Every `InvalidInput(field, "code", ...)` written in referee/web, and every `BadParam` of the action schema
+    (referee/table/actions.py) the page words, names a code with words."""
     raised: list[tuple[str, str]] = []
-    for path in sorted((ROOT / "referee" / "web").glob("*.py")):
+    schema = ROOT / "referee" / "table" / "actions.py"
+    for path in [*sorted((ROOT / "referee" / "web").glob("*.py")), schema]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "InvalidInput":
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("InvalidInput", "BadParam")):
                 code = node.args[1]
                 where = f"{path.name}:{node.lineno}"
+                if isinstance(code, ast.Attribute):  # validation.py passes on the schema's code (`bad.check`)
+                    continue
                 if isinstance(code, ast.Constant):
                     raised.append((str(code.value), where))
-                else:  # _int's f"{name}_whole" and f"{name}_range": its names are count, player and words
+                else:  # whole()'s f"{name}_whole" and f"{name}_range": its names are count, player and words
                     assert isinstance(code, ast.JoinedStr), where
                     raised += [(f"{name}_{kind}", where) for name in ("count", "player", "words")
                                for kind in ("whole", "range")]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.web.validation import ACTIONS, MAX_WORDS, OPTIONAL, InvalidInput, parse_control
+from referee.web.validation import ACTIONS, MAX_WORDS, InvalidInput, parse_control
 
 SNAPSHOT: Any = {"board": ["." * 15] * 15, "players": [{"name": "A"}, {"name": "B"}]}
 SCRAMBLE: Any = {"board": ["." * 9] * 9, "players": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}
@@ -30,8 +30,8 @@ def test_any_input_is_cleaned_or_refused_with_a_named_field(action: str, params:
     except InvalidInput as exc:
         assert str(exc) and (exc.field == "" or str(exc).startswith(f"{exc.field}: "))
         return
-    fields = set(ACTIONS[action][0])
-    assert fields - set(OPTIONAL.get(action, ())) <= set(clean) <= fields
+    fields = set(ACTIONS[action].fields)
+    assert fields - set(ACTIONS[action].optional) <= set(clean) <= fields
     if "words" in clean:
         assert 1 <= clean["words"] <= MAX_WORDS
     if "letter" in clean:

@@ -21,7 +21,7 @@ from game.game import Game, first_player
 from game.play import Play, placements_from_str
 from game.rules import classic_english, german
 from game.scramble import ScrambleGame, scramble_rules
-from game.scramble_dice import Face
+from game.scramble.dice import Face
 from game.squares import Position, Square
 from game.tiles import Tile, load_tile_set, rack_counter
 from game.timers import Countdown, TurnTimer, TurnTimerConfig
@@ -83,8 +83,9 @@ def test_no_text_is_left_for_a_reason_no_class_declares() -> None:
 
 
 def _raise_sites() -> Iterator[tuple[str, int, str, list[str], set[str]]]:
-    """(file, line, class name, the reasons it may give, the field names it passes) of each raise in game/."""
-    for path in sorted(GAME_DIR.glob("*.py")):
+    """(file, line, class name, the reasons it may give, the field names it passes) of each raise in game/ (its
+    subpackages too: game/scramble/)."""
+    for path in sorted(GAME_DIR.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
                     and isinstance(node.exc.func, ast.Name)):
@@ -99,7 +100,7 @@ def _raise_sites() -> Iterator[tuple[str, int, str, list[str], set[str]]]:
                     names.add(kw.arg)
                 else:
                     names.add("**")
-            yield path.name, node.lineno, node.exc.func.id, reasons, names
+            yield str(path.relative_to(GAME_DIR)), node.lineno, node.exc.func.id, reasons, names
 
 
 def _raised(cls: type[RefereeError]) -> bool:

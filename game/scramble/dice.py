@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from game.errors import DataError, NotationError
+from game.shipped import load_shipped_json, shipped_names
 from game.tiles import BLANK, TileSet
 
 DICE_PER_SET = 12
@@ -195,15 +195,13 @@ def _face_from_json(item: object) -> Face:
 @cache
 def load_dice_set(name: str) -> DiceSet:
     """The dice set `game/data/dice/<name>.json` shipped with the package."""
-    try:
-        text = resources.files("game").joinpath("data", "dice", f"{name}.json").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError) as exc:
+    text = load_shipped_json("dice", name)
+    if text is None:
         raise DataError(f"no dice set named {name!r} (have: {', '.join(dice_set_names())})", form="no_dice_set",
-                        name=name, known=", ".join(dice_set_names())) from exc
+                        name=name, known=", ".join(dice_set_names()))
     return DiceSet.from_json(text, f"dice/{name}.json")
 
 
 def dice_set_names() -> list[str]:
     """Names of the dice sets shipped in the package."""
-    folder = resources.files("game").joinpath("data", "dice")
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+    return shipped_names("dice")

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from game.errors import NotOnRackError
-from game.scramble_dice import DICE_PER_SET, DiceSet, Face
-from game.scramble_errors import RollError
+from game.scramble.dice import DICE_PER_SET, DiceSet, Face
+from game.scramble.errors import RollError
 from game.squares import Square
 from game.tiles import BLANK
 

@@ -7,8 +7,8 @@ Scramble is the standard engine with different data and a small `Game` subclass:
   (bingo 7 dice +50, double challenge, two-letter first word on the centre square);
 - `ScrambleRules` adds what a rule set of the standard game does not have: the dice set, advanced
   play (unused dice passed on, letters up), the winning score (200) and the turn time (60 s);
-- `ScrambleGame` replaces the bag and racks by the cup and the dice in hand (`game.scramble_cup`)
-  and, through the `after_turn` hook, applies the "scrambled" rule (`game.scramble_rule`) after
+- `ScrambleGame` replaces the bag and racks by the cup and the dice in hand (`game.scramble.cup`)
+  and, through the `after_turn` hook, applies the "scrambled" rule (`game.scramble.rule`) after
   every scored play. Validation, scoring, challenges and the score sheet are the standard game's.
 
 A turn: `roll()` (simulation, seeded), `read_roll(faces)` (the table's sensors) or `set_rack(player,
@@ -34,10 +34,10 @@ from game.layout import Layout, load_layout
 from game.play import Placement, Play
 from game.rules import ChallengeRule, RuleSet, ScorelessLimit, rules_from_dict, rules_to_dict
 from game.scoring import ScoredPlay
-from game.scramble_cup import ALPHABETS, Dice
-from game.scramble_dice import DiceSet, Face, load_dice_set
-from game.scramble_errors import RollError, RollOrderError
-from game.scramble_rule import Scramble, scramble
+from game.scramble.cup import ALPHABETS, Dice
+from game.scramble.dice import DiceSet, Face, load_dice_set
+from game.scramble.errors import RollError, RollOrderError
+from game.scramble.rule import Scramble, scramble
 from game.squares import Square
 from game.tiles import rack_counter
 from game.timers import TurnTimerConfig
