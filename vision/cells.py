@@ -192,6 +192,8 @@ class Glyph:
     cy: float
     height: float
     dots_misplaced: bool = False  # two dots under or beside the letter: an umlaut on a turned tile
+    dots_above: bool = False  # two marks just above the letter, side by side: an umlaut's dots
+    body_cy: float = -1.0  # the middle of the letter without the marks above it (-1: as `cy`)
 
     @property
     def found(self) -> bool:
@@ -272,15 +274,17 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: 
         x, y, bw, bh = _letter_without_edges(labels == best, x, y, bw, bh, letter_px)
     y0, y1 = y, y + bh
     below = 0
+    above: list[tuple[float, float, int]] = []  # marks just above the letter: centre x, centre y, top
     beside: list[tuple[float, float]] = []
     for i in range(1, n):
         dx, dy, dw, dh, _ = stats[i]
         if i == best:
             continue
         within_width = dx >= x - 2 and dx + dw <= x + bw + 2
-        dot = max(dw, dh) < 0.15 * PITCH  # an umlaut's dot, not the dark edge of the tile above
-        if within_width and dot and y - 0.3 * bh <= dy + dh <= y + 2:  # umlaut dots: just above the glyph
-            y0 = min(y0, dy)
+        # An umlaut's dot or the apex of a thin A: small and round, not a fragment of a tile's dark edge.
+        dot = max(dw, dh) < 0.15 * PITCH and max(dw, dh) <= 2 * min(dw, dh) + 1
+        if within_width and dot and y - 0.3 * bh <= dy + dh <= y + 2:  # part of the letter, above it
+            above.append((dx + dw / 2, dy + dh / 2, int(dy)))
         elif within_width and y + bh - 2 <= dy <= y + 1.3 * bh and max(dw, dh) < 0.15 * PITCH:
             below += 1  # dots under the letter: an umlaut upside down
         elif (
@@ -289,13 +293,22 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: 
             and (x - 0.3 * bh <= dx + dw <= x + 2 or x + bw - 2 <= dx <= x + bw + 0.3 * bh)
         ):
             beside.append((dx + dw / 2, dy + dh / 2))  # a mark at the letter's side: perhaps a dot
+    if above:
+        y0 = min(y0, *(a[2] for a in above))
+    # Umlaut dots are two, side by side: one mark above the letter is an A's apex or a speck, not dots.
+    pair = any(
+        abs(a[1] - b[1]) < 0.1 * PITCH and abs(a[0] - b[0]) > 0.1 * PITCH
+        for k, a in enumerate(above)
+        for b in above[k + 1 :]
+    )
     # Two dots stacked at the letter's side: an umlaut lying sideways (the value's digits sit side by side).
     sideways = any(
         abs(a[0] - b[0]) < 0.1 * PITCH and abs(a[1] - b[1]) > 0.2 * bh
         for k, a in enumerate(beside)
         for b in beside[k + 1 :]
     )
-    return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh), dots_misplaced=below >= 2 or sideways)
+    return Glyph((x + x + bw) / 2, (y0 + y1) / 2, float(bh), dots_misplaced=below >= 2 or sideways,
+                 dots_above=pair, body_cy=(y + y1) / 2)
 
 
 def _pick_letter(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, int]:

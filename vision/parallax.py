@@ -22,7 +22,9 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.geometry import SIZE
 
-MIN_TILES = 8  # lettered tiles a frame needs before the lift is measured on it
+MIN_TILES = 8  # lettered tiles a frame needs before the lift is measured on it ...
+FEW_TILES = 4  # ... or this many, if they tell it within `MAX_ERROR` (tiles far out, laid squarely)
+MAX_ERROR = 0.006  # standard error of a lift measured on fewer than `MIN_TILES` tiles
 MIN_REACH = 2.0  # RMS distance (squares) of those tiles from the camera's foot: nearer, no tile leans enough
 MAX_LIFT = 0.1  # a camera 3 squares above the board, lower than any that sees the whole board
 USE_LIFT = 0.015  # below this the top faces' grid is the board's (within 0.1 square everywhere)
@@ -63,7 +65,7 @@ def lift_from_letters(
     the squares hardly changes with the lift (0.80 to 0.85 over the lifts tried, on camera C's board under
     the `tall` perturbation), and on a crowded board the best score fell to lift 0.
     """
-    if len(squares) < MIN_TILES:
+    if len(squares) < FEW_TILES:
         return None
     middles = np.asarray(squares, np.float64) + 0.5
     out = middles - np.asarray(at, np.float64)
@@ -83,7 +85,16 @@ def lift_from_letters(
         coef, *_ = np.linalg.lstsq(design[rows], target[rows], rcond=None)
         miss = np.hypot(*(design @ coef - target).reshape(2, n))
         keep = miss <= max(float(np.percentile(miss, 80)), 0.05)
-        if keep.sum() < MIN_TILES:
+        if keep.sum() < FEW_TILES:
+            return None
+    if keep.sum() < MIN_TILES:
+        # Few tiles: only if they tell the lift well (how far each lies from the fit, against how far out
+        # they lie from the foot).
+        rows = np.concatenate([keep, keep])
+        used = design[rows]
+        left = float(((used @ coef - target[rows]) ** 2).sum()) / max(len(used) - 3, 1)
+        spread = used[:, 2] - used[:, 2].mean()
+        if np.sqrt(left / max(float(spread @ spread), 1e-9)) > MAX_ERROR:
             return None
     return float(np.clip(lift + coef[2] * (1.0 + lift), 0.0, MAX_LIFT))
 

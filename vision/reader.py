@@ -16,9 +16,10 @@ The board picture always carries the best guess; `uncertain` says which squares 
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import cv2
@@ -42,6 +43,7 @@ SHADE = 40.0  # Lab lightness a square beside a tile may lose to the tile's shad
 MOVED_HINT = 40  # foreign squares from which the notes suggest checking the calibration
 TURN_CHECK_NOVELTY = 1.5  # tiles less unusual than this as they lie are not checked for being turned
 TURN_CLEARER = 0.85  # a turned tile's novelty, as a share of its own, below which it is taken as turned
+UMLAUT_TALL = 1.1  # a letter this much taller than the board's has its umlaut's dots merged into it
 NOTE_SQUARES = 8  # squares named in a note before "and N more"
 
 
@@ -345,8 +347,8 @@ class BoardReader:
         needs it), each square's colour stats (a tile's on its top face, an empty square beside a tile on
         the part of it no neighbour's box reaches) and each square's mean Lab colour, measured alike."""
         tiles = (stats[:, 0] >= TILE_FACE) & self._seen
-        if not self._lift_measured and int(tiles.sum()) >= parallax.MIN_TILES:
-            # The first frame with tiles enough: measured on the board's own grid (lift 0); after that,
+        if not self._lift_measured and int(tiles.sum()) >= parallax.FEW_TILES:
+            # The first frame whose tiles tell it: measured on the board's own grid (lift 0); after that,
             # followed from each frame's letters as read on the top faces' grid (`_letters`).
             measured = _lift_of(cells.board_glyphs(pl, [divmod(int(i), SIZE) for i in np.flatnonzero(tiles)]),
                                 self._foot, 0.0)
@@ -423,6 +425,7 @@ class BoardReader:
         patches: list[np.ndarray] = []
         heights: list[float] = []
         dots_misplaced: list[bool] = []
+        dots_above: list[bool] = []
         for i in tiles:
             name = ALL_SQUARES[i]
             patch, glyph = glyphs[divmod(i, SIZE)]
@@ -437,6 +440,7 @@ class BoardReader:
             patches.append(patch)
             heights.append(glyph.height)
             dots_misplaced.append(glyph.dots_misplaced)
+            dots_above.append(glyph.dots_above)
         typical = float(np.median(heights)) if heights else 0.0
         stack = np.stack(patches) if patches else np.empty((0, cells.PATCH, cells.PATCH), np.uint8)
         guesses = self.classifier.predict(stack)
@@ -459,10 +463,28 @@ class BoardReader:
         for k, (i, guess, height) in enumerate(zip(lettered, guesses, heights, strict=True)):
             # A glyph much bigger or smaller than the others is not a letter of this set seen cleanly.
             odd_size = len(heights) >= 5 and typical > 0 and abs(height / typical - 1.0) > 0.3
-            doubt = guess.doubtful or odd_size or k in turned or dots_misplaced[k]
+            # An umlaut read where no dots were seen above the letter (nor a letter grown tall by dots merged
+            # into it) is the letter's tile edge taken for dots: on the shared photos, 3 of 186 umlauts had
+            # their dots merged or lost, and a tall tile's top edge over a U read as a sure Ü.
+            undotted = _has_dots(guess.letter) and not dots_above[k] and height <= UMLAUT_TALL * typical
+            if undotted:
+                # Read the letter alone, without the mark above it: the U under a tile's edge.
+                alone = self._without_marks_above(pl, lettered[k])
+                if alone is not None and not alone.doubtful and not _has_dots(alone.letter):
+                    guess, undotted = alone, False
+            doubt = guess.doubtful or odd_size or k in turned or dots_misplaced[k] or undotted
             name = ALL_SQUARES[i]
             results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
         return foreign
+
+    def _without_marks_above(self, pl: cells.Planes, square: int) -> LetterGuess | None:
+        """The letter of `square` read alone, centred on its body without the marks found above it."""
+        gray, face, tile = cells.glyph_window(pl, *divmod(square, SIZE))
+        glyph = cells.find_glyph(gray, face, tile)
+        if not glyph.found or glyph.body_cy < 0:
+            return None
+        patch = cells.cut_glyph(gray, replace(glyph, cy=glyph.body_cy), glyph.height)
+        return self.classifier.predict(patch[None])[0]
 
     def _turned(self, stack: np.ndarray, guesses: list[LetterGuess]) -> set[int]:
         """Indices of patches that look like a tile laid sideways or upside down.
@@ -513,6 +535,12 @@ def _lift_of(glyphs: Mapping[tuple[int, int], tuple[np.ndarray | None, cells.Gly
         x0, y0, _side = cells.window_box(r, c)
         letters[k] = ((x0 + g.cx) / cells.PITCH - cells.PAD, (y0 + g.cy) / cells.PITCH - cells.PAD)
     return parallax.lift_from_letters(squares, letters, at, lift)
+
+
+@cache
+def _has_dots(letter: str) -> bool:
+    """Is `letter` written with a diaeresis (Ä, Ö, Ü)?"""
+    return "\u0308" in unicodedata.normalize("NFD", letter)
 
 
 def _doubted(reading: BoardReading, why: str) -> BoardReading:

@@ -96,8 +96,13 @@ def render_scene(
     palette: dict[str, tuple[int, int, int]] | None = None,
     loose: dict[tuple[int, int], tuple[float, float]] | None = None,
     turned: dict[tuple[int, int], int] | None = None,
+    lift: float = 0.0,
 ) -> Scene:
-    """A camera frame of `board`: perspective (`tilt`), uneven light, blur, noise, and optionally a hand."""
+    """A camera frame of `board`: perspective (`tilt`), uneven light, blur, noise, and optionally a hand.
+
+    `lift`: the tiles stand up as boxes seen by a camera that low (`vision.parallax`: 0.045 is a camera about
+    six squares above the board), their top faces out from the frame's centre and their sides showing
+    (`vision.perturb.stand_tiles`); 0 prints them flat on the board."""
     rng = np.random.default_rng(seed)  # the camera and the light: the same for the same seed, whatever the board
     flat = render_board(
         board, tiles=tiles, rng=np.random.default_rng([seed, 1]), font=font, palette=palette, loose=loose, turned=turned
@@ -116,6 +121,12 @@ def render_scene(
     # board units -> flat px: (u + 1) * PX; so image -> board units is that inverted after the warp.
     units_to_flat = np.array([[PX, 0, PX], [0, PX, PX], [0, 0, 1]], dtype=np.float64)
     homography = np.linalg.inv(warp @ units_to_flat)
+    if lift > 0:
+        from vision.perturb import stand_tiles
+
+        to_image = np.linalg.inv(homography)
+        grid = np.array([[0, 0, 1], [15, 0, 1], [15, 15, 1], [0, 15, 1]], np.float64) @ to_image.T
+        frame = stand_tiles(frame, grid[:, :2] / grid[:, 2:3], board, lift)
     covered: set[str] = set()
     if hand:
         covered = draw_hand(frame, homography, rng)
