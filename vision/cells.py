@@ -245,24 +245,30 @@ def cut_glyph(gray: np.ndarray, glyph: Glyph, letter_px: float) -> np.ndarray:
     return _stretch(patch)
 
 
-def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: float | None = None) -> Glyph:
+def find_glyph(
+    gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: float | None = None, strict: bool = False
+) -> Glyph:
     """Locate the letter in a window: the dark mark nearest the middle, with umlaut dots above it.
 
     `letter_px`: the height of the board's letters, when known: a mark much taller or wider than that is cut
-    down to the letter in it, when its extra is thinner than a stroke (`_letter_without_edges`)."""
+    down to the letter in it, when its extra is thinner than a stroke (`_letter_without_edges`). `strict`: ink
+    only the darker half of the way from the face to the letter's darkest (not half of it): umlaut dots that a
+    dark tone curve or blur joined to their letter by grey pixels come apart again."""
     h, w = gray.shape
     n_face = int(face.sum())
     if n_face < 0.15 * h * w:
         return Glyph(w / 2, h / 2, 0.0)
+    m0, m1 = round(0.3 * h), round(0.7 * h)
+    face, tile = _own_face(face, tile, m0, m1)
     level = float(gray[face].mean())
     # Ink is judged against the darkest pixels in the middle of the window, where the glyph is: printing and
     # light vary, and a faded grey letter must count as much as a black one.
-    m0, m1 = round(0.3 * h), round(0.7 * h)
     middle = gray[m0:m1, m0:m1]
     dark = float(np.partition(middle, max(0, middle.size // 30), axis=None)[middle.size // 30])
     if level - dark < NO_INK * level:
         return Glyph(w / 2, h / 2, 0.0)  # no ink anywhere near the middle: a clean blank face
-    ink = (tile & (gray < max(0.62 * level, (level + dark) / 2))).astype(np.uint8)
+    limit = (level + 3 * dark) / 4 if strict else max(0.62 * level, (level + dark) / 2)
+    ink = (tile & (gray < limit)).astype(np.uint8)
     # The dark gap between two touching tiles is a long straight line; a letter's strokes are short. Remove
     # the gaps, or a letter touching one merges into a shape that is no letter.
     ink &= ~_long_lines(ink)
@@ -281,8 +287,10 @@ def find_glyph(gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: 
         if i == best:
             continue
         within_width = dx >= x - 2 and dx + dw <= x + bw + 2
-        # An umlaut's dot or the apex of a thin A: small and round, not a fragment of a tile's dark edge.
-        dot = max(dw, dh) < 0.15 * PITCH and max(dw, dh) <= 2 * min(dw, dh) + 1
+        # An umlaut's dot or the apex of a thin A: small and roundish, not a fragment of a tile's dark edge. A
+        # faint dot (blurred, or seen on a raised face warped by the camera's angle) is only its darkest
+        # row: a 4x1 dash on camera A's tall tiles.
+        dot = max(dw, dh) < 0.15 * PITCH and max(dw, dh) <= 2 * min(dw, dh) + 2
         if within_width and dot and y - 0.3 * bh <= dy + dh <= y + 2:  # part of the letter, above it
             above.append((dx + dw / 2, dy + dh / 2, int(dy)))
         elif within_width and y + bh - 2 <= dy <= y + 1.3 * bh and max(dw, dh) < 0.15 * PITCH:
@@ -377,6 +385,34 @@ def _line_kernels(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ones((n, 1), np.uint8), np.ones((1, n), np.uint8)
 
 
+def _own_face(face: np.ndarray, tile: np.ndarray, m0: int, m1: int) -> tuple[np.ndarray, np.ndarray]:
+    """The face of the tile in the middle of a window, and its tile plane: pale regions that do not reach the
+    middle (the white cloth beyond the board, a neighbour's face past the gap) left out.
+
+    The tile plane closes the faces over narrow dark gaps; a tall tile on the edge row, raised towards the
+    cloth by a low camera, came within a few pixels of it, and the dark strip of board between them closed
+    into the tile and merged with the letter (a D read as an E on camera C's top row)."""
+    n, labels = cv2.connectedComponents(face.astype(np.uint8), connectivity=8)
+    if n <= 2:
+        return face, tile
+    mine = np.unique(labels[m0:m1, m0:m1])
+    mine = mine[mine > 0]
+    if len(mine) == n - 1:
+        return face, tile
+    own = np.isin(labels, mine)
+    if not own.any():
+        return face, tile
+    k = max(3, int(PITCH * 0.35) | 1)
+    closed = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_CLOSE, _ellipse(k)) > 0
+    return own, tile & closed
+
+
+@cache
+def _ellipse(k: int) -> np.ndarray:
+    """The elliptical structuring element of size `k` (cached: made per window otherwise)."""
+    return np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
 def _long_lines(ink: np.ndarray, share: float = 0.7) -> np.ndarray:
     """Pixels of `ink` on straight vertical or horizontal runs longer than `share` of a square (dilated by 1)."""
     kv, kh = _line_kernels(int(PITCH * share))
@@ -414,7 +450,7 @@ def sharpness(gray: np.ndarray) -> float:
 
 
 def board_glyphs(
-    pl: Planes, squares: list[tuple[int, int]], letter_px: float | None = None
+    pl: Planes, squares: list[tuple[int, int]], letter_px: float | None = None, strict: bool = False
 ) -> dict[tuple[int, int], tuple[np.ndarray | None, Glyph]]:
     """Glyph patches of the tiles on `squares`, and the glyph found (patch None when no letter was found).
 
@@ -423,6 +459,6 @@ def board_glyphs(
     out: dict[tuple[int, int], tuple[np.ndarray | None, Glyph]] = {}
     for sq in squares:
         win = glyph_window(pl, *sq)
-        g = find_glyph(*win, letter_px)
+        g = find_glyph(*win, letter_px, strict)
         out[sq] = (cut_glyph(win[0], g, g.height) if g.found else None, g)
     return out

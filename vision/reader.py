@@ -459,6 +459,23 @@ class BoardReader:
                     if not guess.doubtful:
                         stack[k], guesses[k] = patch, guess
                         heights[k] = again[divmod(lettered[k], SIZE)][1].height
+        merged = [
+            k for k, h in enumerate(heights)
+            if guesses[k].doubtful and len(heights) >= 5 and UMLAUT_TALL * typical < h <= cells.TALL_GLYPH * typical
+        ]
+        if merged:
+            # A letter a little taller than the board's, read in doubt, may have its umlaut's dots joined to it
+            # by grey pixels (game13's Ü under a dark tone curve): looked for again on the darker ink alone,
+            # and taken if that reads sure.
+            again = cells.board_glyphs(pl, [divmod(lettered[k], SIZE) for k in merged], typical, strict=True)
+            for k in merged:
+                patch, glyph = again[divmod(lettered[k], SIZE)]
+                if patch is None:
+                    continue
+                guess = self.classifier.predict(patch[None])[0]
+                if not guess.doubtful and (not _has_dots(guess.letter) or glyph.dots_above):
+                    stack[k], guesses[k], heights[k] = patch, guess, glyph.height
+                    dots_above[k], dots_misplaced[k] = glyph.dots_above, glyph.dots_misplaced
         turned = self._turned(stack, guesses)
         for k, (i, guess, height) in enumerate(zip(lettered, guesses, heights, strict=True)):
             # A glyph much bigger or smaller than the others is not a letter of this set seen cleanly.
@@ -508,16 +525,24 @@ class BoardReader:
 
     @staticmethod
     def _spread_doubt(foreign: set[int], results: dict[str, SquareReading]) -> None:
-        """A hand is bigger than what shows: its edge may pass for a board colour (skin on a pink square).
-        Every square next to a foreign one is doubtful too."""
-        near = {
-            r * SIZE + c
-            for i in foreign
-            for r in range(i // SIZE - 1, i // SIZE + 2)
-            for c in range(i % SIZE - 1, i % SIZE + 2)
-            if 0 <= r < SIZE and 0 <= c < SIZE
-        }
-        for i in near:
+        """A hand is bigger than what shows: its edge may pass for a board colour (skin on a pink square), and
+        the palm or a sleeve over empty squares for blank tiles (a face with no ink, of about a tile's colour).
+        Every square next to a foreign one is doubtful too, and so is every blank-looking tile joined to them
+        through other blank-looking tiles: a hand is one piece, and so is what it covers."""
+        doubted: set[int] = set()
+        todo = list(foreign)
+        while todo:
+            i = todo.pop()
+            for r in range(i // SIZE - 1, i // SIZE + 2):
+                for c in range(i % SIZE - 1, i % SIZE + 2):
+                    j = r * SIZE + c
+                    if not (0 <= r < SIZE and 0 <= c < SIZE) or j in doubted:
+                        continue
+                    doubted.add(j)
+                    sq = results[ALL_SQUARES[j]]
+                    if sq.occupied and sq.letter == BLANK and j not in foreign:
+                        todo.append(j)  # inkless and touching the hand: the hand may go on under it
+        for i in doubted:
             sq = results[ALL_SQUARES[i]]
             results[sq.name] = SquareReading(sq.name, sq.occupied, sq.letter, min(sq.confidence, 0.5), True)
 

@@ -66,10 +66,9 @@ def test_camera_c_reads_every_board_from_the_empty_board(
     empty = next(p for p in mine if p.flag == "empty_board").file
     frames = sum(p.flag != "player_names_before_start" for p in mine)
     exact, flagged, confident_wrong = _read_game(mine, empty, german_model)
-    assert confident_wrong == 0
-    # game13's board-23 (a colder frame) still flags a dozen tiles at the frame's top edge: see docs/vision.md.
-    assert flagged <= 1, f"{game}: {flagged} of {frames} clean frames flagged"
-    assert exact >= frames - 1
+    # (game13's board-23, a colder frame, flagged a dozen tiles at the frame's top edge before the faces' own
+    # light: docs/vision.md.)
+    assert (exact, flagged, confident_wrong) == (frames, 0, 0), f"{game}: {flagged} of {frames} frames flagged"
 
 
 @pytest.mark.slow

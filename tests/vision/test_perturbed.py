@@ -19,7 +19,7 @@ from vision import perturb
 from vision.classifier import TileClassifier
 from vision.reader import BoardReader
 from vision.registration import calibrate
-from vision.synth import render_scene
+from vision.synth import draw_hand, render_scene
 from vision.teach import LabelledPhoto, load_labels
 
 NOT_YET: dict[str, str] = {}
@@ -129,4 +129,82 @@ def test_a_clean_late_frame_under_a_vignette_is_not_flagged( shared_dir: Path, g
     later = photos["board-20.png"]
     reading = BoardReader(calib, german_model).read(apply(cv2.imread(str(later.path)), rng))
     assert not reading.occluded, reading.notes
+    assert reading.board == list(later.board), reading.notes
+
+
+@pytest.mark.parametrize(("game", "file", "seed"), [("game13", "board-01.jpg", 1), ("game15", "board-02.jpg", 2)])
+def test_a_hand_over_empty_squares_is_doubt_not_blank_tiles(
+    shared_dir: Path, german_model: TileClassifier, game: str, file: str, seed: int
+) -> None:
+    """A palm over empty squares has no ink and about a tile's colour: it read as sure blank tiles (G13-G15 on
+    game13's board-01, G10-G15 on game15's board-02) joined to the squares seen as covered. The frame is
+    flagged, and every square the hand made read wrong is in doubt."""
+    labels = shared_dir / "photos" / "labels.json"
+    if not labels.is_file():
+        pytest.skip(f"no labelled photos at {labels}")
+    mine = [p for p in load_labels(labels) if p.game == game]
+    empty = next(p for p in mine if p.flag == "empty_board")
+    calib = calibrate(cv2.imread(str(empty.path)), where=f"{game} empty board")
+    reader = BoardReader(calib, german_model)
+    photo = next(p for p in mine if p.file == file)
+    frame = cv2.imread(str(photo.path))
+    reader.read(frame)
+    covered = draw_hand(frame, calib.matrix, np.random.default_rng(seed))
+    reading = reader.read(frame)
+    assert reading.occluded
+    wrong = {
+        "ABCDEFGHIJKLMNO"[c] + str(r + 1)
+        for r in range(15)
+        for c in range(15)
+        if reading.board[r][c] != photo.board[r][c]
+    }
+    assert wrong, "the hand changed nothing: the test no longer shows what it is about"
+    assert wrong <= set(reading.uncertain), f"read wrong and sure: {sorted(wrong - set(reading.uncertain))}"
+    assert wrong <= covered | set(reading.uncertain)
+
+
+@pytest.mark.parametrize(
+    ("game", "file", "square"), [("game15", "board-13.jpg", "C1"), ("game01", "image-27.jpg", "M2")]
+)
+def test_tall_tiles_on_the_edge_row_read_their_letters(
+    shared_dir: Path, german_model: TileClassifier, game: str, file: str, square: str
+) -> None:
+    """Tiles stood up as boxes (perturb's "tall" kind): a tile on the frame's top row raised to within a few
+    pixels of the cloth beyond the board had the strip of board between them closed into its face (game15's
+    C1: a D read in doubt as E in the benchmark's sweep, by the model taught without game15; the shipped model
+    here read it right before too); a raised Ä had its faint dots seen as dashes and was read a sure A
+    (game01's M2, which failed here). Both are read as labelled, and sure."""
+    labels = shared_dir / "photos" / "labels.json"
+    if not labels.is_file():
+        pytest.skip(f"no labelled photos at {labels}")
+    mine = [p for p in load_labels(labels) if p.game == game]
+    photo = next(p for p in mine if p.file == file)
+    tall = perturb.BY_NAME["tall"]
+    first = cv2.imread(str(mine[0].path))
+    corners = calibrate(first).corners()
+    reader = BoardReader(calibrate(tall.stand(first, corners, mine[0].board)), german_model)
+    for earlier in mine[max(0, mine.index(photo) - 3) : mine.index(photo)]:  # the lift measured as in a game
+        reader.read(tall.stand(cv2.imread(str(earlier.path)), corners, earlier.board))
+    reading = reader.read(tall.stand(cv2.imread(str(photo.path)), corners, photo.board))
+    r, c = int(square[1:]) - 1, "ABCDEFGHIJKLMNO".index(square[0])
+    assert reading.board[r][c] == photo.board[r][c], reading.squares[square]
+    assert square not in reading.uncertain, reading.squares[square]
+
+
+def test_umlaut_dots_joined_to_their_letter_by_a_dark_tone_curve_come_apart(
+    shared_dir: Path, german_model: TileClassifier
+) -> None:
+    """Game13's Ü on H8 of board-04 under gamma 1.5: grey pixels joined its dots to the U, the letter grew
+    taller than the board's and read U in doubt. Looked for again on the darker ink, it is a sure Ü."""
+    labels = shared_dir / "photos" / "labels.json"
+    if not labels.is_file():
+        pytest.skip(f"no labelled photos at {labels}")
+    photos = {p.file: p for p in load_labels(labels) if p.game == "game13"}
+    apply = perturb.BY_NAME["gamma1.5"].apply
+    rng = np.random.default_rng(0)
+    reader = BoardReader(calibrate(apply(cv2.imread(str(photos["board-00a.jpg"].path)), rng)), german_model)
+    later = photos["board-04.jpg"]
+    reading = reader.read(apply(cv2.imread(str(later.path)), rng))
+    assert reading.squares["H8"].letter == later.board[7][7] == "Ü", reading.squares["H8"]
+    assert "H8" not in reading.uncertain
     assert reading.board == list(later.board), reading.notes
