@@ -21,8 +21,8 @@ from tournament.director.link import BrokerLink
 from tournament.director.rounds import TshWatch
 from tournament.director.store import Store
 from tournament.settings import BrokerSettings
-from tournament.simhall import SimReplayer, SimTable
 from tournament.testing.broker import Broker, mosquitto_path
+from tournament.testing.simhall import SimReplayer, SimTable
 
 EVENT = "test-open"
 KEY = "hall-key-2026"

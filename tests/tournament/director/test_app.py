@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 pytestmark = pytest.mark.slow

@@ -14,7 +14,7 @@ from tests.tournament.director.conftest import EVENT, settings
 from tournament import mqtt, topics
 from tournament.acl import table_user
 from tournament.payloads import EventMessage, SnapshotMessage
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 pytestmark = pytest.mark.slow
 

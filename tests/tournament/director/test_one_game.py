@@ -18,7 +18,7 @@ from tournament.director.core import Director
 from tournament.director.sheets import Sheets
 from tournament.director.store import Store
 from tournament.payloads import EventMessage
-from tournament.simhall import SimReplayer
+from tournament.testing.simhall import SimReplayer
 
 
 def play(director: Director, table: int, game: int) -> None:

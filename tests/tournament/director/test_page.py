@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from referee.cli import main as referee_main
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 TABLES = 50

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tournament.pairings import tourney_data
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 KEY = "hall-key-2026"

@@ -233,6 +233,7 @@ class SimTable:
         will = StatusMessage(self.number, "offline", _now(), self.name).to_bytes()
         client.will_set(topics.status(self.event, self.number), will, qos=1, retain=True)
         client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
         self.client = client
         mqtt.connect_async(client, self.broker, clean_start=True)
@@ -247,6 +248,13 @@ class SimTable:
         self.connected.set()
         with self.lock:
             self.flush()
+
+    def _on_disconnect(self, client: paho.Client, _userdata: object, _flags: object, _reason: object,
+                       _props: object) -> None:
+        # the broker went away: play on and keep the events (the journal is the outbox) until it is back; a
+        # test waiting for `connected` then waits for the table's new subscription too, not the old one's flag
+        if client is self.client:
+            self.connected.clear()
 
     def _publish(self, topic: str, payload: bytes, *, retain: bool = False,
                  props: Properties | None = None) -> None:
