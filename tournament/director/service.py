@@ -12,7 +12,7 @@ from tournament.director.access import Guard
 from tournament.director.app import create_app
 from tournament.director.config import DirectorConfig
 from tournament.director.core import Director
-from tournament.director.link import BrokerLink
+from tournament.director.link import hall_link
 from tournament.director.rounds import TshWatch
 from tournament.director.sheets import Replayer
 from tournament.director.store import Store
@@ -29,7 +29,7 @@ async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, sta
     store = Store(config.state_dir / "director.sqlite3")
     director = Director(config.event, store, name=config.name, replayer=replayer)
     director.tsh_entry, director.bye_spread = config.tsh_entry, config.bye_spread
-    link = BrokerLink(director, config.broker)
+    link = hall_link(director, config.broker)
     tsh = TshWatch(director, config.tsh_file, dict(config.tsh_offsets)) if config.tsh_file is not None else None
     cast = config.broadcast
     runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh, language=cast.language,
@@ -49,6 +49,6 @@ async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, sta
             started.set()
         await asyncio.Event().wait()
     finally:
-        link.stop()
+        await link.stop()
         await runner.cleanup()
         store.close()

@@ -203,11 +203,11 @@ def test_a_command_while_the_broker_is_down_is_refused_not_applied_later(
     server = director_server()
     client = Client(server.url)
     broker.kill()
-    wait(lambda: not server.link.link.client.is_connected(), what="the director to see the broker gone")
+    wait(lambda: not server.link.client.is_connected(), what="the director to see the broker gone")
     status, body = client.post("/api/command/pause", {"tables": [8]}, key="hall-key-2026")
     assert (status, body["code"]) == (503, "no_broker") and "broker" in body["error"]
     broker.start()
-    wait(lambda: server.link.link.client.is_connected() and table.connected.is_set(), timeout=20,
+    wait(lambda: server.link.client.is_connected() and table.connected.is_set(), timeout=20,
          what="the director and the table back on the broker")
     status, body = client.post("/api/command/resume", {"tables": [8]}, key="hall-key-2026")
     assert status == 200 and [c.cmd for c in table.applied] == ["resume"]  # the refused pause never came
