@@ -209,5 +209,6 @@ def test_a_command_while_the_broker_is_down_is_refused_not_applied_later(
     broker.start()
     wait(lambda: server.link.client.is_connected() and table.connected.is_set(), timeout=20,
          what="the director and the table back on the broker")
-    status, body = client.post("/api/command/resume", {"tables": [8]}, key="hall-key-2026")
-    assert status == 200 and [c.cmd for c in table.applied] == ["resume"]  # the refused pause never came
+    # (start, not resume: as a real table, the simulated one refuses a resume of a game that is not paused)
+    status, body = client.post("/api/command/start", {"tables": [8]}, key="hall-key-2026")
+    assert status == 200 and [c.cmd for c in table.applied] == ["start"]  # the refused pause never came

@@ -128,6 +128,9 @@ def test_a_round_that_runs_itself(director_server: Any, sim_tables: Any, page: A
     page.locator("#send-message").click()
     expect(page.locator("#director-result")).to_have_text("message: 1 of 1 tables acknowledged", timeout=5000)
     assert dict(tables[1].applied[-1].args) == {"text": "Round 3 starts at 14:00", "minutes": 3}
+    # as at a real table, a new game is seated only once this one has ended (after the undo's tiles are lifted)
+    tables[1].take_back()
+    tables[1].end()
     page.locator("#p1").fill("Cleo")
     page.locator("#p2").fill("Dan")
     page.locator("#set-players").click()
