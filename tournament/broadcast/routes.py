@@ -36,7 +36,7 @@ from tournament.broadcast.feed import ResultCache, TourneyFeed
 from tournament.broadcast.view import spectator_view
 from tournament.director.access import Refused
 from tournament.director.core import Director
-from tournament.director.hall import TableState
+from tournament.director.hall import TableTile
 from tournament.pairings import PairingsError
 from tournament.results import GameRecord
 
@@ -105,11 +105,11 @@ class Broadcast:
 
     # --- pictures -------------------------------------------------------------------------------
 
-    def _add(self, state: TableState) -> None:
+    def _add(self, state: TableTile) -> None:
         line = self._lines.setdefault(state.table, DelayLine())
         line.add(spectator_view(state), self.clock(), self.delay)
 
-    def _on_change(self, state: TableState) -> None:
+    def _on_change(self, state: TableTile) -> None:
         self._add(state)
         self._push(state.table)
         result = self._result(state)
@@ -123,7 +123,7 @@ class Broadcast:
             self.feed.changed()
 
     @staticmethod
-    def _result(state: TableState) -> tuple[Any, ...] | None:
+    def _result(state: TableTile) -> tuple[Any, ...] | None:
         """A table's ended game and its scores (None while its game is not over): all the feed depends on."""
         if state.snapshot.get("state") != "ended":
             return None

@@ -15,7 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from tournament.director.core import Director
-from tournament.director.hall import TableState
+from tournament.director.hall import TableTile
 
 KEEPALIVE_S = 15.0
 
@@ -50,7 +50,7 @@ class HallHub:
             client.closed = True
             client.wake.set()
 
-    def _on_change(self, state: TableState) -> None:
+    def _on_change(self, state: TableTile) -> None:
         tile: str | None = None
         full: str | None = None
         for client in self._clients:
@@ -89,7 +89,7 @@ class HallHub:
             else:
                 # a table that has not reported yet is shown empty, never created: only the broker's messages
                 # (a table's own topics) put a table in the hall
-                state = self.director.tables.get(table) or TableState(table)
+                state = self.director.tables.get(table) or TableTile(table)
                 first = "[" + _dumps(full_view(state)) + "]"
             await response.write(f"retry: 1000\nevent: broker\ndata: {_dumps(self.director.broker)}\n\n"
                                  f"event: notices\ndata: {_dumps(self.director.notices)}\n\n"
@@ -118,7 +118,7 @@ class HallHub:
         return response
 
 
-def full_view(state: TableState) -> dict[str, Any]:
+def full_view(state: TableTile) -> dict[str, Any]:
     """One table for its own page: the tile plus the snapshot's score sheet, premiums and pending."""
     tile = state.tile()
     snap = state.snapshot
