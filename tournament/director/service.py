@@ -8,7 +8,7 @@ import logging
 from aiohttp import web
 
 from tournament.broadcast.delay import Delay
-from tournament.director.access import Guard
+from tournament.director.access import DirectorGuard
 from tournament.director.app import create_app
 from tournament.director.config import DirectorConfig
 from tournament.director.core import Director
@@ -20,8 +20,8 @@ from tournament.director.store import Store
 log = logging.getLogger(__name__)
 
 
-async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, started: asyncio.Event | None = None,
-                bound: list[int] | None = None) -> None:
+async def serve(config: DirectorConfig, guard: DirectorGuard, replayer: Replayer, *,
+                started: asyncio.Event | None = None, bound: list[int] | None = None) -> None:
     """Serve until cancelled. `replayer` turns a game's journaled events into its score sheet (the results'
     only source: tournament/director/sheets.py). `started` is set once the port is open; `bound` receives the
     port (for port 0)."""

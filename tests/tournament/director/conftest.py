@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from referee.commands.director import DirectorGuard
 from tournament.acl import DIRECTOR_USER, acl_text, table_user
+from tournament.director.access import DirectorGuard
 from tournament.director.app import create_app
 from tournament.director.core import Director
 from tournament.director.link import hall_link

@@ -83,7 +83,7 @@ def test_the_hall_page_says_the_broker_is_out_of_reach(tmp_path: Path, page: Any
     green "live" over 0 tables."""
     from aiohttp import web
 
-    from referee.commands.director import DirectorGuard
+    from tournament.director.access import DirectorGuard
     from tournament.director.app import create_app
     from tournament.testing.broker import free_port
 

@@ -183,7 +183,7 @@ def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> No
 
     from aiohttp.test_utils import TestClient, TestServer
 
-    from referee.commands.director import DirectorGuard
+    from tournament.director.access import DirectorGuard
     from tournament.director.app import create_app
 
     director, _ = make(tmp_path)

@@ -12,6 +12,10 @@ HMAC, plus the browser's Origin and Sec-Fetch-Site headers when it sends them. A
 has no control at all: there is no default PIN to guess.
 
 Time comes from an injected `monotonic()`-style clock, so tests can step through the waits.
+
+Both pages use these guards: the table's scoreboard (referee/web/, the table PIN) and the director's hall
+(tournament/director/access.py, the director key), so they live here, in tournament/pagekit/, which the
+referee may import and which imports nothing of the referee.
 """
 
 from __future__ import annotations
@@ -26,9 +30,13 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from referee.table.api import PermissionDenied
+from game.errors import RefereeError
 
 Clock = Callable[[], float]
+
+
+class PermissionDenied(RefereeError, ValueError):
+    """A control request came without the PIN (or key), with a wrong one, or not from the page itself."""
 
 
 class ControlDisabled(PermissionDenied):
