@@ -4,13 +4,20 @@ they first came, a keep-alive when nothing came, and every stream ended by `clos
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable
+from collections.abc import Coroutine, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from tournament.pagekit.hub import Hub, Page
+
+
+def run(coroutine: Coroutine[Any, Any, None]) -> None:
+    """On a loop of its own, in a thread of its own (another test may have left a loop running here)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coroutine).result(timeout=30)
 
 
 def test_a_page_holds_the_newest_message_of_each_key_in_the_order_the_keys_came() -> None:
@@ -27,7 +34,7 @@ def test_a_page_holds_the_newest_message_of_each_key_in_the_order_the_keys_came(
         assert await page.next(0.01) is None  # nothing new: time for a keep-alive
         assert page.want == 7
 
-    asyncio.run(go())
+    run(go())
 
 
 def test_a_stream_writes_the_first_message_then_each_batch_and_keepalives_and_ends_on_close() -> None:
@@ -61,4 +68,4 @@ def test_a_stream_writes_the_first_message_then_each_batch_and_keepalives_and_en
             assert await asyncio.wait_for(response.content.read(), 5) == b"\n"
             assert hub.pages == set()
 
-    asyncio.run(go())
+    run(go())
