@@ -26,6 +26,7 @@ import contextlib
 import itertools
 import logging
 import random
+import sys
 import threading
 import time
 import uuid
@@ -54,6 +55,23 @@ log = logging.getLogger(__name__)
 
 MISC_EVERY_S = 1.0  # keepalive pings and their time-outs (paho's loop_misc), checked this often
 GAPS_EVERY_S = 0.5  # how often the receiver looks for gaps to ask about again
+READS_PER_WAKE = 64  # packets read in one turn of the loop at most, so a flood never starves the pages
+
+
+def _buffered(sock: Any) -> bool:
+    """Whether the socket has bytes to read now (TLS: decrypted ones in the SSL object, or raw ones)."""
+    pending = getattr(sock, "pending", None)
+    if callable(pending) and pending():
+        return True
+    buf = bytearray(4)
+    try:
+        import fcntl  # POSIX (the Pi, Linux, macOS): elsewhere one packet a turn of the loop, as paho reads
+        import termios
+
+        fcntl.ioctl(sock.fileno(), termios.FIONREAD, buf)
+    except (ImportError, OSError, ValueError):
+        return False
+    return int.from_bytes(buf, sys.byteorder) > 0
 
 
 class DirectorLink:
@@ -101,6 +119,8 @@ class DirectorLink:
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = asyncio.Event()  # the socket closed: the driver reconnects
         self._stopping = False
+        self._connecting = False  # paho's connect runs in the executor: publishing waits for it (`send`)
+        self._deferred: list[tuple[str, bytes]] = []
         self._accepted = False  # the broker accepted the present connection (the back-off starts over after it)
         self._fresh = True  # this process has not subscribed yet: it knows no table's status or snapshot
 
@@ -146,9 +166,14 @@ class DirectorLink:
         cid = command_id or f"{self._prefix}-{next(self._ids)}"
         msg = CommandMessage(cid, self.by, cmd, dict(args or {}))
         topic = topics.all_command(self.event) if table is None else topics.command(self.event, table)
-        self.client.publish(topic, msg.to_bytes(), qos=1,
-                            properties=mqtt.publish_properties(expiry_s=mqtt.COMMAND_EXPIRY_S))
+        if self._connecting:  # paho's socket exists before its CONNECT is queued: a PUBLISH must not go first
+            self._deferred.append((topic, msg.to_bytes()))
+        else:
+            self._publish(topic, msg.to_bytes())
         return cid
+
+    def _publish(self, topic: str, payload: bytes) -> None:
+        self.client.publish(topic, payload, qos=1, properties=mqtt.publish_properties(expiry_s=mqtt.COMMAND_EXPIRY_S))
 
     def command(self, table: int | None, cmd: str, args: dict[str, Any], command_id: str) -> None:
         """The hall's command sender: publish now, or refuse. paho would keep a command while the broker is
@@ -196,12 +221,18 @@ class DirectorLink:
         """One connect, in the executor (a name to resolve, a machine that may not answer); then the socket
         is watched on the loop. False when it failed (the watch says why)."""
         loop = asyncio.get_running_loop()
+        self._connecting = True
         future = loop.run_in_executor(None, self._reconnect)
         try:
             error = await asyncio.shield(future)
         except asyncio.CancelledError:
             future.add_done_callback(lambda _f: self._abandon())  # stopped while connecting
+            self._deferred.clear()
             raise
+        self._connecting = False
+        deferred, self._deferred = self._deferred, []
+        for topic, payload in deferred:  # after the CONNECT (or kept by paho until the next connection)
+            self._publish(topic, payload)
         if error is not None:
             self.watch.failed(error)
             return False
@@ -270,9 +301,17 @@ class DirectorLink:
             self._loop.remove_writer(sock)
 
     def _readable(self) -> None:
-        self.client.loop_read()
-        if self.client.socket() is not None and self.client.want_write():
-            self.client.loop_write()  # the PUBACKs of what was read, at once
+        """Read what the socket holds: paho reads one packet a call, and a burst (the retained snapshots of a
+        hall at connect, a replay) would otherwise cost a turn of the loop a packet. Then the PUBACKs of what
+        was read go out at once."""
+        client = self.client
+        for _ in range(READS_PER_WAKE):
+            client.loop_read()
+            sock = client.socket()
+            if sock is None or not _buffered(sock):
+                break
+        if client.socket() is not None and client.want_write():
+            client.loop_write()
 
     def _writable(self) -> None:
         self.client.loop_write()

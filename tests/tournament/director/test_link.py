@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,40 @@ def test_the_hall_link_feeds_the_director_and_refuses_a_command_without_the_brok
     finally:
         on(loop, link.stop)
         director.store.close()
+
+
+def test_a_command_sent_while_connecting_goes_after_the_connect(
+        broker: Broker, sim_tables: Any, loop: asyncio.AbstractEventLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    """paho's connect runs in the executor, and its socket exists before its CONNECT is queued: a replay request
+    the receiver published in between went out first, and the broker closed the connection for it (a
+    protocol error), so the link connected twice. It now waits for the connect."""
+    (table,) = sim_tables([6])
+    link = DirectorLink(settings(broker, DIRECTOR_USER), EVENT, on_event=lambda _m, _p: None,
+                        client_id="connecting-director")
+    reached, gate = threading.Event(), threading.Event()
+    send_connect = link.client._send_connect
+    connects: list[float] = []
+    reconnect = link.client.reconnect
+
+    def counted() -> Any:
+        connects.append(time.monotonic())
+        return reconnect()
+
+    def held(keepalive: int) -> Any:  # the socket is open, the CONNECT not yet queued
+        reached.set()
+        gate.wait(10)
+        return send_connect(keepalive)
+
+    monkeypatch.setattr(link.client, "reconnect", counted)
+    monkeypatch.setattr(link.client, "_send_connect", held)
+    try:
+        on(loop, link.start)
+        assert reached.wait(10)
+        on(loop, lambda: link.send(6, "message", {"text": "sent while the director connects"}))
+        gate.set()
+        assert on(loop, lambda: link.wait_connected(15))
+        wait_for(lambda: [c.cmd for c in table.applied] == ["message"], 15, "the message at table 6")
+        assert len(connects) == 1 and link.client.is_connected()
+    finally:
+        gate.set()
+        on(loop, link.stop)
