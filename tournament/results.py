@@ -101,8 +101,8 @@ def game_gcg(record: GameRecord) -> str:
     table's own export uses), with the event's pragmas.
 
     Every line has the form GCG readers match (Macondo's patterns among them): a play with its rack field,
-    a director's adjustment as `(time) -N` or `(challenge) +N` with `#note adjustment: REASON` after it
-    (docs/gcg.md says why); a lost turn has no line."""
+    a director's adjustment as a note of its own, `#note adjustment NICK +N: REASON`, with the totals the
+    board's (docs/gcg.md says why); the results beside it carry the adjusted scores."""
     pragmas: dict[str, str] = {}
     if record.edition == "german":
         pragmas["variant"] = "german"

@@ -34,10 +34,6 @@ class ControlError(RefereeError, ValueError):
         return say("refusals", self.code, language, **self.fields)
 
 
-class PermissionDenied(RefereeError, ValueError):
-    """A control action came without the table PIN, or with a wrong one."""
-
-
 class ClockView(TypedDict):
     remaining_ms: int  # negative in overtime
     running: bool

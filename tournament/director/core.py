@@ -21,7 +21,7 @@ from typing import Any
 
 from tournament import topics
 from tournament.director import entered
-from tournament.director.hall import TableState, now_iso
+from tournament.director.hall import TableTile, now_iso
 from tournament.director.sheets import Replayer, Sheets
 from tournament.director.store import Store
 from tournament.pairings import Pairing
@@ -35,7 +35,7 @@ AHEAD_ALERT = 100  # a snapshot this many events past what arrived is said on th
 
 # (table or None for every table, command, args, command id): publishes one command
 Sender = Callable[[int | None, str, dict[str, Any], str], None]
-TileListener = Callable[[TableState], None]
+TileListener = Callable[[TableTile], None]
 
 
 def _percentiles(values: deque[float]) -> dict[str, float] | None:
@@ -79,7 +79,7 @@ class Director:
         self.store = store
         self.by = by
         self.clock = clock
-        self.tables: dict[int, TableState] = {}
+        self.tables: dict[int, TableTile] = {}
         self.sender: Sender | None = None
         self._listeners: list[TileListener] = []
         # whether the director's link to the broker is up, and since when (the director's UTC time): while it
@@ -143,10 +143,10 @@ class Director:
             points[(table, game)] = following
         return points
 
-    def table(self, number: int) -> TableState:
+    def table(self, number: int) -> TableTile:
         state = self.tables.get(number)
         if state is None:
-            state = self.tables[number] = TableState(number)
+            state = self.tables[number] = TableTile(number)
         return state
 
     def stats(self) -> dict[str, Any]:
@@ -191,7 +191,7 @@ class Director:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _changed(self, state: TableState) -> None:
+    def _changed(self, state: TableTile) -> None:
         state.received = self.clock()
         for listener in list(self._listeners):
             listener(state)
@@ -235,7 +235,7 @@ class Director:
             self.store.save_snapshot(message.table, message.game, message.seq, state.snapshot)
         self._changed(state)
 
-    def _new_game(self, state: TableState, game: int, snapshot: Any) -> None:
+    def _new_game(self, state: TableTile, game: int, snapshot: Any) -> None:
         """A game not seen before at this table: it belongs to the round the table was last paired for. The
         refusals shown on the tile were the last game's: cleared."""
         state.game = game

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tournament.simhall import SimTable
+from referee.words import say
+from tournament.testing.simhall import SimTable
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 pytestmark = pytest.mark.slow
@@ -91,7 +92,8 @@ def test_a_command_reaches_its_table_and_comes_back_acknowledged(director_server
     assert status == 200 and body["acks"] == {"2": {"ok": True, "error": None, "code": None}}
     assert tables[1].players[1]["clock"]["remaining_ms"] == 25 * 60000 - 60000 and tables[0].applied == []
     status, body = client.post("/api/command/undo", {"tables": [1]}, key="hall-key-2026")
-    assert body["acks"]["1"]["ok"] is False and "no play to undo" in body["acks"]["1"]["error"]
+    assert body["acks"]["1"] == {"ok": False, "code": "undo_not_now",
+                                 "error": say("refusals", "undo_not_now", "en", state="waiting")}
     status, body = client.post("/api/command/correct_score", {"tables": [1], "args": {"player": 0}},
                                key="hall-key-2026")
     assert (status, body["code"]) == (400, "invalid") and "points" in body["error"]
@@ -203,11 +205,12 @@ def test_a_command_while_the_broker_is_down_is_refused_not_applied_later(
     server = director_server()
     client = Client(server.url)
     broker.kill()
-    wait(lambda: not server.link.link.client.is_connected(), what="the director to see the broker gone")
+    wait(lambda: not server.link.client.is_connected(), what="the director to see the broker gone")
     status, body = client.post("/api/command/pause", {"tables": [8]}, key="hall-key-2026")
     assert (status, body["code"]) == (503, "no_broker") and "broker" in body["error"]
     broker.start()
-    wait(lambda: server.link.link.client.is_connected() and table.connected.is_set(), timeout=20,
+    wait(lambda: server.link.client.is_connected() and table.connected.is_set(), timeout=20,
          what="the director and the table back on the broker")
-    status, body = client.post("/api/command/resume", {"tables": [8]}, key="hall-key-2026")
-    assert status == 200 and [c.cmd for c in table.applied] == ["resume"]  # the refused pause never came
+    # (start, not resume: as a real table, the simulated one refuses a resume of a game that is not paused)
+    status, body = client.post("/api/command/start", {"tables": [8]}, key="hall-key-2026")
+    assert status == 200 and [c.cmd for c in table.applied] == ["start"]  # the refused pause never came
