@@ -209,7 +209,7 @@ class Broadcast:
         view = self.view(record.table)
         if view is None or (view.get("state") == "ended" and not (view.get("delay") or {}).get("waiting")):
             return record
-        return replace(record, moves=[dict(m) for m in view["moves"]],
+        return replace(record, moves=_known_racks(view["moves"], record.moves),
                        scores=[int(p["score"]) for p in view["players"]] or record.scores, ended=False)
 
     # --- the stream -----------------------------------------------------------------------------
@@ -229,6 +229,19 @@ class Broadcast:
 
         return await self._hub.serve(request, Page((table, slot)), first,
                                      lambda batch: f"event: view\ndata: {batch[VIEW]}\n\n".encode())
+
+
+def _known_racks(shown: list[dict[str, Any]], sheet: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves spectators are shown, each with the rack the director's sheet gives the same move (the table's
+    engine knows it: Scramble's rolled dice), which the snapshot they are shown from leaves out; so the delayed
+    record writes the table's lines. A move the sheet holds otherwise (undone since, another played) gets no
+    rack: nothing of the sheet's newer moves is shown before its time."""
+    out = []
+    for i, move in enumerate(shown):
+        known = sheet[i] if i < len(sheet) else {}
+        same = all(known.get(k) == move.get(k) for k in ("player", "kind", "notation", "score", "total"))
+        out.append({**move, "rack": known["rack"]} if same and known.get("rack") else dict(move))
+    return out
 
 
 def _number(raw: str | None) -> int | None:

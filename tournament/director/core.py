@@ -46,6 +46,12 @@ def _percentiles(values: deque[float]) -> dict[str, float] | None:
             "count": len(ordered)}
 
 
+def _pragmas(value: Any) -> dict[str, str]:
+    """A sheet's GCG pragmas (the table's own, `SHEET_KEYS`), or none when it carries none (a snapshot, a sheet
+    cached before it carried them)."""
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
 @dataclass
 class SentCommand:
     """A command the director sent, and what each table answered."""
@@ -467,6 +473,7 @@ class Director:
                 edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
                 ended=snap.get("state") == "ended" and bool(result),
                 winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
-                event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game))
+                event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game,
+                pragmas=_pragmas(snap.get("pragmas"))))
         out += [entry.record(self.name) for entry in entered.load(self.store)]  # the director's, kept apart
         return out

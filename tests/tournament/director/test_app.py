@@ -16,6 +16,8 @@ import pytest
 from referee.words import say
 from tournament.testing.simhall import SimTable
 
+from ...referee.gcg_strict import check_strictly
+
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 pytestmark = pytest.mark.slow
 
@@ -142,7 +144,10 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         archive.extractall(tmp_path / "zip")
     gcg = sorted((tmp_path / "zip/round01/gcg").iterdir())
-    assert len(gcg) == 4 and "#table 12" in gcg[-1].read_text(encoding="utf-8")
+    assert len(gcg) == 4
+    assert "#description Test Open, round 1, division B, table 12" in gcg[-1].read_text(encoding="utf-8").splitlines()
+    # every line of every record is one Macondo's reader takes (issue 24 row 7)
+    assert [check_strictly(f.read_text(encoding="utf-8")).problems for f in gcg] == [[]] * 4
     assert gcg[0].name == "round01-A-table001-game3-Nigel_Richards-Joey_Krafchick.gcg"
     assert [f.name for f in (tmp_path / "zip/round01/abandoned").iterdir()] == [
         "round01-A-table001-game2-Nigel_Richards-Joey_Krafchick.gcg"]
@@ -154,6 +159,7 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
     live = client.get("/gcg/11.gcg")[1].decode()
     assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: IQ 8G QI +22 22" in live
+    assert check_strictly(live).problems == []
 
 
 def test_a_restarted_director_comes_back_with_every_event(director_server: Any, sim_tables: Any, wait: Any) -> None:

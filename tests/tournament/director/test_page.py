@@ -118,7 +118,8 @@ def test_tv_view_and_one_table(director_server: Any, sim_tables: Any, page: Any)
     expect(page.locator("#director")).to_be_hidden()
 
     live = page.request.get(server.url + "/gcg/2.gcg")  # a game outside the pairings has its live GCG too
-    assert live.ok and ">P2a: IQUZ 8D QUIZ +64 64" in live.text() and "#round" not in live.text()
+    assert live.ok and ">P2a: IQUZ 8D QUIZ +64 64" in live.text()
+    assert "#description Test Open, table 2" in live.text().splitlines()  # no round, no division: not paired
     page.goto(server.url + "/table/2")
     expect(page.locator("#moves tbody tr")).to_have_count(1, timeout=5000)
     page.locator("#key").fill(KEY)
