@@ -33,7 +33,7 @@ Public API (what the views, the commands and the tests use)::
   its list of actions and the machine's checks.
 - `referee.demo.DemoDriver(service, record)`: robot players replaying a GCG record through a service on
   the emulated board (`referee demo`, the benchmark, the end-to-end tests).
-- `referee.table.api.PENDING_KEYS`, `ALERT_CODES`, `EXTRA_ACTIONS`: what snapshots and controls hold beyond
+- `referee.table.api.PENDING_KEYS`, `ALERT_CODES`: what snapshots and controls hold beyond
   the base contract (`roll` for Scramble, `new_game` after the end).
 """
 

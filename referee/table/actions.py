@@ -182,24 +182,33 @@ class Action:
     optional: tuple[str, ...] = ()
     parse: Parser = _nothing
     machine: bool = True
+    what: str = ""  # what it does, for a program's author (`TableControl`, docs/api.md)
 
 
 # In the order a refusal lists them. Each machine action is an entry of `TRANSITIONS` somewhere and of `REFUSALS`
-# (referee/table/machine.py); docs/api.md documents them.
+# (referee/table/controls.py); docs/api.md documents them.
 ACTIONS: dict[str, Action] = {
-    "start": Action(),
-    "pause": Action(),
-    "resume": Action(),
-    "blank": Action(("square", "letter"), parse=_placed_letter),
-    "exchange": Action(("count",), parse=lambda p, s: {"count": whole(p.get("count"), "count", 1, MAX_RACK)}),
-    "pass": Action(),
-    "challenge": Action(("player", "words"), ("words",), _challenge),
-    "accept": Action(),
+    "start": Action(what="{}: the game starts (the first mover's clock runs)"),
+    "pause": Action(what="{}: the clocks stop"),
+    "resume": Action(what="{}: the game goes on where it paused"),
+    "blank": Action(("square", "letter"), parse=_placed_letter,
+                    what='{"square": "H8", "letter": "E"}: the letter a blank tile stands for'),
+    "exchange": Action(("count",), parse=lambda p, s: {"count": whole(p.get("count"), "count", 1, MAX_RACK)},
+                       what='{"count": 3}: the mover exchanges this many tiles'),
+    "pass": Action(what="{}: the mover passes"),
+    "challenge": Action(("player", "words"), ("words",), _challenge,
+                        what='{"player": 1}: that player challenges the last play; {"player": 1, "words": 2}: '
+                             "naming how many of its words (1 when left out), for the bonus per word wrongly "
+                             "challenged [WESPA A.i]"),
+    "accept": Action(what="{}: the challenge window closes, the play stands"),
     "racks": Action(("player", "tiles"), parse=lambda p, s: {"player": seat(p.get("player"), s),
-                                                               "tiles": tiles(p.get("tiles"))}),
-    "correct": Action(("square", "letter"), parse=_placed_letter),
-    "roll": Action(("letters",), parse=lambda p, s: {"letters": faces(p.get("letters"), s)}),
-    "new_game": Action(machine=False),
+                                                               "tiles": tiles(p.get("tiles"))},
+                    what='{"player": 0, "tiles": "AEQ"}: the tiles left on a rack at the end'),
+    "correct": Action(("square", "letter"), parse=_placed_letter,
+                      what='{"square": "H8", "letter": "E"}: a misread letter corrected; the score is recomputed'),
+    "roll": Action(("letters",), parse=lambda p, s: {"letters": faces(p.get("letters"), s)},
+                   what='Scramble: {"letters": "AEQ..."} the faces rolled (when the tray or camera cannot read them)'),
+    "new_game": Action(machine=False, what="{} once a game has ended: the next game at this table (LiveTable)"),
 }
 
 MACHINE_ACTIONS = tuple(name for name, action in ACTIONS.items() if action.machine)

@@ -22,7 +22,7 @@ from referee.words import say
 class ControlError(RefereeError, ValueError):
     """A control action was refused: unknown action, malformed or out-of-place parameters, wrong state.
 
-    `code` names the refusal and `fields` hold its particulars (`REFUSALS` in referee/words/table.py);
+    `code` names the refusal and `fields` hold its particulars (`REFUSAL_TEXTS` in referee/words/table.py);
     `text(language)` says it in English or German, and `str()` is the English."""
 
     def __init__(self, code: str, /, **fields: object) -> None:
@@ -123,17 +123,8 @@ class TableView(Protocol):
 
 
 class TableControl(Protocol):
-    """What a view may ask. Actions and their parameters:
-
-    - `start` {} / `pause` {} / `resume` {}
-    - `blank` {"square": "H8", "letter": "E"}: the letter a blank tile stands for
-    - `exchange` {"count": 3}: the mover exchanges this many tiles
-    - `pass` {}: the mover passes
-    - `challenge` {"player": 1}: that player challenges the last play; {"player": 1, "words": 2}: naming
-      how many of its words (1 when left out), for the bonus per word wrongly challenged [WESPA A.i]
-    - `accept` {}: close the challenge window, the play stands
-    - `racks` {"player": 0, "tiles": "AEQ"}: the tiles left on a rack at the end
-    - `correct` {"square": "H8", "letter": "E"}: a misread letter corrected; the score is recomputed
+    """What a view may ask: a control action and its parameters, as `ACTIONS` in referee/table/actions.py names
+    them (each with `what` it does and the check of its parameters; docs/api.md lists them).
 
     `control` returns the snapshot after the action, or raises `ControlError` with a clear message and
     changes nothing. The PIN is checked by the view (the web layer), not here.
@@ -181,9 +172,4 @@ ALERT_CODES: dict[str, str] = {
     "challenge_held": "the director holds the challenge: the clocks are stopped",
     "play_undone": "the director undid the last play", "score_adjusted": "the director adjusted a score",
     "pin_guessing": "someone is guessing the table PIN",
-}
-
-EXTRA_ACTIONS: dict[str, str] = {
-    "roll": "Scramble: {\"letters\": \"AEQ...\"} the faces rolled (when the tray or camera cannot read them)",
-    "new_game": "{} once a game has ended: the next game at this table (LiveTable)",
 }

@@ -5,8 +5,8 @@ and `apply` is deterministic, so the journal of events *is* the game: replaying 
 same board, scores, clocks and state after a crash (see `referee.journal`).
 
 The states are `TableState` (referee/table/state.py); what each event does in each state is `TRANSITIONS`,
-one table at the end of this module (with `REFUSALS`: why a control action is refused where it is not
-listed). States and the way through a turn::
+one table at the end of this module; the players' control actions it names, and `REFUSALS` (why an action is
+refused where it is not listed), are in referee/table/controls.py. States and the way through a turn::
 
     waiting --start--> turn (the mover's clock runs; tiles go down)
     turn --mover's clock button--> read the board, diff against the committed board
@@ -47,7 +47,6 @@ from typing import Any
 
 from game.clock import GameClock, TurnTimer
 from game.errors import (
-    CorrectionError,
     IllegalPlayError,
     IllegalTurnError,
     NotationError,
@@ -57,15 +56,14 @@ from game.errors import (
 from game.game import Game
 from game.play import Placement
 from game.scramble import ScrambleGame
-from game.scramble.dice import Face
 from game.squares import Square
-from game.tiles import Tile, rack_counter
-from referee.table import actions, clocks, director
+from game.tiles import Tile
+from referee.table import actions, clocks, controls, director
 from referee.table import view as table_view
 from referee.table.anomalies import Anomaly, anomalies
 from referee.table.api import ControlError
 from referee.table.picture import Cell, picture_from_json, squares_text
-from referee.table.rules import TableRules, check_letter
+from referee.table.rules import TableRules
 from referee.table.setup import TableSetup
 from referee.table.state import Alert, Event, LastPlay, TableState, TableTime
 from referee.words import Phrase
@@ -280,7 +278,7 @@ class TableMachine:
         if self.observed:
             self._notice("error", "commit_refused", why=Phrase("table", "board_not_clear"))
             return
-        self._do_start({})
+        controls.start(self, {})
 
     def _on_director(self, data: dict[str, Any]) -> None:
         """A tournament director's command (referee/table/director.py, named by `DIRECTOR`). Its own event kind,
@@ -524,201 +522,11 @@ class TableMachine:
                     self.game.apply_time_penalty(i, over_ms / 1000.0)
         self.state = TableState.ENDED
 
-    # --- control actions (from the page, the buttons, the director) ------------------------------
-
-    # Each runs only in the states `TRANSITIONS` gives it; elsewhere `REFUSALS` says why not.
-
-    def _do_start(self, params: dict[str, Any]) -> None:
-        if self.observed:
-            raise ControlError("start_board_not_clear", squares=squares_text(set(self.observed)))
-        self.mover = self.game.to_move
-        if self.clock is not None:
-            self.clock.start(self.mover)
-        if self.setup.scramble:
-            self.state = TableState.ROLL
-        else:
-            self.state = TableState.TURN
-            if self.timer is not None:
-                self.timer.start_turn()
-
-    def _do_pause(self, params: dict[str, Any]) -> None:
-        self.paused_from = self.state
-        self.state = TableState.PAUSED  # the clocks and the turn timer stop in _sync_clocks
-        if self.last is not None and self.last.deadline_ms is not None:
-            self.last.deadline_ms -= self.time.ms  # kept as time left while paused
-
-    def _do_resume(self, params: dict[str, Any]) -> None:
-        self.state = self.paused_from or TableState.TURN
-        self.paused_from = None
-        if self.last is not None and self.last.deadline_ms is not None:
-            self.last.deadline_ms += self.time.ms
-        self._check_board()
-
-    def _do_blank(self, params: dict[str, Any]) -> None:
-        sq = self._square(params)
-        if sq not in self.pending_blank:
-            raise self._no_blank_there(sq)
-        letter = self._letter(params, sq)
-        self.pending[sq] = letter.lower()
-        self.by_hand.add(sq)
-        self._maybe_judge()
-
-    def _no_blank_there(self, sq: str) -> ControlError:
-        if not self.pending_blank:
-            return ControlError("no_blank_waiting", square=sq)
-        return ControlError("no_blank_there", square=sq, asked=squares_text(self.pending_blank))
-
-    def _not_correctable(self, sq: str) -> ControlError:
-        return ControlError("not_correctable", square=sq)
-
-    def _do_correct_read(self, params: dict[str, Any]) -> None:
-        """A letter of the play being read, given while the table asks."""
-        sq = self._square(params)
-        if sq not in self.pending:
-            raise self._not_correctable(sq)
-        letter = self._letter(params, sq)
-        self.pending[sq] = letter.lower() if sq in self.pending_blank else letter
-        self.by_hand.add(sq)
-        self._maybe_judge()
-
-    def _do_correct_last(self, params: dict[str, Any]) -> None:
-        """A letter of the last play, misread: the engine plays the game again with it (`Game.correct_tile`)."""
-        sq = self._square(params)
-        last = self.last
-        if last is None or sq not in last.placed or sq not in self.committed:
-            raise self._not_correctable(sq)
-        letter = self._letter(params, sq)
-        try:
-            self.game.correct_tile(Square.from_str(sq), letter)
-        except CorrectionError:
-            raise self._not_correctable(sq) from None
-        except RefereeError as exc:
-            raise ControlError("correction_does_not_stand", square=sq, letter=letter, error=exc) from None
-        self.by_hand.add(sq)
-        last.placed = {**last.placed, sq: letter.lower() if last.placed[sq].islower() else letter}
-        scored = self.game.last_play
-        if scored is not None:
-            last.words = tuple(w.word.text for w in scored.words)
-
-    def _do_exchange(self, params: dict[str, Any]) -> None:
-        try:
-            count = actions.whole(params.get("count"), "count", 1, actions.MAX_RACK, typed=False)
-        except actions.BadParam:
-            raise ControlError("exchange_count", count=params.get("count")) from None
-        new = self._new_tiles()
-        if new:
-            raise ControlError("exchange_tiles_down", squares=squares_text(set(new)))
-        self.game.exchange(count, self.mover)
-        self._verdicts_done()
-        self._end_turn_clock()
-        self._next_turn()
-
-    def _do_pass(self, params: dict[str, Any]) -> None:
-        new = self._new_tiles()
-        if new:
-            raise ControlError("pass_tiles_down", squares=squares_text(set(new)))
-        self._commit()
-
-    def _challenger(self, params: dict[str, Any]) -> int:
-        player = params.get("player")
-        try:
-            return actions.seat(player, actions.TableShape(seats=self.n), typed=False)
-        except actions.BadParam:
-            raise ControlError("challenge_seat", last=self.n - 1, player=player) from None
-
-    def _do_challenge(self, params: dict[str, Any]) -> None:
-        player = self._challenger(params)
-        if self.last is None:
-            raise ControlError("no_challenge")
-        last = self.last
-        if player == last.player:
-            raise ControlError("own_play", player=self.setup.players[player])
-        # How many of the play's words the challenger names: under the per-word bonus [WESPA A.i] a good
-        # play earns the 5 or 10 points for each of them. One when not said (the challenge button).
-        words = params.get("words", 1)
-        try:
-            actions.whole(words, "words", 1, max(1, len(last.words)), typed=False)
-        except actions.BadParam:
-            raise ControlError("challenge_words", count=len(last.words), most=max(1, len(last.words)),
-                               words=words) from None
-        result = self.game.challenge(player, valid=self._journaled_verdict, words=words)
-        self.last_verdict = result.valid
-        if not result.valid:
-            self._notice("error", "not_in_lexicon", sorted(last.placed), words=", ".join(result.bad_words),
-                         squares=squares_text(set(last.placed)))
-            last.deadline_ms = None
-            self._start_takeback(set(last.placed), same_mover=False)
-            return
-        self._notice("info", "challenge_good", words=", ".join(last.words))
-        self._accept()
-
-    def _do_accept(self, params: dict[str, Any]) -> None:
-        self._accept()
-
-    def _do_racks(self, params: dict[str, Any]) -> None:
-        player = params.get("player")
-        tiles = params.get("tiles")
-        if player not in self.racks_needed:
-            names = ", ".join(f"{i} ({self.setup.players[i]})" for i in self.racks_needed)
-            raise ControlError("racks_seat", seats=names, player=player)
-        if not isinstance(tiles, str) or not all(ch == "?" or ch.isalpha() for ch in tiles.strip()):
-            raise ControlError("racks_letters")
-        assert isinstance(player, int)
-        tiles = tiles.strip().upper()
-        size = self.game.rack_sizes[player]
-        if len(tiles) != size:
-            raise ControlError("racks_count", player=self.setup.players[player], size=size, count=len(tiles))
-        for ch in tiles:
-            if ch != "?" and not self.rules.has_letter(ch):
-                raise ControlError("racks_no_letter", letter=ch)
-        entered = rack_counter("".join(self.racks.values()))
-        if rack_counter(tiles) - (self.game.unseen() - entered):
-            raise ControlError("racks_seen", tiles=tiles)
-        self.racks[player] = tiles
-        self.racks_needed.remove(player)
-        if not self.racks_needed:
-            self.game.finish_with_racks(self.racks)
-            self._finish()
-
-    def _do_roll(self, params: dict[str, Any]) -> None:
-        letters = params.get("letters")
-        if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= actions.MAX_ROLL:
-            raise ControlError("roll_count", letters=letters)
-        game = self._scramble()
-        dice = game.dice_set
-        faces = []
-        for ch in letters.strip().upper():
-            if ch != "?" and not self.rules.has_letter(ch):
-                raise ControlError("roll_no_face", letter=ch)
-            faces.append(Face(ch, dice.value(ch)))
-        ids = params.get("dice")  # the tray's die numbers (0-based), when it reads them: the cup as it is
-        known = (isinstance(ids, list) and len(ids) == len(faces)
-                 and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(dice.dice) for i in ids))
-        game.read_roll(faces, dice=ids if known else None)
-        self.state = TableState.TURN
-        if self.timer is not None:
-            self.timer.start_turn()
-
     # --- helpers ---------------------------------------------------------------------------------
 
     def _maybe_judge(self) -> None:
         if all(v is not None for v in self.pending.values()):
             self._judge()
-
-    def _square(self, params: dict[str, Any]) -> str:
-        """A square as the schema reads it (`actions.square`); a malformed one is refused in the engine's words."""
-        try:
-            return actions.square(params.get("square"))
-        except actions.BadParam as bad:
-            if isinstance(bad.__cause__, NotationError):
-                raise ControlError("engine", error=bad.__cause__) from None
-            raise ControlError("square_missing") from None
-
-    def _letter(self, params: dict[str, Any], sq: str) -> str:
-        try:
-            return check_letter(self.rules, params.get("letter"), sq)
-        except RefereeError as exc:
-            raise ControlError("engine", error=exc) from None
 
     def _notice(self, level: str, code: str, squares: list[str] | None = None, /, **fields: Any) -> None:
         """Put up notice `code` (one of each): its fields, said in the table's language when a view shows it."""
@@ -764,6 +572,7 @@ class TableMachine:
 Handler = Callable[[TableMachine, dict[str, Any]], None]
 Refusal = Callable[[TableMachine, dict[str, Any]], ControlError]
 M = TableMachine
+C = controls
 S = TableState
 
 # Every path of a turn on one screen: in each state, the events that do something there and what they do.
@@ -771,18 +580,18 @@ S = TableState
 # tray) and the control actions of the page, the buttons and the director (`TableControl` in api.py). A report
 # a state does not list changes nothing there; a control action a state does not list is refused (`REFUSALS`).
 TRANSITIONS: dict[TableState, dict[str, Handler]] = {
-    S.WAITING: {"clock": M._on_clock_to_start, "start": M._do_start},
-    S.ROLL: {"roll": M._do_roll, "correct": M._do_correct_last, "pause": M._do_pause},
-    S.TURN: {"clock": M._on_clock_of_mover, "pass": M._do_pass, "exchange": M._do_exchange,
-             "correct": M._do_correct_last, "pause": M._do_pause},
-    S.BLANK: {"board": M._on_board_while_asked, "blank": M._do_blank, "correct": M._do_correct_read,
-              "pause": M._do_pause},
-    S.CHALLENGE: {"board": M._on_board_in_challenge, "challenge": M._do_challenge, "accept": M._do_accept,
-                  "correct": M._do_correct_last, "pause": M._do_pause},
-    S.TAKEBACK: {"board": M._on_board_in_takeback, "pause": M._do_pause},
-    S.REMOVAL: {"board": M._on_board_in_removal, "pause": M._do_pause},
-    S.PAUSED: {"resume": M._do_resume},
-    S.RACKS: {"racks": M._do_racks, "pause": M._do_pause},
+    S.WAITING: {"clock": M._on_clock_to_start, "start": C.start},
+    S.ROLL: {"roll": C.roll, "correct": C.correct_last, "pause": C.pause},
+    S.TURN: {"clock": M._on_clock_of_mover, "pass": C.pass_turn, "exchange": C.exchange,
+             "correct": C.correct_last, "pause": C.pause},
+    S.BLANK: {"board": M._on_board_while_asked, "blank": C.blank, "correct": C.correct_read,
+              "pause": C.pause},
+    S.CHALLENGE: {"board": M._on_board_in_challenge, "challenge": C.challenge, "accept": C.accept,
+                  "correct": C.correct_last, "pause": C.pause},
+    S.TAKEBACK: {"board": M._on_board_in_takeback, "pause": C.pause},
+    S.REMOVAL: {"board": M._on_board_in_removal, "pause": C.pause},
+    S.PAUSED: {"resume": C.resume},
+    S.RACKS: {"racks": C.enter_racks, "pause": C.pause},
     S.ENDED: {},
 }
 
@@ -799,28 +608,4 @@ EVERY_STATE: dict[str, Handler] = {"tick": M._on_tick, "link": M._on_link, "boar
 REPORTS = frozenset({"tick", "link", "board", "clock", "roll"})
 
 
-def _refuse_roll(m: TableMachine, params: dict[str, Any]) -> ControlError:
-    if not m.setup.scramble:
-        return ControlError("not_scramble")
-    return ControlError("roll_not_now", state=m.state)
-
-
-def _refuse_challenge(m: TableMachine, params: dict[str, Any]) -> ControlError:
-    m._challenger(params)  # a malformed challenger is named first, in any state
-    return ControlError("no_challenge")
-
-
-# Why a control action is refused in a state `TRANSITIONS` does not give it; its keys are the control actions.
-REFUSALS: dict[str, Refusal] = {
-    "start": lambda m, p: ControlError("already_started", state=m.state),
-    "pause": lambda m, p: ControlError("nothing_to_pause", state=m.state),
-    "resume": lambda m, p: ControlError("not_paused"),
-    "blank": lambda m, p: m._no_blank_there(m._square(p)),
-    "exchange": lambda m, p: ControlError("exchange_not_now", state=m.state),
-    "pass": lambda m, p: ControlError("pass_not_now", state=m.state),
-    "challenge": _refuse_challenge,
-    "accept": lambda m, p: ControlError("nothing_to_accept"),
-    "racks": lambda m, p: ControlError("racks_not_now"),
-    "correct": lambda m, p: m._not_correctable(m._square(p)),
-    "roll": _refuse_roll,
-}
+REFUSALS = controls.REFUSALS

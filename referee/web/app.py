@@ -320,7 +320,7 @@ async def _control(request: web.Request) -> web.Response:
         # The table may score a play against a lexicon: keep the loop (and every event stream) moving.
         snapshot = await asyncio.to_thread(table.control, action, params)
     except ControlError as exc:
-        # Said in the table's language; `reason` is the refusal's code (referee/words/table.py REFUSALS).
+        # Said in the table's language; `reason` is the refusal's code (referee/words/table.py REFUSAL_TEXTS).
         language = str(table.snapshot().get("language", "en"))
         if exc.code == "storage_waiting":  # nothing was done: the SD card holds a write; not the action's fault
             return _error(503, "storage_waiting", exc.text(language), reason=exc.code, retry_after=STORAGE_RETRY_S)

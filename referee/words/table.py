@@ -1,4 +1,4 @@
-"""What the table says to players: its alerts and notices (`TABLE`) and why it refused an action (`REFUSALS`).
+"""What the table says to players: its alerts and notices (`TABLE`) and why it refused an action (`REFUSAL_TEXTS`).
 
 An alert's key is its code (referee/table/api.py `ALERT_CODES`): the machine, the live table and the service keep
 an alert as its code and fields (`referee.table.state.Alert`), and the view says it in the table's language. A
@@ -248,7 +248,7 @@ DIRECTOR_NOTICES = ("challenge_held", "play_undone", "score_adjusted")
 # Why a control action was refused: `ControlError(code, **fields)` (referee/table/api.py) is said from these.
 # A field that is an exception is the engine's reason; a `state` is named in the language; `!r` shows what was
 # sent as it was sent.
-REFUSALS: dict[str, dict[str, str]] = {
+REFUSAL_TEXTS: dict[str, dict[str, str]] = {
     "action_shape": {"en": "an action is a name and an object of parameters",
                      "de": "eine Aktion ist ein Name und ein Objekt mit Parametern"},
     "params_shape": {"en": "the parameters of an action must be an object",
@@ -388,4 +388,4 @@ def _state_in_a_sentence(code: str, fields: Mapping[str, object], lang: str) -> 
     return {"state": state_name(str(state), "sentence", lang)} if state is not None else {}
 
 
-CATALOGUES = (Catalogue("table", TABLE), Catalogue("refusals", REFUSALS, _state_in_a_sentence))
+CATALOGUES = (Catalogue("table", TABLE), Catalogue("refusals", REFUSAL_TEXTS, _state_in_a_sentence))

@@ -190,7 +190,7 @@ class SimTable:
 
     def _apply(self, command: CommandMessage) -> tuple[bool, str | None, str | None]:
         """A director's command, with the real table's outcome: applied, or refused with its refusal code and
-        words (referee/words/table.py `REFUSALS`; tests/tournament/testing/test_simhall.py plays the same
+        words (referee/words/table.py `REFUSAL_TEXTS`; tests/tournament/testing/test_simhall.py plays the same
         commands on both, so they cannot drift)."""
         args = dict(command.args)
         if command.cmd == "replay":

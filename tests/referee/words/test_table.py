@@ -10,7 +10,7 @@ import pytest
 from game.errors import IllegalPlayError
 from referee.table.api import ControlError
 from referee.words import say
-from referee.words.table import DIRECTOR_NOTICES, REFUSALS, TABLE
+from referee.words.table import DIRECTOR_NOTICES, REFUSAL_TEXTS, TABLE
 
 # Words the German of a table's message may keep as they are: names, file names and the like.
 SAME_IN_GERMAN = {"director_message", "game.scramble"}
@@ -178,17 +178,17 @@ def test_every_alert_code_of_the_api_has_its_words() -> None:
 def test_every_refusal_is_raised_by_a_code_with_words() -> None:
     raised = _codes_raised()
     assert len(raised) > 30, "the walk must see the table's refusals"
-    unknown = [f"{where}: {code}" for code, where in raised if code not in REFUSALS]
-    assert unknown == [], "ControlError takes a code of referee/words/table.py REFUSALS:\n" + "\n".join(unknown)
+    unknown = [f"{where}: {code}" for code, where in raised if code not in REFUSAL_TEXTS]
+    assert unknown == [], "ControlError takes a code of referee/words/table.py REFUSAL_TEXTS:\n" + "\n".join(unknown)
 
 
-@pytest.mark.parametrize("code", sorted(REFUSALS))
+@pytest.mark.parametrize("code", sorted(REFUSAL_TEXTS))
 def test_every_refusal_code_is_said_in_english_and_german(code: str) -> None:
     import string
 
     from referee.table.state import TableState
 
-    entry = REFUSALS[code]
+    entry = REFUSAL_TEXTS[code]
     assert set(entry) == {"en", "de"}, f"{code}: {sorted(entry)}"
     names = {f for lang in ("en", "de") for _, f, _, _ in string.Formatter().parse(entry[lang]) if f}
     assert names == {f for _, f, _, _ in string.Formatter().parse(entry["en"]) if f}, "both take the same fields"
