@@ -2,7 +2,7 @@
 
 Everything is the real code path: a Mosquitto with the event's ACL and a user per table
 (tournament.testing.broker, tournament.acl); `referee director --config` as its own process (its memory is
-read from /proc); 500 simulated tables (tournament.simhall.SimTable: game header, events, retained
+read from /proc); 500 simulated tables (tournament.testing.simhall.SimTable: game header, events, retained
 snapshots, statuses, command acks; one paho client each, 150 to a process: paho waits with select(), which
 stops at 1024 descriptors); headless Chromium
 (/usr/bin/chromium) showing the hall page (`/`, 60 tables per page: only one page of tiles is in the DOM).
@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 from tournament.acl import DIRECTOR_USER, VIEWER_USER, acl_text, table_user  # noqa: E402
 from tournament.settings import BrokerSettings  # noqa: E402
-from tournament.simhall import SimTable  # noqa: E402
 from tournament.testing.broker import Broker, mosquitto_path  # noqa: E402
+from tournament.testing.simhall import SimTable  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 OVERLAYS = int(os.environ.get("DIRECTOR_BENCH_OVERLAYS", "8"))

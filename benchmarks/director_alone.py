@@ -9,7 +9,8 @@ core when there is one) publishes, per event, the event then its snapshot, as a 
 events a second in the tables' order of play, each with the `published` user property. The director (its own
 process, pinned to the first core) is the real one without its web page: `tournament.director.core.Director`
 with the table's state machine replaying every game (`referee.director_sheets.MachineReplayer`: results come
-from the events) behind `tournament.director.link.BrokerLink`, on its asyncio loop, and its SQLite store.
+from the events) behind `tournament.director.link.DirectorLink` (`hall_link`), on its asyncio loop, and its
+SQLite store.
 The broker is a real Mosquitto (no ACL: the director is measured, not the broker's checks).
 
 For each rate: events the director applied per second, published -> applied p50/p99 (one machine's clock),
@@ -90,7 +91,7 @@ def director_main(port: int, folder: str, conn: Any) -> None:
 
     from referee.director_sheets import MachineReplayer
     from tournament.director.core import Director
-    from tournament.director.link import BrokerLink
+    from tournament.director.link import hall_link
     from tournament.director.store import Store
     from tournament.settings import BrokerSettings
 
@@ -98,7 +99,7 @@ def director_main(port: int, folder: str, conn: Any) -> None:
 
     async def run() -> None:
         director = Director(EVENT, Store(Path(folder) / "director.sqlite3"), replayer=MachineReplayer())
-        link = BrokerLink(director, BrokerSettings("127.0.0.1", port, username=DIRECTOR_USER,
+        link = hall_link(director, BrokerSettings("127.0.0.1", port, username=DIRECTOR_USER,
                                                    password=f"pw-{DIRECTOR_USER}"))
         link.start()
         await link.wait_connected(30)
@@ -108,13 +109,13 @@ def director_main(port: int, folder: str, conn: Any) -> None:
             cmd = await loop.run_in_executor(None, conn.recv)
             if cmd == "stop":
                 break
-            stats = link.receiver_stats
+            stats = link.receiver.stats
             delays = list(director._delays)
             director._delays.clear()
             rss = next((int(line.split()[1]) / 1024 for line in Path("/proc/self/status").read_text().splitlines()
                         if line.startswith("VmRSS:")), 0.0)
             conn.send({"applied": stats.applied, "delays": delays, "cpu": time.process_time(), "rss": rss})
-        link.stop()
+        await link.stop()
         director.store.close()
 
     asyncio.run(run())

@@ -1,6 +1,6 @@
 """The cost of one game's live GCG at the director, by the number of games it holds (issue 24 row 6).
 
-A director replaying SimTable-shaped games (tournament.simhall.SimReplayer: a header, 24 plays, the end) is
+A director replaying SimTable-shaped games (tournament.testing.simhall.SimReplayer: a header, 24 plays, the end) is
 filled with 118, 1,180 and 5,900 games (a 500-table event after 12 rounds), restarted (so every sheet comes
 from its store, as after a restart), then asked for one game's record and GCG as `GET /gcg/N/G.gcg` does, and
 for every game's records as the standings do. Prints one `figure: value unit` line per figure.
@@ -22,7 +22,7 @@ from tournament.director.core import Director  # noqa: E402
 from tournament.director.store import Store  # noqa: E402
 from tournament.payloads import EventMessage  # noqa: E402
 from tournament.results import game_gcg  # noqa: E402
-from tournament.simhall import SimReplayer  # noqa: E402
+from tournament.testing.simhall import SimReplayer  # noqa: E402
 
 
 def fill(path: Path, games: int, tables: int = 500) -> None:

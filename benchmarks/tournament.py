@@ -8,7 +8,7 @@ synchronous=FULL) with the real publisher (`tournament.outbox.TablePublisher` ov
 worker process (one driver thread journals every table's events at their due times; each table has its own
 MQTT connection, credentials and publisher, all driven by the process's one `PublisherLoop` thread, the
 same loop a Pi runs for its one table). The director is a separate
-process running `tournament.director_link.DirectorLink` (dedupe, gap replay). The broker is a real
+process running `tournament.director.link.DirectorLink` (dedupe, gap replay) on its asyncio loop. The broker is a real
 Mosquitto started for the run (`tournament.testing.broker`, ACL and passwords as shipped).
 
 What the tables play: real tournament games (GCG records in ../shared/gcg/liwords when present, else the
@@ -145,7 +145,9 @@ def rss_mb() -> float:
 
 
 def director_main(port: int, conn: Any) -> None:
-    from tournament.director_link import DirectorLink
+    import asyncio
+
+    from tournament.director.link import DirectorLink
 
     lock = threading.Lock()
     lat: list[tuple[float, float]] = []  # (arrival wall s, latency ms)
@@ -173,8 +175,10 @@ def director_main(port: int, conn: Any) -> None:
     link = DirectorLink(BrokerSettings("127.0.0.1", port, username="director", password="pw-director"), EVENT,
                         on_event=on_event, on_status=on_status, client_id="bench-director", retry_s=2.0)
     rss0 = rss_mb()
-    link.start()
-    link.connected.wait(30)
+    loop = asyncio.new_event_loop()  # the link runs on it, as in the director's service; this thread talks to the pipe
+    threading.Thread(target=loop.run_forever, name="director-loop", daemon=True).start()
+    loop.call_soon_threadsafe(link.start)
+    asyncio.run_coroutine_threadsafe(link.wait_connected(30), loop).result(35)
     conn.send(("ready", rss0))
     cpu0 = wall0 = 0.0
     while True:
@@ -216,7 +220,7 @@ def director_main(port: int, conn: Any) -> None:
                           "dropped_by_receiver": link.receiver.stats.duplicates,
                           "replay_requests": link.receiver.stats.replay_requests,
                           "cpu_share": cpu / wall if wall else 0.0, "rss_end": rss_mb()}
-            link.stop()
+            asyncio.run_coroutine_threadsafe(link.stop(), loop).result(10)
             conn.send(("result", result))
             return
 

@@ -10,7 +10,9 @@ Reading is forgiving, as real records need (see ../shared/gcg/README.md):
   withdrawn, `(challenge)` bonus, `(time)` penalty, `(ABC)` end-of-game rack (+ gained, - lost);
 - two players with one nickname (the turn order decides who is meant);
 - pragmas kept as given: `#lexicon`, `#variant`, `#tile-distribution`, `#board-layout`,
-  `#incomplete`, `#rack1`..., `#note` attached to the move above it.
+  `#incomplete`, `#rack1`..., `#note` attached to the move above it;
+- a director's adjustment of points: `#note adjustment NICK -10: REASON` (what `write_gcg` writes), or in
+  the older form, a `(time)` or `(challenge)` line followed by `#note adjustment: REASON`.
 
 Writing produces the canonical form from a `Game`'s score sheet.
 """
@@ -34,8 +36,15 @@ def _shown(token: str, limit: int = 20) -> str:
     """A token cut short for a message: a 5,000-digit "score" must not become a 5,000-character line."""
     return token if len(token) <= limit else f"{token[:limit]}... ({len(token):,} characters)"
 
-# The note that marks a `(time)` or `(challenge)` line as a director's adjustment of points (`write_gcg`):
-# `#note adjustment: REASON` on the line after it.
+# A director's adjustment of points is no turn, so it has no `>` line: `write_gcg` writes it as a note of its
+# own after the line it followed, `#note adjustment NICK +N: REASON`, and the totals of the lines stay the
+# game's as played on the board (docs/gcg.md says why). Every GCG reader keeps a `#note` line (Macondo refuses
+# a pragma it does not know); this project's reader and checker apply it as the adjustment.
+ADJUSTMENT = "adjustment"
+_ADJUSTMENT = re.compile(r"adjustment\s+(?P<nick>[^\s:]+)\s+(?P<points>[+-]\d{1,6}):\s*(?P<reason>.*)",
+                         re.IGNORECASE)
+# The older form (records written before): a `(time)` or `(challenge)` line with `#note adjustment: REASON`
+# on the line after it. Still read as the adjustment it is.
 ADJUSTMENT_NOTE = "adjustment:"
 # The note that marks a pass line as the turn a wrong challenger lost (double challenge): Woogles writes that
 # turn as a pass, and `write_gcg` does too, with `#note lost turn: ...` after it so this project's reader
@@ -56,6 +65,24 @@ class MoveKind(enum.Enum):
     END_RACK = "end-rack"
 
 
+@dataclass(frozen=True)
+class GCGAdjustment:
+    """A director's adjustment of points, from its note (`#note adjustment NICK +N: REASON`)."""
+
+    line: int  # 1-based line number of the note
+    nick: str
+    points: int
+    reason: str
+
+
+def parse_adjustment(note: str, line: int) -> GCGAdjustment | None:
+    """The adjustment a note states (its text after `#note `), or None when it states none."""
+    m = _ADJUSTMENT.fullmatch(note.strip())
+    if m is None:
+        return None
+    return GCGAdjustment(line, m.group("nick"), int(m.group("points")), m.group("reason").strip())
+
+
 @dataclass
 class GCGMove:
     """One `>` line of a record."""
@@ -70,11 +97,12 @@ class GCGMove:
     total: int
     extra: str = ""
     notes: list[str] = field(default_factory=list)
+    adjustments: list[GCGAdjustment] = field(default_factory=list)  # noted after this line (not a turn)
 
     @property
     def adjustment(self) -> str | None:
-        """The reason, when this line is a director's adjustment of points written as `(time)` or
-        `(challenge)` with an `#note adjustment: REASON` after it; None for any other line."""
+        """The reason, when this line is itself a director's adjustment of points in the older form, written as
+        `(time)` or `(challenge)` with an `#note adjustment: REASON` after it; None for any other line."""
         if self.kind not in (MoveKind.TIME_PENALTY, MoveKind.CHALLENGE_BONUS):
             return None
         for note in self.notes:
@@ -113,6 +141,7 @@ class GCGRecord:
     moves: list[GCGMove]
     encoding: str = "utf-8"
     notes: list[str] = field(default_factory=list)
+    adjustments: list[GCGAdjustment] = field(default_factory=list)  # noted before the first move line
 
     @property
     def variant(self) -> str | None:
@@ -235,6 +264,7 @@ def parse_gcg(text: str) -> GCGRecord:
     pragmas: dict[str, str] = {}
     moves: list[GCGMove] = []
     notes: list[str] = []
+    adjustments: list[GCGAdjustment] = []
     lines = text.splitlines()
     if len(lines) > MAX_GCG_LINES:
         raise GCGError(f"the record has {len(lines)} lines, more than the {MAX_GCG_LINES} a game record can need: "
@@ -258,6 +288,9 @@ def parse_gcg(text: str) -> GCGRecord:
                 players[int(m.group(1))] = GCGPlayer(int(m.group(1)), nick, name.strip() or nick)
             elif key == "note":
                 (moves[-1].notes if moves else notes).append(value)
+                adjustment = parse_adjustment(value, number)
+                if adjustment is not None:
+                    (moves[-1].adjustments if moves else adjustments).append(adjustment)
             else:
                 pragmas.setdefault(key, value)
         # other lines (continuations of notes in some files) are ignored
@@ -266,7 +299,7 @@ def parse_gcg(text: str) -> GCGRecord:
         for m_ in moves:
             if m_.nick not in (p.nick for p in players.values()):
                 players[len(players) + 1] = GCGPlayer(len(players) + 1, m_.nick, m_.nick)
-    return GCGRecord([players[k] for k in sorted(players)], pragmas, moves, notes=notes)
+    return GCGRecord([players[k] for k in sorted(players)], pragmas, moves, notes=notes, adjustments=adjustments)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -298,7 +331,7 @@ def _played_tiles(event: Event) -> str:
     return _rack_letters("".join(p.tile.rack_letter for p in event.placements))
 
 
-def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str | None:
+def _event_line(nick: str, event: Event, events: list[Event], index: int, total: int) -> str | None:
     """One `>` line for an event, in the form GCG readers (Quackle, Macondo/Woogles) match.
 
     A lost turn (a wrong challenge under double challenge) is written as Woogles writes it, a pass of the
@@ -309,16 +342,13 @@ def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str
     phony withdrawn or a challenge bonus after it) or exchanged. A loss of tiles at the end is written
     `RACK (RACK) -N`, a gain `(RACK) +N`, as the spec and Macondo have them.
 
-    A director's adjustment has no line of its own in GCG: it is written in the two forms readers take for
-    points outside a play, `(time) -N` for points taken and `(challenge) +N` for points given, with an empty
-    rack field; `write_gcg` follows it with `#note adjustment: REASON`, which this project's reader and
-    checker read back as the adjustment (docs/gcg.md says why).
+    A director's adjustment is no turn and has no `>` line (None): `write_gcg` writes its note instead.
+    `total` is the player's total as played on the board (the adjustments left out: docs/gcg.md).
     """
     if event.kind is EventKind.LOST_TURN:
-        return f">{nick}: {event.rack} - +0 {event.total}"
+        return f">{nick}: {event.rack} - +0 {total}"
     if event.kind is EventKind.ADJUSTMENT:
-        move = "(time)" if event.delta < 0 else "(challenge)"
-        return f">{nick}:  {move} {event.delta:+d} {event.total}"
+        return None
     rack = event.rack
     if event.kind is EventKind.PLAY:
         move = event.move
@@ -341,10 +371,10 @@ def _event_line(nick: str, event: Event, events: list[Event], index: int) -> str
     else:  # END_RACK
         move = event.move
         if event.delta >= 0:
-            return f">{nick}: {move} {event.delta:+d} {event.total}"
+            return f">{nick}: {move} {event.delta:+d} {total}"
         rack = event.move.strip("()")
     # An unknown rack leaves the field empty, two spaces wide, as Macondo writes it.
-    return f">{nick}: {rack} {move} {event.delta:+d} {event.total}"
+    return f">{nick}: {rack} {move} {event.delta:+d} {total}"
 
 
 def write_gcg(
@@ -354,7 +384,12 @@ def write_gcg(
 
     Names and pragma values are written on one line each whatever they hold (see `one_line`), and two
     players whose names give the same nickname get distinct ones, so a record always reads back as the
-    game it was written from."""
+    game it was written from.
+
+    A director's adjustment is written as `#note adjustment NICK +N: REASON` after the line it followed, and
+    the totals of the `>` lines are the game's as played on the board, without the adjustments: a reader that
+    knows no adjustment (Macondo, Quackle) reads a game whose every line adds up, and this project's reader
+    applies the notes and reaches the adjusted scores (docs/gcg.md, "A director's adjustment")."""
     nicks: list[str] = []
     for i, name in enumerate(players):
         nick = gcg_nick(name, i + 1)
@@ -366,12 +401,15 @@ def write_gcg(
               for i, (nick, name) in enumerate(zip(nicks, players, strict=True))]
     for key, value in (pragmas or {}).items():
         lines.append(f"#{one_line(key).replace(' ', '-')} {one_line(value)}".rstrip())
+    adjusted = [0] * len(players)  # each player's adjustments so far, left out of the totals written
     for index, event in enumerate(events):
-        line = _event_line(nicks[event.player], event, events, index)
+        if event.kind is EventKind.ADJUSTMENT:
+            adjusted[event.player] += event.delta
+            lines.append(f"#note {ADJUSTMENT} {nicks[event.player]} {event.delta:+d}: {one_line(event.note)}".rstrip())
+            continue
+        line = _event_line(nicks[event.player], event, events, index, event.total - adjusted[event.player])
         if line is not None:
             lines.append(line)
-        if event.kind is EventKind.ADJUSTMENT:
-            lines.append(f"#note {ADJUSTMENT_NOTE} {one_line(event.note)}".rstrip())
         if event.kind is EventKind.LOST_TURN:
             lines.append(f"#note {LOST_TURN_NOTE} a wrong challenge of the play before")
     return "\n".join(lines) + "\n"

@@ -17,8 +17,10 @@ records do not state is read from their structure, never fitted to their scores:
   them all (Polish) is used, and a note says so; when none has them, the record is skipped.
 Racks that do not hold the tiles played are notes, not mismatches: test records carry
 made-up racks, and the score is what the referee must get right.
-A `(time)` or `(challenge)` line followed by `#note adjustment: REASON` is a director's adjustment of
-points (what `game.gcg.write_gcg` writes for one): applied as written, with no rule to check it against.
+A director's adjustment of points, `#note adjustment NICK +N: REASON` (what `game.gcg.write_gcg` writes),
+is applied where it stands, as written, with no rule to check it against; the record's totals leave it out
+(they are the game as played on the board), so the totals after it are compared with that in mind. The
+older form, a `(time)` or `(challenge)` line followed by `#note adjustment: REASON`, is applied the same way.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ from game.errors import (
     IllegalPlayError,
     IllegalTurnError,
     NotationError,
+    RefereeError,
 )
 from game.events import Event, EventKind
 from game.game import Game, WordList
-from game.gcg import GCGMove, GCGRecord, MoveKind
+from game.gcg import GCGAdjustment, GCGMove, GCGRecord, MoveKind
 from game.layout import load_layout
 from game.play import Play
 from game.rules import ChallengeRule, EndRackRule, RuleSet
@@ -206,6 +209,7 @@ class _Replay:
         so a wrong score is reported once and a wrong sum once, and neither repeats on later lines."""
         moves = self.record.moves
         offset = [0] * len(self.game.players)
+        self.adjust(self.record.adjustments, offset)
         for i, mv in enumerate(moves):
             self.result.plays += 1
             try:
@@ -237,12 +241,33 @@ class _Replay:
                               "the running total does not add up")
             if mv.kind in (MoveKind.PLAY, MoveKind.PASS, MoveKind.EXCHANGE):
                 self.last_turn = who
+            self.adjust(mv.adjustments, offset)
         self.lexicon_notes()
         leftover = [e for k, e in enumerate(self.game.events)
                     if e.kind is EventKind.END_RACK and k not in self.matched_end]
         if leftover and not self.record.incomplete:
             shown = ", ".join(f"{self.game.players[e.player]} {e.move} {e.delta:+d}" for e in leftover)
             self.result.notes.append(f"the record ends without the end-of-game rack lines ({shown})")
+
+    def adjust(self, adjustments: list[GCGAdjustment], offset: list[int]) -> None:
+        """Apply the director's adjustments noted after a line. The record's totals leave them out, so the
+        offset between the record's totals and the engine's moves by the points."""
+        for adjustment in adjustments:
+            self.result.plays += 1
+            found = [i for i, p in enumerate(self.record.players) if p.nick == adjustment.nick]
+            if not found:
+                self.result.mismatches.append(Mismatch(adjustment.line, adjustment.nick, "no such player",
+                                                       f"the adjustment names {adjustment.nick!r}, no player of "
+                                                       "this game"))
+                continue
+            who = found[0]
+            try:
+                self.game.adjust_score(who, adjustment.points, adjustment.reason or "no reason given")
+            except RefereeError as exc:
+                self.result.mismatches.append(Mismatch(adjustment.line, f"{adjustment.points:+d}", "refused",
+                                                       str(exc)))
+                continue
+            offset[who] -= adjustment.points
 
     def lexicon_notes(self) -> None:
         """With a lexicon: plays that stood with words not in it, and withdrawn plays whose words all are.

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.table.api import ControlError
 from referee.table.machine import TableMachine
+from referee.table.records import gcg_pragmas, journaled_lexicon
 from referee.table.setup import SetupError, TableSetup
 from referee.table.state import Event
 
@@ -41,8 +42,20 @@ class MachineSheet:
         return len(self.machine.game.events), tuple(self.machine.game.scores), self.machine.state == "ended"
 
     def sheet(self) -> dict[str, Any]:
+        """The snapshot's keys the results are written from, and what the table's own record has beyond them, so
+        the director's record writes the lines the table's export writes: `pragmas`, the table's GCG pragmas for
+        this game (`referee.table.records.gcg_pragmas`), and on a move whose rack the engine knows (Scramble's
+        rolled dice, the racks entered at the end) that `rack`. The snapshot leaves racks out; without them a
+        Scramble play's rack field would be its tiles alone, which `referee gcg check` refuses (the player rolls
+        seven dice)."""
         snap = self.machine.snapshot()
-        return {k: snap.get(k) for k in _SHEET_KEYS}
+        out = {k: snap.get(k) for k in _SHEET_KEYS}
+        moves = snap.get("moves") or []
+        events = self.machine.game.events  # the score sheet's rows, one for one (referee/table/view.py)
+        if len(moves) == len(events):
+            out["moves"] = [{**m, "rack": ev.rack} if ev.rack else m for m, ev in zip(moves, events, strict=True)]
+        out["pragmas"] = gcg_pragmas(self.machine.setup)
+        return out
 
 
 class MachineReplayer:
@@ -61,7 +74,6 @@ class MachineReplayer:
         except TypeError as exc:
             raise ValueError(f"the game's setup is damaged: {exc}") from None
         from game.errors import RefereeError
-        from referee.table.records import journaled_lexicon
 
         try:
             lexicon = journaled_lexicon(setup)

@@ -1,6 +1,6 @@
 """What makes a table PIN strong enough to guard a game on a club's open Wi-Fi.
 
-The page slows down every source that guesses, and all of them together (referee/web/security.py), but a
+The page slows down every source that guesses, and all of them together (tournament/pagekit/guards.py), but a
 limit only buys time: 1,100 loopback addresses found a four-digit PIN in 2.1 s before the global limit
 existed, and a PIN everyone knows (0000, 1234, the one printed in the example file) needs no guessing at
 all. So the referee refuses, at start, a PIN that is short, made of a pattern, or published.

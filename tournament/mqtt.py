@@ -77,14 +77,16 @@ def user_properties(message: Any) -> dict[str, str]:
 
 
 def configure_connect(client: paho.Client, settings: BrokerSettings, *, clean_start: bool = False) -> None:
-    """Where and how to connect, for a client whose socket a `PublisherLoop` drives (no connection yet)."""
+    """Where and how to connect, for a client whose socket its owner drives (a `PublisherLoop`, the director's
+    loop): no connection yet."""
     client.connect_timeout = CONNECT_TIMEOUT_S
     client.connect_async(settings.host, settings.port, keepalive=KEEPALIVE_S, clean_start=clean_start,
                          properties=connect_properties())
 
 
 def connect_async(client: paho.Client, settings: BrokerSettings, *, clean_start: bool = False) -> None:
-    """Start connecting in the background on paho's own thread (it retries until the broker answers): the
-    director's one client. Tables' clients are driven by a `PublisherLoop` instead."""
+    """Start connecting in the background on paho's own thread (it retries until the broker answers): for a
+    plain client (the simulated tables of tournament/testing, a benchmark's feeder). Tables' clients are driven
+    by a `PublisherLoop`, the director's by its asyncio loop (tournament/director/link.py)."""
     configure_connect(client, settings, clean_start=clean_start)
     client.loop_start()

@@ -12,7 +12,7 @@ in its "online" status after a reconnect, which name the last seq (`note_snapsho
 next game appears, each of its older games is asked once for anything after what arrived.
 
 Pure and single-threaded: the caller serialises `feed`, `note_snapshot` and `check_gaps` (DirectorLink
-does it with a lock). A director restarted from its own store calls `restore` for each game it kept.
+calls them all on the director's loop). A director restarted from its own store calls `restore` for each game it kept.
 """
 
 from __future__ import annotations

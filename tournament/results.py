@@ -8,8 +8,8 @@ tournament needs, without knowing where they came from:
   numbers and scores; `tsh_lines` writes exactly those lines, one per game, per division;
 - a results CSV and JSON per round, and standings (wins, a tie counting half, then spread) for an event
   run without tsh;
-- every game as GCG written by the engine's GCG rules, with `#event`, `#round`, `#division` and `#table`
-  pragmas, all of a round in one zip.
+- every game as GCG, the table's own record (the engine's GCG writer, the table's pragmas) with the event's
+  `#description` and `#id`, all of a round in one zip.
 
 One game per pairing: a table may hold several games of one round's pairing (an empty game started, then the
 real one; a game replayed on the director's word). The result is the last game that ended, else the last
@@ -58,6 +58,7 @@ class GameRecord:
     game: str = ""  # the game's id in the director's exports ("table-game")
     number: int | None = None  # the table's own number of the game (its journal's game id)
     entered_by: str = ""  # who entered this result by hand (tournament/director/entered.py); "" for a table's
+    pragmas: dict[str, str] = field(default_factory=dict)  # the table's own GCG pragmas (its sheet's), if known
 
     @property
     def spread(self) -> int:
@@ -78,7 +79,8 @@ def score_sheet_events(moves: Sequence[dict[str, Any]]) -> list[Event]:
     """The snapshot's score sheet (MoveView dicts) as the engine's events, as the table's own record has them.
 
     The snapshot carries no placements; a play's rack field is then the tiles its notation puts down (what the
-    table's writer writes when it knows no rack), or the rack itself when the table sent one (`rack`)."""
+    table's writer writes when it knows no rack), or the rack itself when the move carries one (`rack`: the
+    director's sheet replayed through the table's engine gives it, referee/director_sheets.py)."""
     events = []
     for move in moves:
         kind = _KINDS.get(str(move.get("kind", "")))
@@ -97,27 +99,42 @@ def score_sheet_events(moves: Sequence[dict[str, Any]]) -> list[Event]:
 
 
 def game_gcg(record: GameRecord) -> str:
-    """The game as GCG text (UTF-8), written by the engine's GCG writer (`game.gcg.write_gcg`, the one the
-    table's own export uses), with the event's pragmas.
+    """The game as GCG text (UTF-8): the table's own record, written as the table's export writes it (the engine's
+    GCG writer, `game.gcg.write_gcg`, with the table's pragmas: `referee.table.records.gcg_pragmas`, carried by
+    the game's sheet), and the event's lines after them: `#description` (event, round, division, table) and
+    `#id referee TABLE-GAME`, and `#incomplete` for a game not ended.
 
-    Every line has the form GCG readers match (Macondo's patterns among them): a play with its rack field,
-    a director's adjustment as `(time) -N` or `(challenge) +N` with `#note adjustment: REASON` after it
-    (docs/gcg.md says why); a lost turn has no line."""
-    pragmas: dict[str, str] = {}
-    if record.edition == "german":
-        pragmas["variant"] = "german"
-    if record.event:
-        pragmas["event"] = record.event
-    if record.round:
-        pragmas["round"] = str(record.round)
-    if record.division:
-        pragmas["division"] = record.division
-    pragmas["table"] = str(record.table)
+    Every line is one Macondo's reader takes (docs/gcg.md, "The director's records"): a play with its rack
+    field, a director's adjustment as a note of its own, `#note adjustment NICK +N: REASON`, with the totals the
+    board's; the results beside it carry the adjusted scores."""
+    pragmas = dict(record.pragmas) or _table_pragmas(record)
+    pragmas["description"] = game_description(record)
     if record.game:
         pragmas["id"] = f"referee {record.game}"
     if not record.ended:
         pragmas["incomplete"] = ""
     return write_gcg(list(record.players), score_sheet_events(record.moves), pragmas)
+
+
+def game_description(record: GameRecord) -> str:
+    """Where the game was played, for its record's `#description`: "Spring Open 2026, round 3, division A, table
+    12" (the event's name, then what the game has of round, division and table)."""
+    parts = [record.event] if record.event else []
+    if record.round:
+        parts.append(f"round {record.round}")
+    if record.division:
+        parts.append(f"division {record.division}")
+    parts.append(f"table {record.table}")
+    return ", ".join(parts)
+
+
+def _table_pragmas(record: GameRecord) -> dict[str, str]:
+    """The table's pragmas as far as a record without them knows (a result entered by hand, a director without
+    the table's replay): the tiles and the variant, as the table writes them."""
+    pragmas = {"tile-distribution": record.edition}
+    if record.kind != "standard":
+        pragmas["variant"] = record.kind
+    return pragmas
 
 
 def split_per_pairing(records: Iterable[GameRecord]) -> tuple[list[GameRecord], list[tuple[GameRecord, str]]]:

@@ -22,7 +22,7 @@ from referee.words import say
 class ControlError(RefereeError, ValueError):
     """A control action was refused: unknown action, malformed or out-of-place parameters, wrong state.
 
-    `code` names the refusal and `fields` hold its particulars (`REFUSALS` in referee/words/table.py);
+    `code` names the refusal and `fields` hold its particulars (`REFUSAL_TEXTS` in referee/words/table.py);
     `text(language)` says it in English or German, and `str()` is the English."""
 
     def __init__(self, code: str, /, **fields: object) -> None:
@@ -32,10 +32,6 @@ class ControlError(RefereeError, ValueError):
 
     def text(self, language: str = "en") -> str:
         return say("refusals", self.code, language, **self.fields)
-
-
-class PermissionDenied(RefereeError, ValueError):
-    """A control action came without the table PIN, or with a wrong one."""
 
 
 class ClockView(TypedDict):

@@ -16,13 +16,21 @@ def game_gcg(machine: TableMachine) -> str:
     from game.gcg import write_gcg
 
     setup = machine.setup
+    return write_gcg(list(setup.players), list(machine.game.events), gcg_pragmas(setup))
+
+
+def gcg_pragmas(setup: TableSetup) -> dict[str, str]:
+    """The pragmas of a table's game record, in the order written: the table's name as `#title`, the tiles,
+    the variant (Scramble), the lexicon, and a note naming the challenge rule. Every one is a pragma Macondo's
+    reader takes (docs/gcg.md). The director's record of the game writes the same ones (the director's sheet
+    carries them: referee/director_sheets.py) and adds the event's."""
     pragmas = {"title": f"{setup.table}", "tile-distribution": setup.edition}
     if setup.scramble:
         pragmas["variant"] = setup.kind
     if setup.lexicon:
         pragmas["lexicon"] = setup.lexicon.rsplit("/", 1)[-1].removesuffix(".txt")
     pragmas["note"] = f"refereed by the table referee; challenge rule {setup.challenge}"
-    return write_gcg(list(setup.players), list(machine.game.events), pragmas)
+    return pragmas
 
 
 def export_gcg(journal: Journal, game_id: int, lexicon: WordList | None = None) -> str:

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from referee.table.api import ControlError, PermissionDenied, Snapshot, TableControl, TableView
+from referee.table.api import ControlError, Snapshot, TableControl, TableView
 from referee.web.board_image import board_png
 from referee.web.download_names import attachment
 from referee.web.events import SnapshotHub
@@ -42,11 +42,15 @@ from referee.web.limits import (
     runner_settings,
 )
 from referee.web.records import GcgSource
-from referee.web.security import (
+from referee.web.validation import ACTIONS, InvalidInput, parse_control
+from referee.words import Phrase, page_script
+from referee.words.checks import catalogue as input_checks
+from tournament.pagekit.guards import (
     ControlDisabled,
     CrossSiteRequest,
     CsrfGuard,
     HostGuard,
+    PermissionDenied,
     PinGuard,
     PinRequired,
     RateLimited,
@@ -54,9 +58,6 @@ from referee.web.security import (
     client_key,
     own_names,
 )
-from referee.web.validation import ACTIONS, InvalidInput, parse_control
-from referee.words import Phrase, page_script
-from referee.words.checks import catalogue as input_checks
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +195,7 @@ async def _errors(request: web.Request, handler: Callable[[web.Request], Any]) -
 
 @web.middleware
 async def _known_host(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
-    """421 for a request that names another host than this Pi (DNS rebinding: referee/web/security.py)."""
+    """421 for a request that names another host than this Pi (DNS rebinding: tournament/pagekit/guards.py)."""
     if not request.app[HOSTS].allows(request.headers.get("Host")):
         return _error(421, "wrong_host", "this is a table referee, and it answers only to its own names and "
                                          "addresses (web.allowed_hosts adds one)")
@@ -370,7 +371,7 @@ def create_app(
 
     `pin` is the table PIN from the configuration; None or "" means no PIN, and then control is disabled
     (there is no default PIN). `director_pin` (web.director_pin) lets a new phone in while someone guesses
-    the table PIN (referee/web/security.py). `clock` times the waits after wrong PINs; tests hand in a fake one.
+    the table PIN (tournament/pagekit/guards.py). `clock` times the waits after wrong PINs; tests hand in a fake one.
     A request must name this Pi in `Host`: an IP address, one of its own names, or one of `allowed_hosts`.
     """
     app = web.Application(middlewares=[_known_host, _security_headers, _errors], client_max_size=MAX_BODY)

@@ -2,8 +2,8 @@
 
 The table calls its listeners from its own thread; the hub hands each snapshot to the web server's loop
 with `call_soon_threadsafe` and encodes it once for all pages. A page that falls behind (a phone on a
-weak Wi-Fi) gets the newest snapshot, not a backlog: a snapshot is the whole picture, so skipping the
-ones in between loses nothing and keeps the latency low for everyone else.
+weak Wi-Fi) gets the newest snapshot, not a backlog: the coalescing hub the director's hall uses too
+(tournament/pagekit/hub.py), one key per page, ordered by the snapshot's seq.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from aiohttp import web
 
 from referee.table.api import Snapshot, TableView
+from tournament.pagekit.hub import Hub, Page
 
-KEEPALIVE_S = 15.0
+SNAPSHOT = "snapshot"  # the one key of a table page: the newest snapshot replaces the one waiting
 
 
 def encode_event(snapshot: Snapshot) -> bytes:
@@ -26,34 +28,12 @@ def encode_event(snapshot: Snapshot) -> bytes:
     return f"id: {snapshot.get('seq', 0)}\nevent: snapshot\ndata: {data}\n\n".encode()
 
 
-class _Client:
-    """One open page: the newest snapshot it has not been sent yet, and a flag to wake its handler."""
-
-    def __init__(self) -> None:
-        self.pending: tuple[int, bytes] | None = None
-        self.wake = asyncio.Event()
-        self.closed = False
-
-    def offer(self, seq: int, message: bytes) -> None:
-        if self.pending is None or seq > self.pending[0]:
-            self.pending = (seq, message)
-            self.wake.set()
-
-    async def next(self, timeout: float) -> tuple[int, bytes] | None:
-        """The next snapshot to send, or None after `timeout` seconds (time for a keep-alive) or on close."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.wake.wait(), timeout)
-        self.wake.clear()
-        pending, self.pending = self.pending, None
-        return pending
-
-
 class SnapshotHub:
     """Subscribes to the table once and fans its snapshots out to the open pages."""
 
     def __init__(self, table: TableView) -> None:
         self._table = table
-        self._clients: set[_Client] = set()
+        self._hub = Hub()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self.published = 0
@@ -68,9 +48,7 @@ class SnapshotHub:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        for client in self._clients:
-            client.closed = True
-            client.wake.set()
+        self._hub.close()
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
         # Runs on the table's thread: must be quick and must not raise (referee.table.api's contract).
@@ -84,33 +62,25 @@ class SnapshotHub:
         self.published += 1
         message = encode_event(snapshot)
         seq = int(snapshot.get("seq", 0))
-        for client in self._clients:
-            client.offer(seq, message)
+        for page in self._hub.pages:
+            page.offer(SNAPSHOT, (seq, message), order=seq)
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         """GET /events: the current snapshot at once, then every new one, with keep-alives in between."""
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache",
-                     "X-Accel-Buffering": "no"},
-        )
-        client = _Client()
-        self._clients.add(client)
-        try:
-            await response.prepare(request)
+        last_seq = -1
+
+        def first() -> bytes:
+            nonlocal last_seq
             current = self._table.snapshot()
             last_seq = int(current.get("seq", 0))
-            await response.write(b"retry: 1000\n\n" + encode_event(current))
-            while not client.closed:
-                item = await client.next(KEEPALIVE_S)
-                if client.closed:
-                    break
-                if item is None:
-                    await response.write(b": keepalive\n\n")
-                elif item[0] > last_seq:
-                    last_seq = item[0]
-                    await response.write(item[1])
-        except ConnectionError:
-            pass  # the page went away
-        finally:
-            self._clients.discard(client)
-        return response
+            return b"retry: 1000\n\n" + encode_event(current)
+
+        def render(batch: dict[Hashable, Any]) -> bytes | None:
+            nonlocal last_seq
+            seq, message = batch[SNAPSHOT]
+            if seq <= last_seq:  # older than what the page has (it came while the page opened)
+                return None
+            last_seq = seq
+            return bytes(message)
+
+        return await self._hub.serve(request, Page(), first, render)

@@ -83,7 +83,7 @@ class ConnectionGuard:
         server.connection_lost = connection_lost  # type: ignore[method-assign]
 
     def _made(self, handler: Any, transport: asyncio.Transport) -> None:
-        from referee.web.security import client_key
+        from tournament.pagekit.guards import client_key
 
         peer = transport.get_extra_info("peername")
         source = client_key(str(peer[0]) if isinstance(peer, tuple) and peer else None)

@@ -1,4 +1,4 @@
-"""Why a guarded request was refused (referee/web/security.py `PinGuard`): a wrong, missing or rate-limited key.
+"""Why a guarded request was refused (tournament/pagekit/guards.py `PinGuard`): a wrong, missing or rate-limited key.
 
 The guard guards a table's PIN on the scoreboard and the director key on the director's pages; it is told which
 (`noun`: "pin" or "director_key") and the words name it in each language ("wrong PIN", "falscher Schlüssel der

@@ -91,16 +91,37 @@ def test_write_then_read_round_trip() -> None:
     assert record.moves[0].move == "8G CAT" and record.moves[0].score == 10
 
 
-def test_an_adjustment_is_written_as_a_time_or_challenge_line_with_its_note_and_read_back() -> None:
+def test_an_adjustment_is_a_note_of_its_own_and_the_totals_stay_the_game_as_played() -> None:
+    """A director's adjustment is no turn: no `>` line (it was `(time) -12` and `(challenge) +7`, lines that
+    Macondo reads as a time penalty ending the game and Quackle as the end racks), but a note after the line
+    it followed; the totals written are the board's, which every reader adds up."""
     game = Game(classic_english(), ["Ann", "Bob"])
     game.play("8G CAT")
     game.adjust_score(0, -12, "ruling:\nphone in the hall")
     game.adjust_score(1, 7, "paper sheet")
+    game.play("H7 A.E")
+    game.pass_turn()
     text = write_gcg(game.players, game.events)
-    assert text.splitlines()[3:] == [">Ann: ACT 8G CAT +10 10", ">Ann:  (time) -12 -2",
-                                     "#note adjustment: ruling: phone in the hall",
-                                     ">Bob:  (challenge) +7 7", "#note adjustment: paper sheet"]
+    assert text.splitlines()[3:] == [">Ann: ACT 8G CAT +10 10", "#note adjustment Ann -12: ruling: phone in the hall",
+                                     "#note adjustment Bob +7: paper sheet", ">Bob: AE H7 A.E +3 3",
+                                     ">Ann:  - +0 10"]
     record = parse_gcg(text)
+    assert [(a.nick, a.points, a.reason) for a in record.moves[0].adjustments] == [
+        ("Ann", -12, "ruling: phone in the hall"), ("Bob", 7, "paper sheet")]
+    assert [m.adjustment for m in record.moves] == [None, None, None]  # no line is an adjustment itself
+    assert game.scores == [-2, 10]  # the engine's (and the result's) scores carry them
+
+
+def test_an_adjustment_before_the_first_move_is_read_from_the_records_notes() -> None:
+    record = parse_gcg("#player1 Ann Ann\n#player2 Bob Bob\n#note adjustment Bob -5: late\n>Ann: ACT 8G CAT +10 10\n")
+    assert [(a.line, a.nick, a.points) for a in record.adjustments] == [(3, "Bob", -5)]
+    assert parse_gcg(">Ann: ACT 8G CAT +10 10\n#note adjustment: the old form's reason\n").moves[0].adjustments == []
+
+
+def test_the_older_form_of_an_adjustment_still_reads_as_one() -> None:
+    """Records written before: a `(time)` or `(challenge)` line with `#note adjustment: REASON` after it."""
+    record = parse_gcg(">Ann: ACT 8G CAT +10 10\n>Ann:  (time) -12 -2\n#note adjustment: ruling: phone in the hall\n"
+                       ">Bob:  (challenge) +7 7\n#note adjustment: paper sheet\n")
     assert [(m.kind, m.adjustment) for m in record.moves] == [
         (MoveKind.PLAY, None), (MoveKind.TIME_PENALTY, "ruling: phone in the hall"),
         (MoveKind.CHALLENGE_BONUS, "paper sheet")]

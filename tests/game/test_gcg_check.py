@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from game.errors import GCGError
 from game.gcg import decode_gcg, parse_gcg
-from game.gcg_check import CheckResult, check_record, rules_for_record
+from game.gcg_check import CheckResult, check_record, replay_record, rules_for_record
 from game.rules import ChallengeRule, EndRackRule, german, naspa
 
 
@@ -38,6 +38,23 @@ def test_illegal_play_is_reported_and_the_replay_follows_the_record() -> None:
     result = check("#player1 a a\n#player2 b b\n>a: ACT 8A CAT +10 10\n>b: AEH B7 A.E +3 3\n")
     assert result.mismatches[0].why == "A8-C8: the first play must cover the start square H8"
     assert len(result.mismatches) == 1
+
+
+def test_an_adjustment_note_is_applied_where_it_stands_and_the_totals_stay_the_boards() -> None:
+    """`#note adjustment NICK +N: REASON`: the replay reaches the adjusted scores; the record's totals are the
+    game as played on the board, and a total that takes the adjustment in is the slip it would be."""
+    text = ("#player1 a a\n#player2 b b\n#note adjustment b -5: late to the table\n>a: ACT 8G CAT +10 10\n"
+            "#note adjustment a -12: phone rang\n#note adjustment b +7: paper sheet\n>b: AEH H7 A.E +3 3\n"
+            ">a: - +0 10\n")
+    game, result = replay_record(parse_gcg(text), naspa())
+    assert result.mismatches == [] and result.plays == 6  # three lines, three adjustments
+    assert game is not None and game.scores == [-2, 5]
+    slipped = check(text.replace(">a: - +0 10", ">a: - +0 -2"))
+    assert [(m.line, m.why) for m in slipped.mismatches] == [(8, "the running total does not add up")]
+    unknown = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n#note adjustment zed -5: who?\n")
+    assert [(m.line, m.computed) for m in unknown.mismatches] == [(4, "no such player")]
+    refused = check("#player1 a a\n#player2 b b\n>a: ACT 8G CAT +10 10\n#note adjustment a +5000: too much\n")
+    assert [(m.line, m.computed) for m in refused.mismatches] == [(4, "refused")]
 
 
 def test_an_adjustment_line_is_applied_as_written_and_no_rule_is_read_from_it() -> None:

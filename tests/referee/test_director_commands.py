@@ -177,8 +177,9 @@ def test_correct_score_by_points_is_its_own_row_in_the_totals_the_result_and_the
     # the journal replays it, and the record carries it in a form GCG readers take
     assert t.game_id is not None
     record = parse_gcg(export_gcg(Journal(path), t.game_id))
-    assert [(m.move, m.score, m.total, m.adjustment) for m in record.moves[1:]] == [
-        ("(time)", -10, -10, "phone rang"), ("(challenge)", 6, 50, "ruling")]
+    assert len(record.moves) == 1  # no turn: notes of their own after the play
+    assert [(a.nick, a.points, a.reason) for a in record.moves[0].adjustments] == [
+        ("Ben", -10, "phone rang"), ("Anna", 6, "ruling")]
 
 
 def test_an_adjustment_does_not_stand_in_the_way_of_an_undo_and_stays(tmp_path: Path) -> None:

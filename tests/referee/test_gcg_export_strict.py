@@ -87,8 +87,10 @@ def test_a_journaled_game_with_a_directors_adjustments_checks_strictly_and_clean
     assert table.game_id is not None
     text = export_gcg(journal, table.game_id)
     journal.close()
-    assert ">Ben:  (time) -15 -15\n#note adjustment: ruling #note fake\n" in text
-    assert ">Anna:  (challenge) +7 51\n#note adjustment: paper sheet\n" in text
+    # notes of their own after the line they followed; the totals are the board's (Ben's play: 14, not -1),
+    # and a reason's "#note" cannot start a line of its own
+    assert text.endswith(">Anna: IQUZ 8E QUIZ +44 44\n#note adjustment Ben -15: ruling #note fake\n"
+                         ">Ben: AP H8 .AP +14 14\n#note adjustment Anna +7: paper sheet\n")
     _assert_strict_and_clean(text, tmp_path, capsys)
 
 

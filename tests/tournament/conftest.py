@@ -3,18 +3,20 @@ publish a real journal, and a director that records what it applied. Waits are o
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from referee.journal import Event, Journal
 from referee.tournament_link import JournalOutbox
 from tournament.acl import acl_text, table_user
-from tournament.director_link import DirectorLink
+from tournament.director.link import DirectorLink
 from tournament.outbox import TablePublisher
-from tournament.payloads import AckMessage, EventMessage, StatusMessage
+from tournament.payloads import AckMessage, CommandName, EventMessage, StatusMessage
 from tournament.publisher_loop import PublisherLoop
 from tournament.settings import BrokerSettings, TableLinkSettings
 from tournament.testing.broker import Broker, mosquitto_path
@@ -46,7 +48,8 @@ def settings_for(broker: Broker, user: str) -> BrokerSettings:
 
 
 class Director:
-    """A DirectorLink that records, in order, what it applied; tests wait on its condition."""
+    """A DirectorLink, on an asyncio loop of its own in a thread (as the director's service runs it), that
+    records, in order, what it applied; tests wait on its condition."""
 
     def __init__(self, broker: Broker, client_id: str = "test-director", event: str = EVENT) -> None:
         self.cond = threading.Condition()
@@ -57,6 +60,9 @@ class Director:
         self.status: dict[int, str] = {}
         self.link = DirectorLink(settings_for(broker, "director"), event, on_event=self._event, on_ack=self._ack,
                                  on_status=self._status, client_id=client_id, retry_s=1.0)
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name=f"director-{client_id}", daemon=True)
+        self._started = False
         self._stopped = False
 
     def _event(self, msg: EventMessage, published_ms: int | None) -> None:
@@ -84,15 +90,34 @@ class Director:
         with self.cond:
             return [(g, s) for t, g, s in self.applied if t == table]
 
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run `fn` on the link's loop (paho's client is the loop's alone) and return its result."""
+        if not self._started:
+            return fn()
+
+        async def run() -> Any:
+            return fn()
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(WAIT_S)
+
+    def send(self, table: int | None, cmd: CommandName, args: Mapping[str, Any] | None = None, *,
+             command_id: str | None = None) -> str:
+        return str(self.call(lambda: self.link.send(table, cmd, args, command_id=command_id)))
+
     def start(self) -> Director:
-        self.link.start()
-        assert self.link.connected.wait(WAIT_S)
+        self._thread.start()
+        self._started = True
+        self.call(self.link.start)
+        assert asyncio.run_coroutine_threadsafe(self.link.wait_connected(WAIT_S), self.loop).result(WAIT_S + 5)
         return self
 
     def stop(self) -> None:
         if not self._stopped:
             self._stopped = True
-            self.link.stop()
+            if self._started:
+                asyncio.run_coroutine_threadsafe(self.link.stop(), self.loop).result(WAIT_S)
+                self.loop.call_soon_threadsafe(self.loop.stop)
+                self._thread.join(10)
+            self.loop.close()
 
 
 class FakeTable:

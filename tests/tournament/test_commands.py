@@ -41,9 +41,9 @@ def live_tables(broker: Broker, tmp_path: Path) -> Iterator[Callable[[int], tupl
 def test_pause_all_reaches_every_table_and_each_acknowledges(director: Any, live_tables: Any) -> None:
     tables = [live_tables(n)[0] for n in (1, 2, 3)]
     director.wait(lambda: all(director.status.get(n) == "online" for n in (1, 2, 3)), "three tables online")
-    start = director.link.send(None, "start")
+    start = director.send(None, "start")
     director.wait(lambda: director.acked.get(start) == {1, 2, 3}, "acks of the start")
-    pause = director.link.send(None, "pause")
+    pause = director.send(None, "pause")
     director.wait(lambda: director.acked.get(pause) == {1, 2, 3}, "the acks of pause-all")
     for t in tables:
         t.poll()
@@ -64,7 +64,7 @@ def online(director: Any, *tables: int) -> None:
 def test_a_refused_command_is_acknowledged_with_the_reason(director: Any, live_tables: Any) -> None:
     live_tables(1)
     online(director, 1)
-    cid = director.link.send(1, "hold", {"hold": True})
+    cid = director.send(1, "hold", {"hold": True})
     director.wait(lambda: cid in director.acks, "the ack")
     ack = director.acks[cid]
     assert not ack.ok and "no challenge to hold" in (ack.error or "")
@@ -74,10 +74,10 @@ def test_a_refused_command_is_acknowledged_with_the_reason(director: Any, live_t
 def test_the_same_command_id_twice_is_applied_once(director: Any, live_tables: Any) -> None:
     table, _ = live_tables(2)
     online(director, 2)
-    first = director.link.send(2, "adjust_time", {"player": 0, "seconds": 30}, command_id="same-id")
+    first = director.send(2, "adjust_time", {"player": 0, "seconds": 30}, command_id="same-id")
     director.wait(lambda: first in director.acks, "the first ack")
     director.acks.clear()
-    director.link.send(2, "adjust_time", {"player": 0, "seconds": 30}, command_id="same-id")
+    director.send(2, "adjust_time", {"player": 0, "seconds": 30}, command_id="same-id")
     director.wait(lambda: "same-id" in director.acks, "the second ack")
     assert director.acks["same-id"].ok
     assert table.snapshot()["players"][0]["clock"]["remaining_ms"] == 25 * 60_000 + 30_000
@@ -86,7 +86,7 @@ def test_the_same_command_id_twice_is_applied_once(director: Any, live_tables: A
 def test_set_players_and_the_snapshot_reach_the_director(director: Any, live_tables: Any) -> None:
     table, _ = live_tables(3)
     online(director, 3)
-    cid = director.link.send(3, "set_players", {"players": ["Carla", "Dirk"], "first": 0})
+    cid = director.send(3, "set_players", {"players": ["Carla", "Dirk"], "first": 0})
     director.wait(lambda: cid in director.acks, "the ack")
     ack = director.acks[cid]
     assert ack.ok and ack.game == table.game_id and ack.seq is not None
@@ -136,7 +136,7 @@ def test_a_points_adjustment_through_the_broker_is_journaled_with_who_sent_it_an
     online(director, 1)
     table.control("start", {})
     table.play("8E QUIZ")
-    cid = director.link.send(1, "correct_score", {"player": 1, "points": -10, "reason": "ruling: phone rang"})
+    cid = director.send(1, "correct_score", {"player": 1, "points": -10, "reason": "ruling: phone rang"})
     director.wait(lambda: cid in director.acks, "the ack")
     ack = director.acks[cid]
     assert ack.ok and ack.game == table.game_id and ack.seq is not None
@@ -146,7 +146,7 @@ def test_a_points_adjustment_through_the_broker_is_journaled_with_who_sent_it_an
     ev = next(e for e in director.events if e.kind == "director" and e.data["id"] == cid)
     assert (ev.seq, ev.data["by"], ev.data["cmd"]) == (ack.seq, "director", "correct_score")
     assert ev.data["args"] == {"player": 1, "points": -10, "reason": "ruling: phone rang"}
-    refused = director.link.send(1, "correct_score", {"player": 0, "points": 0, "reason": "nothing"})
+    refused = director.send(1, "correct_score", {"player": 0, "points": 0, "reason": "nothing"})
     director.wait(lambda: refused in director.acks, "the refusal")
     assert not director.acks[refused].ok and "not 0" in (director.acks[refused].error or "")
     result = check_record(parse_gcg(table.gcg()), naspa())

@@ -29,6 +29,8 @@ from tournament.results import (
     tsh_lines,
 )
 
+from ..referee.gcg_strict import check_strictly
+
 FIXTURES = Path(__file__).with_name("fixtures")
 
 
@@ -55,8 +57,11 @@ def record(table: int, players: list[str], scores: list[int], moves: list[dict[s
 def test_gcg_carries_the_event_and_passes_the_engine(table_moves: list[dict[str, Any]]) -> None:
     text = game_gcg(record(7, ["Nigel Richards", "Joey Krafchick"], [48, 37], table_moves, ended=False))
     parsed = parse_gcg(text)
-    assert parsed.pragmas["event"] == "Spring Open 2026"
-    assert (parsed.pragmas["round"], parsed.pragmas["division"], parsed.pragmas["table"]) == ("1", "A", "7")
+    # where it was played, in pragmas Macondo's reader takes (it refuses a file with one it does not know)
+    assert parsed.pragmas["description"] == "Spring Open 2026, round 1, division A, table 7"
+    assert parsed.pragmas["id"] == "referee t7-g1" and "incomplete" in parsed.pragmas
+    assert not {"event", "round", "division", "table"} & set(parsed.pragmas)
+    assert check_strictly(text).problems == []
     assert [p.name for p in parsed.players] == ["Nigel Richards", "Joey Krafchick"]
     assert [m.move for m in parsed.moves] == ["8G QI", "7H AX", "9F JOE", "10E WE", "-", "-3"]
     result = check_record(parsed, naspa())
@@ -191,7 +196,9 @@ def test_the_directors_gcg_is_written_by_the_tables_writer_with_the_rack_field()
     lines = [ln for ln in director.splitlines() if ln.startswith(">")]
     assert lines == own
     assert all(MACONDO_PLAY.match(ln) for ln in lines[:4]), lines
-    assert "#event Spring Open 2026" in director and "#incomplete" in director.splitlines()
+    assert "#description Spring Open 2026, round 1, division A, table 1" in director.splitlines()
+    assert "#incomplete" in director.splitlines()
+    assert check_strictly(director).problems == []
 
 
 def test_a_play_through_tiles_and_a_blank_give_the_tiles_put_down() -> None:

@@ -25,7 +25,7 @@ def test_the_service_reports_to_the_broker_and_takes_commands(broker: Broker, di
     try:
         service.start()
         director.wait(lambda: director.status.get(2) == "online", "table 2 online")
-        cid = director.link.send(2, "message", {"text": "Round 2 at 14:00"})
+        cid = director.send(2, "message", {"text": "Round 2 at 14:00"})
         director.wait(lambda: cid in director.acks, "the ack")
         assert director.acks[cid].ok
         director.wait(lambda: any(e.kind == "director" and e.data["id"] == cid for e in director.events),

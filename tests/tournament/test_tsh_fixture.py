@@ -13,7 +13,7 @@ from tournament.director.core import Director
 from tournament.director.store import Store
 from tournament.pairings import parse_tourney_js, tsh_round
 from tournament.payloads import EventMessage
-from tournament.simhall import SimReplayer
+from tournament.testing.simhall import SimReplayer
 from tournament.tsh_scores import round_byes
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tourney-numbered.js"

@@ -14,7 +14,7 @@ Routes (docs/director.md, "Broadcasting the event"):
 
 Everything a spectator sees goes through one `Broadcast`: each table's pictures go into its `DelayLine` as
 the hall changes, and what is due is pushed to the pages watching it, encoded once for all of them and
-coalesced per page as the hall's own stream is (tournament/director/hub.py). The director's own pages
+coalesced per page as the hall's own stream is (tournament/pagekit/hub.py). The director's own pages
 (`/`, `/table/N`, `/api/table/N`) read the hall directly: never delayed.
 """
 
@@ -36,7 +36,8 @@ from tournament.broadcast.feed import ResultCache, TourneyFeed
 from tournament.broadcast.view import spectator_view
 from tournament.director.access import Refused
 from tournament.director.core import Director
-from tournament.director.hall import TableState
+from tournament.director.hall import TableTile
+from tournament.pagekit.hub import Hub, Page
 from tournament.pairings import PairingsError
 from tournament.results import GameRecord
 
@@ -59,13 +60,13 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-class _Client:
-    def __init__(self, table: int | None, slot: int | None) -> None:
-        self.table = table
-        self.slot = slot
-        self.pending: str | None = None
-        self.wake = asyncio.Event()
-        self.closed = False
+VIEW = "view"  # the one key of a spectator's page: the newest picture replaces the one waiting
+
+
+def _watches(page: Page) -> tuple[int | None, int | None]:
+    """(table, slot): what a spectator's page follows, one of them."""
+    table, slot = page.want
+    return table, slot
 
 
 class Broadcast:
@@ -89,7 +90,7 @@ class Broadcast:
         self._results: dict[int, tuple[Any, ...]] = {}  # table -> its ended game and scores (what the feed follows)
         self._lines: dict[int, DelayLine] = {}
         self._shown: dict[int, tuple[Any, str]] = {}  # table -> (key of the picture shown, its JSON)
-        self._clients: set[_Client] = set()
+        self._hub = Hub(KEEPALIVE_S)
         for state in director.tables.values():
             self._add(state)
             result = self._result(state)
@@ -99,17 +100,15 @@ class Broadcast:
 
     def close(self) -> None:
         self._unsubscribe()
-        for client in self._clients:
-            client.closed = True
-            client.wake.set()
+        self._hub.close()
 
     # --- pictures -------------------------------------------------------------------------------
 
-    def _add(self, state: TableState) -> None:
+    def _add(self, state: TableTile) -> None:
         line = self._lines.setdefault(state.table, DelayLine())
         line.add(spectator_view(state), self.clock(), self.delay)
 
-    def _on_change(self, state: TableState) -> None:
+    def _on_change(self, state: TableTile) -> None:
         self._add(state)
         self._push(state.table)
         result = self._result(state)
@@ -123,7 +122,7 @@ class Broadcast:
             self.feed.changed()
 
     @staticmethod
-    def _result(state: TableState) -> tuple[Any, ...] | None:
+    def _result(state: TableTile) -> tuple[Any, ...] | None:
         """A table's ended game and its scores (None while its game is not over): all the feed depends on."""
         if state.snapshot.get("state") != "ended":
             return None
@@ -153,8 +152,13 @@ class Broadcast:
         self._shown[table] = (key, text)
         return text
 
-    def _watchers(self, table: int) -> list[_Client]:
-        return [c for c in self._clients if (self.slots.get(c.slot) if c.slot is not None else c.table) == table]
+    def _watchers(self, table: int) -> list[Page]:
+        watchers = []
+        for page in self._hub.pages:
+            watched, slot = _watches(page)
+            if (self.slots.get(slot) if slot is not None else watched) == table:
+                watchers.append(page)
+        return watchers
 
     def _push(self, table: int) -> None:
         """Send table `table`'s picture to the pages watching it, when it changed (encoded once for all of
@@ -166,9 +170,8 @@ class Broadcast:
         text = self._encoded(table)
         if text is None or (before is not None and before[1] == text):
             return
-        for client in watchers:
-            client.pending = text
-            client.wake.set()
+        for page in watchers:
+            page.offer(VIEW, text)
 
     def tick(self) -> None:
         """Push every delayed picture that came due (the app calls it every `TICK_S`; tests step the clock)."""
@@ -193,10 +196,9 @@ class Broadcast:
         self.slots[slot] = table
         self.director.store.set_meta(SLOTS_META, {str(k): v for k, v in sorted(self.slots.items())})
         text = self._encoded(table) or _dumps({"table": table, "empty": True})
-        for client in self._clients:
-            if client.slot == slot:
-                client.pending = text
-                client.wake.set()
+        for page in self._hub.pages:
+            if _watches(page)[1] == slot:
+                page.offer(VIEW, text)
 
     def public_record(self, record: GameRecord) -> GameRecord:
         """A game's record as spectators may read it: the current game of its table through the delay (its
@@ -207,7 +209,7 @@ class Broadcast:
         view = self.view(record.table)
         if view is None or (view.get("state") == "ended" and not (view.get("delay") or {}).get("waiting")):
             return record
-        return replace(record, moves=[dict(m) for m in view["moves"]],
+        return replace(record, moves=_known_racks(view["moves"], record.moves),
                        scores=[int(p["score"]) for p in view["players"]] or record.scores, ended=False)
 
     # --- the stream -----------------------------------------------------------------------------
@@ -218,32 +220,28 @@ class Broadcast:
         slot = _number(request.query.get("slot"))
         if (table is None) == (slot is None):
             return _error(400, "invalid", "ask for one table (?table=N) or one slot (?slot=K)")
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream; charset=utf-8",
-                                               "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        client = _Client(table, slot)
-        self._clients.add(client)
-        try:
-            await response.prepare(request)
+
+        def first() -> bytes:
             aimed = self.slots.get(slot) if slot is not None else table
-            first = (self._encoded(aimed) if aimed is not None else None) or _dumps(
+            text = (self._encoded(aimed) if aimed is not None else None) or _dumps(
                 {"table": aimed, "empty": True, "slot": slot})
-            await response.write(f"retry: 1000\nevent: view\ndata: {first}\n\n".encode())
-            while not client.closed:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(client.wake.wait(), KEEPALIVE_S)
-                client.wake.clear()
-                if client.closed:
-                    break
-                if client.pending is None:
-                    await response.write(b": keepalive\n\n")
-                    continue
-                text, client.pending = client.pending, None
-                await response.write(f"event: view\ndata: {text}\n\n".encode())
-        except ConnectionError:
-            pass
-        finally:
-            self._clients.discard(client)
-        return response
+            return f"retry: 1000\nevent: view\ndata: {text}\n\n".encode()
+
+        return await self._hub.serve(request, Page((table, slot)), first,
+                                     lambda batch: f"event: view\ndata: {batch[VIEW]}\n\n".encode())
+
+
+def _known_racks(shown: list[dict[str, Any]], sheet: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves spectators are shown, each with the rack the director's sheet gives the same move (the table's
+    engine knows it: Scramble's rolled dice), which the snapshot they are shown from leaves out; so the delayed
+    record writes the table's lines. A move the sheet holds otherwise (undone since, another played) gets no
+    rack: nothing of the sheet's newer moves is shown before its time."""
+    out = []
+    for i, move in enumerate(shown):
+        known = sheet[i] if i < len(sheet) else {}
+        same = all(known.get(k) == move.get(k) for k in ("player", "kind", "notation", "score", "total"))
+        out.append({**move, "rack": known["rack"]} if same and known.get("rack") else dict(move))
+    return out
 
 
 def _number(raw: str | None) -> int | None:

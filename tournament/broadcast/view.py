@@ -15,7 +15,7 @@ from game.errors import NotationError
 from game.play import Play
 from game.squares import COLUMNS
 from game.tiles import load_tile_set, tile_set_names
-from tournament.director.hall import TableState
+from tournament.director.hall import TableTile
 
 # score-sheet fields a spectator sees (a row's `rack` is not among them)
 MOVE_FIELDS = ("player", "kind", "notation", "words", "score", "total", "note")
@@ -34,7 +34,7 @@ def tile_values(edition: str) -> dict[str, int]:
     return dict(load_tile_set(edition).values) if edition in tile_set_names() else {}
 
 
-def spectator_view(state: TableState) -> dict[str, Any]:
+def spectator_view(state: TableTile) -> dict[str, Any]:
     """One table as every public page and overlay draws it (docs/director.md, "Broadcasting the event")."""
     snap = state.snapshot
     players: list[dict[str, Any]] = []

@@ -40,7 +40,7 @@ from aiohttp import web
 from referee.words import page_script
 from tournament.broadcast.delay import Delay
 from tournament.broadcast.routes import BROADCAST, TOURNEY_META, Broadcast, add_routes
-from tournament.director.access import Guard, Refused
+from tournament.director.access import DirectorGuard, Refused
 from tournament.director.core import Director
 from tournament.director.hub import HallHub, full_view
 from tournament.director.rounds import TshWatch
@@ -64,7 +64,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 DIRECTOR = web.AppKey("director", Director)
-GUARD = web.AppKey("guard", object)
+GUARD = web.AppKey("guard", DirectorGuard)
 HUB = web.AppKey("hub", HallHub)
 FEATURE = web.AppKey("feature", list)
 WORDS = web.AppKey("words", str)
@@ -92,8 +92,8 @@ async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
     return response
 
 
-def _guard(request: web.Request) -> Guard:
-    guard: Guard = request.app[GUARD]  # type: ignore[assignment]
+def _guard(request: web.Request) -> DirectorGuard:
+    guard: DirectorGuard = request.app[GUARD]
     return guard
 
 
@@ -349,7 +349,7 @@ async def _standings(request: web.Request) -> web.Response:
     return web.Response(text=standings_csv(standings(paired or records)), content_type="text/csv", charset="utf-8")
 
 
-def create_app(director: Director, guard: Guard, *, feature: list[int] | None = None,
+def create_app(director: Director, guard: DirectorGuard, *, feature: list[int] | None = None,
                tsh: TshWatch | None = None, tsh_poll_s: float | None = None, delay: Delay | None = None,
                language: str = "", pages_language: str = "en") -> web.Application:
     """The director's application. `guard` checks the director credential and the page's session; `tsh`

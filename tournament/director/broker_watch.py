@@ -1,16 +1,15 @@
 """Whether the director reaches its broker, said on the hall page and in the log.
 
 A director started with a wrong broker address used to serve a green "live" hall of 0 tables and log nothing:
-paho's network thread retries a failed connect silently. A table in the same case logs "cannot reach broker
+paho retries a failed connect silently. A table in the same case logs "cannot reach broker
 ... retrying" (tournament/publisher_loop.py); this watch gives the director the same words, and the page a
 state it shows in red (`GET /api/session`, `GET /api/hall`): the broker's address, since when it is out of
 reach, why (the connect's own error: connection refused, a name that does not resolve, a refused login) and
 that the director keeps trying.
 
-It hooks into the director's paho client from outside (`attach`): its connect, connect-failure and
-disconnect callbacks, and its `reconnect` (the one place the connect's OSError is seen: paho's loop only
-calls the failure callback, without the reason). Callbacks run on paho's thread; `state()` is read by the
-page's handlers on the director's loop, so the state sits behind a lock.
+The director's link (tournament/director/link.py) tells it what happens: a connect that failed (with the
+socket's error or the broker's refusal), a connection accepted, a connection lost. All of it runs on the
+director's loop, where the page's handlers read `state()`.
 """
 
 from __future__ import annotations
@@ -37,15 +36,14 @@ class BrokerWatch:
         self.url = url
         self.retry_s = retry_s
         self._now = now
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # `state()` may be read from another thread (a test's, a benchmark's)
         self.connected = False
         self.error: str | None = "connecting"
         self.since: str | None = None  # when the present outage began (None while connected)
         self.tries = 0  # failed connects in the present outage
         self.listeners: list[Callable[[], None]] = []
-        self._seen_error = False  # reconnect() saw the connect's error (on_connect_fail then adds nothing)
 
-    # --- what happened (paho's thread) -----------------------------------------------------------
+    # --- what happened (the link, on the director's loop) ---------------------------------------------
 
     def failed(self, why: str) -> None:
         """A connect that did not get through (the socket's error, or the broker's refusal)."""
@@ -97,48 +95,3 @@ class BrokerWatch:
             text = f"cannot reach broker {self.url}: {error}; retrying"
         return {"connected": connected, "url": self.url, "error": error, "since": since, "tries": tries,
                 "text": text}
-
-    # --- the hooks ----------------------------------------------------------------------------------
-
-    def attach(self, client: Any) -> None:
-        """Follow a paho client (after its owner set its own `on_connect` and `on_disconnect`, which keep
-        running first: the director's link says a lost broker on every page with them)."""
-        owner_connect = client.on_connect
-        owner_disconnect = client.on_disconnect
-
-        def on_connect(c: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
-            if owner_connect is not None:
-                owner_connect(c, userdata, flags, reason_code, properties)
-            if getattr(reason_code, "is_failure", False):
-                self.failed(f"the broker refused the login: {reason_code}")
-            else:
-                self.up()
-
-        def on_disconnect(c: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
-            if owner_disconnect is not None:
-                owner_disconnect(c, userdata, flags, reason_code, properties)
-            if getattr(reason_code, "is_failure", True):  # not the director's own disconnect at its stop
-                self.lost(str(reason_code))
-
-        def on_connect_fail(c: Any, userdata: Any) -> None:
-            with self._lock:
-                seen = self._seen_error
-                self._seen_error = False
-            if not seen:  # paho gave no reason (reconnect() was not the one that failed)
-                self.failed("no answer")
-
-        original = client.reconnect
-
-        def reconnect() -> Any:
-            try:
-                return original()
-            except OSError as exc:
-                with self._lock:
-                    self._seen_error = True
-                self.failed(str(exc) or type(exc).__name__)
-                raise
-
-        client.on_connect = on_connect
-        client.on_disconnect = on_disconnect
-        client.on_connect_fail = on_connect_fail
-        setattr(client, "reconnect", reconnect)  # noqa: B010 - an instance attribute over paho's method

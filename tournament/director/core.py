@@ -21,7 +21,7 @@ from typing import Any
 
 from tournament import topics
 from tournament.director import entered
-from tournament.director.hall import TableState, now_iso
+from tournament.director.hall import TableTile, now_iso
 from tournament.director.sheets import Replayer, Sheets
 from tournament.director.store import Store
 from tournament.pairings import Pairing
@@ -35,7 +35,7 @@ AHEAD_ALERT = 100  # a snapshot this many events past what arrived is said on th
 
 # (table or None for every table, command, args, command id): publishes one command
 Sender = Callable[[int | None, str, dict[str, Any], str], None]
-TileListener = Callable[[TableState], None]
+TileListener = Callable[[TableTile], None]
 
 
 def _percentiles(values: deque[float]) -> dict[str, float] | None:
@@ -44,6 +44,12 @@ def _percentiles(values: deque[float]) -> dict[str, float] | None:
     ordered = sorted(values)
     return {"p50": round(ordered[len(ordered) // 2], 1), "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 1),
             "count": len(ordered)}
+
+
+def _pragmas(value: Any) -> dict[str, str]:
+    """A sheet's GCG pragmas (the table's own, `SHEET_KEYS`), or none when it carries none (a snapshot, a sheet
+    cached before it carried them)."""
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
 
 
 @dataclass
@@ -79,7 +85,7 @@ class Director:
         self.store = store
         self.by = by
         self.clock = clock
-        self.tables: dict[int, TableState] = {}
+        self.tables: dict[int, TableTile] = {}
         self.sender: Sender | None = None
         self._listeners: list[TileListener] = []
         # whether the director's link to the broker is up, and since when (the director's UTC time): while it
@@ -143,10 +149,10 @@ class Director:
             points[(table, game)] = following
         return points
 
-    def table(self, number: int) -> TableState:
+    def table(self, number: int) -> TableTile:
         state = self.tables.get(number)
         if state is None:
-            state = self.tables[number] = TableState(number)
+            state = self.tables[number] = TableTile(number)
         return state
 
     def stats(self) -> dict[str, Any]:
@@ -191,7 +197,7 @@ class Director:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def _changed(self, state: TableState) -> None:
+    def _changed(self, state: TableTile) -> None:
         state.received = self.clock()
         for listener in list(self._listeners):
             listener(state)
@@ -235,7 +241,7 @@ class Director:
             self.store.save_snapshot(message.table, message.game, message.seq, state.snapshot)
         self._changed(state)
 
-    def _new_game(self, state: TableState, game: int, snapshot: Any) -> None:
+    def _new_game(self, state: TableTile, game: int, snapshot: Any) -> None:
         """A game not seen before at this table: it belongs to the round the table was last paired for. The
         refusals shown on the tile were the last game's: cleared."""
         state.game = game
@@ -467,6 +473,7 @@ class Director:
                 edition=str(snap.get("edition", "english")), kind=str(snap.get("game", "standard")),
                 ended=snap.get("state") == "ended" and bool(result),
                 winners=list(result.get("winners") or []) if isinstance(result, dict) else [],
-                event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game))
+                event=self.name, game=f"{stored.table}-{stored.game}", number=stored.game,
+                pragmas=_pragmas(snap.get("pragmas"))))
         out += [entry.record(self.name) for entry in entered.load(self.store)]  # the director's, kept apart
         return out

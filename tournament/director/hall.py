@@ -1,4 +1,4 @@
-"""The hall as the director sees it: one `TableState` per table, built from what the broker carries.
+"""The hall as the director sees it: one `TableTile` per table, built from what the broker carries.
 
 A tile (what the hall page shows of a table) is derived here, not in the browser, so the page stays a thin
 view and the tests can read exactly what a director is told: players, scores, both clocks, whose turn, the
@@ -90,8 +90,9 @@ def pause_of(kind: str, data: Any, at: str, current: Pause | None) -> Pause | No
 
 
 @dataclass
-class TableState:
-    """Everything the director knows of one table now."""
+class TableTile:
+    """Everything the director knows of one table now: what its tile on the hall page shows (a table's own
+    state machine is referee.table.state.TableState, which the director never sees)."""
 
     table: int
     name: str = ""

@@ -8,11 +8,11 @@ import logging
 from aiohttp import web
 
 from tournament.broadcast.delay import Delay
-from tournament.director.access import Guard
+from tournament.director.access import DirectorGuard
 from tournament.director.app import create_app
 from tournament.director.config import DirectorConfig
 from tournament.director.core import Director
-from tournament.director.link import BrokerLink
+from tournament.director.link import hall_link
 from tournament.director.rounds import TshWatch
 from tournament.director.sheets import Replayer
 from tournament.director.store import Store
@@ -20,8 +20,8 @@ from tournament.director.store import Store
 log = logging.getLogger(__name__)
 
 
-async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, started: asyncio.Event | None = None,
-                bound: list[int] | None = None) -> None:
+async def serve(config: DirectorConfig, guard: DirectorGuard, replayer: Replayer, *,
+                started: asyncio.Event | None = None, bound: list[int] | None = None) -> None:
     """Serve until cancelled. `replayer` turns a game's journaled events into its score sheet (the results'
     only source: tournament/director/sheets.py). `started` is set once the port is open; `bound` receives the
     port (for port 0)."""
@@ -29,7 +29,7 @@ async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, sta
     store = Store(config.state_dir / "director.sqlite3")
     director = Director(config.event, store, name=config.name, replayer=replayer)
     director.tsh_entry, director.bye_spread = config.tsh_entry, config.bye_spread
-    link = BrokerLink(director, config.broker)
+    link = hall_link(director, config.broker)
     tsh = TshWatch(director, config.tsh_file, dict(config.tsh_offsets)) if config.tsh_file is not None else None
     cast = config.broadcast
     runner = web.AppRunner(create_app(director, guard, feature=config.feature, tsh=tsh,
@@ -50,6 +50,6 @@ async def serve(config: DirectorConfig, guard: Guard, replayer: Replayer, *, sta
             started.set()
         await asyncio.Event().wait()
     finally:
-        link.stop()
+        await link.stop()
         await runner.cleanup()
         store.close()

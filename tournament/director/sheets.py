@@ -24,8 +24,10 @@ from tournament.payloads import HEADER_SEQ
 
 log = logging.getLogger(__name__)
 
-# what a sheet holds: the fields of a snapshot the results are written from (tournament/director/core.py)
-SHEET_KEYS = ("players", "moves", "state", "result", "edition", "game")
+# what a sheet holds: the fields of a snapshot the results are written from (tournament/director/core.py), and
+# `pragmas`, the table's own GCG pragmas of the game (its setup's: title, tiles, variant, lexicon, challenge rule);
+# a move of `moves` may carry the `rack` the table's engine knows (Scramble's dice), which a snapshot leaves out
+SHEET_KEYS = ("players", "moves", "state", "result", "edition", "game", "pragmas")
 
 
 class GameSheet(Protocol):
@@ -35,7 +37,8 @@ class GameSheet(Protocol):
         """One journaled event (after the header), in order. An event the game refuses changes nothing."""
 
     def sheet(self) -> dict[str, Any]:
-        """The game now, with the snapshot's keys `SHEET_KEYS` (players with name and score, moves, ...)."""
+        """The game now, with the keys `SHEET_KEYS` (players with name and score, moves, ...; `pragmas` the
+        table's GCG pragmas and a move's `rack`, which a sheet may leave out: the GCG is then written without)."""
 
     def mark(self) -> tuple[Any, ...]:
         """(rows of the score sheet, scores, ended): cheap, asked after every event; the sheet is written to the

@@ -680,7 +680,7 @@ def test_a_request_naming_another_host_is_refused_421_dns_rebinding(
 
 
 def test_the_pis_own_names_are_answered(table: Any, run_async: Any) -> None:
-    from referee.web.security import own_names
+    from tournament.pagekit.guards import own_names
 
     async def go() -> None:
         async with serve(table) as client:

@@ -11,7 +11,8 @@ from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.web import create_app
-from referee.web.events import _Client, encode_event
+from referee.web.events import SNAPSHOT, encode_event
+from tournament.pagekit.hub import Page
 
 
 async def next_event(response: ClientResponse) -> dict[str, Any]:
@@ -99,11 +100,11 @@ def test_the_server_shuts_down_cleanly_with_pages_open(sim_table: Any, run_async
 
 def test_a_slow_page_gets_the_newest_snapshot_not_a_backlog(run_async: Any) -> None:
     async def go() -> None:
-        client = _Client()
+        client = Page()
         for seq in (3, 4, 5):
-            client.offer(seq, f"message {seq}".encode())
-        client.offer(4, b"late")  # an older snapshot never replaces a newer one
-        assert await client.next(1) == (5, b"message 5")
+            client.offer(SNAPSHOT, (seq, f"message {seq}".encode()), order=seq)
+        client.offer(SNAPSHOT, (4, b"late"), order=4)  # an older snapshot never replaces a newer one
+        assert await client.next(1) == {SNAPSHOT: (5, b"message 5")}
         assert await client.next(0.01) is None  # nothing new: time for a keep-alive
 
     run_async(go())

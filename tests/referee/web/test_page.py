@@ -230,6 +230,8 @@ def test_the_turn_timer_and_overtime(page: Any, make_sim_table: Any, live_server
     expect()(timer).to_be_visible(timeout=WITHIN)
     clock = timer.locator(".clock")
     expect()(clock).to_have_text("0:03")
+    # the started game's picture first (0:03 too, but running): the page's clock counts only a running timer
+    expect()(clock).to_have_attribute("data-running", "true", timeout=WITHIN)
     page.clock.run_for(2000)
     expect()(clock).to_have_text("0:01")
     expect()(clock).to_have_class(re.compile(r"\blow\b"))

@@ -14,10 +14,10 @@ from typing import Any
 
 from aiohttp import web
 
-from referee.commands.director import DirectorGuard
 from referee.sim.table import SimulatedTable, default_setup
 from tournament.broadcast.delay import Delay
 from tournament.broadcast.routes import BROADCAST, Broadcast
+from tournament.director.access import DirectorGuard
 from tournament.director.app import create_app
 from tournament.director.core import Director
 from tournament.director.store import Store

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from referee.commands.director import DirectorGuard
 from tournament.acl import DIRECTOR_USER, acl_text, table_user
+from tournament.director.access import DirectorGuard
 from tournament.director.app import create_app
 from tournament.director.core import Director
-from tournament.director.link import BrokerLink
+from tournament.director.link import hall_link
 from tournament.director.rounds import TshWatch
 from tournament.director.store import Store
 from tournament.settings import BrokerSettings
-from tournament.simhall import SimReplayer, SimTable
 from tournament.testing.broker import Broker, mosquitto_path
+from tournament.testing.simhall import SimReplayer, SimTable
 
 EVENT = "test-open"
 KEY = "hall-key-2026"
@@ -56,7 +56,7 @@ class DirectorServer:
         state_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(state_dir / "director.sqlite3")
         self.director = Director(EVENT, self.store, name="Test Open", replayer=SimReplayer())
-        self.link = BrokerLink(self.director, settings(broker, DIRECTOR_USER))
+        self.link = hall_link(self.director, settings(broker, DIRECTOR_USER))
         self.guard = DirectorGuard(credential, **backoff)
         # with `tsh_file`, tsh's tourney.js is looked at ten times a second (the service: every 3 s)
         self.tsh = TshWatch(self.director, tsh_file, dict(tsh_offsets or {})) if tsh_file is not None else None
@@ -90,7 +90,7 @@ class DirectorServer:
     def stop(self) -> None:
         if self.loop.is_closed():
             return
-        self.link.stop()
+        asyncio.run_coroutine_threadsafe(self.link.stop(), self.loop).result(10)
         asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(10)

@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 
-from tournament.simhall import SimTable
+from referee.words import say
+from tournament.testing.simhall import SimTable
+
+from ...referee.gcg_strict import check_strictly
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 pytestmark = pytest.mark.slow
@@ -91,7 +94,8 @@ def test_a_command_reaches_its_table_and_comes_back_acknowledged(director_server
     assert status == 200 and body["acks"] == {"2": {"ok": True, "error": None, "code": None}}
     assert tables[1].players[1]["clock"]["remaining_ms"] == 25 * 60000 - 60000 and tables[0].applied == []
     status, body = client.post("/api/command/undo", {"tables": [1]}, key="hall-key-2026")
-    assert body["acks"]["1"]["ok"] is False and "no play to undo" in body["acks"]["1"]["error"]
+    assert body["acks"]["1"] == {"ok": False, "code": "undo_not_now",
+                                 "error": say("refusals", "undo_not_now", "en", state="waiting")}
     status, body = client.post("/api/command/correct_score", {"tables": [1], "args": {"player": 0}},
                                key="hall-key-2026")
     assert (status, body["code"]) == (400, "invalid") and "points" in body["error"]
@@ -140,7 +144,10 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         archive.extractall(tmp_path / "zip")
     gcg = sorted((tmp_path / "zip/round01/gcg").iterdir())
-    assert len(gcg) == 4 and "#table 12" in gcg[-1].read_text(encoding="utf-8")
+    assert len(gcg) == 4
+    assert "#description Test Open, round 1, division B, table 12" in gcg[-1].read_text(encoding="utf-8").splitlines()
+    # every line of every record is one Macondo's reader takes (issue 24 row 7)
+    assert [check_strictly(f.read_text(encoding="utf-8")).problems for f in gcg] == [[]] * 4
     assert gcg[0].name == "round01-A-table001-game3-Nigel_Richards-Joey_Krafchick.gcg"
     assert [f.name for f in (tmp_path / "zip/round01/abandoned").iterdir()] == [
         "round01-A-table001-game2-Nigel_Richards-Joey_Krafchick.gcg"]
@@ -152,6 +159,7 @@ def test_a_round_from_tourney_js_to_the_tsh_lines_and_the_zip(director_server: A
     assert capsys.readouterr().out.splitlines()[-1] == "checked 4 games, 24 plays, 0 mismatches"
     live = client.get("/gcg/11.gcg")[1].decode()
     assert "#player1 Anna_Müller Anna Müller" in live and ">Anna_Müller: IQ 8G QI +22 22" in live
+    assert check_strictly(live).problems == []
 
 
 def test_a_restarted_director_comes_back_with_every_event(director_server: Any, sim_tables: Any, wait: Any) -> None:
@@ -203,11 +211,12 @@ def test_a_command_while_the_broker_is_down_is_refused_not_applied_later(
     server = director_server()
     client = Client(server.url)
     broker.kill()
-    wait(lambda: not server.link.link.client.is_connected(), what="the director to see the broker gone")
+    wait(lambda: not server.link.client.is_connected(), what="the director to see the broker gone")
     status, body = client.post("/api/command/pause", {"tables": [8]}, key="hall-key-2026")
     assert (status, body["code"]) == (503, "no_broker") and "broker" in body["error"]
     broker.start()
-    wait(lambda: server.link.link.client.is_connected() and table.connected.is_set(), timeout=20,
+    wait(lambda: server.link.client.is_connected() and table.connected.is_set(), timeout=20,
          what="the director and the table back on the broker")
-    status, body = client.post("/api/command/resume", {"tables": [8]}, key="hall-key-2026")
-    assert status == 200 and [c.cmd for c in table.applied] == ["resume"]  # the refused pause never came
+    # (start, not resume: as a real table, the simulated one refuses a resume of a game that is not paused)
+    status, body = client.post("/api/command/start", {"tables": [8]}, key="hall-key-2026")
+    assert status == 200 and [c.cmd for c in table.applied] == ["start"]  # the refused pause never came

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tournament.pairings import parse_tourney_js, tourney_data
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 from .test_app import Client
 

@@ -15,7 +15,7 @@ import pytest
 
 from tournament.acl import DIRECTOR_USER, acl_text
 from tournament.director.core import Director
-from tournament.director.link import BrokerLink
+from tournament.director.link import hall_link
 from tournament.director.store import Store
 from tournament.settings import BrokerSettings
 from tournament.testing.broker import Broker, mosquitto_path
@@ -31,7 +31,7 @@ def test_the_director_says_it_cannot_reach_its_broker_and_when_it_does(
         pytest.skip("mosquitto is not installed (make system-deps)")
     broker = Broker(tmp_path / "broker", {DIRECTOR_USER: password(DIRECTOR_USER)}, acl_text(EVENT, [1]))  # not started
     director = Director(EVENT, Store(tmp_path / "d.sqlite3"))
-    link = BrokerLink(director, settings(broker, DIRECTOR_USER))
+    link = hall_link(director, settings(broker, DIRECTOR_USER))
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -50,7 +50,7 @@ def test_the_director_says_it_cannot_reach_its_broker_and_when_it_does(
         assert director.broker_state()["text"] == f"broker {broker.url}: connected"
         assert any("reached after" in r.getMessage() for r in caplog.records)
     finally:
-        link.stop()
+        asyncio.run_coroutine_threadsafe(link.stop(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
         loop.close()
@@ -60,7 +60,7 @@ def test_the_director_says_it_cannot_reach_its_broker_and_when_it_does(
 
 def test_a_refused_login_is_said_too(broker: Any, tmp_path: Path) -> None:
     director = Director(EVENT, Store(tmp_path / "d.sqlite3"))
-    link = BrokerLink(director, BrokerSettings(broker.host, broker.port, username=DIRECTOR_USER, password="wrong"))
+    link = hall_link(director, BrokerSettings(broker.host, broker.port, username=DIRECTOR_USER, password="wrong"))
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -70,7 +70,7 @@ def test_a_refused_login_is_said_too(broker: Any, tmp_path: Path) -> None:
                  "the refused login")
         assert "Not authorized" in director.broker_state()["error"] or "Bad user" in director.broker_state()["error"]
     finally:
-        link.stop()
+        asyncio.run_coroutine_threadsafe(link.stop(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
         loop.close()
@@ -83,14 +83,14 @@ def test_the_hall_page_says_the_broker_is_out_of_reach(tmp_path: Path, page: Any
     green "live" over 0 tables."""
     from aiohttp import web
 
-    from referee.commands.director import DirectorGuard
+    from tournament.director.access import DirectorGuard
     from tournament.director.app import create_app
     from tournament.testing.broker import free_port
 
     expect = pytest.importorskip("playwright.sync_api").expect
     port = free_port()  # nothing listens there: the wrong address
     director = Director(EVENT, Store(tmp_path / "d.sqlite3"))
-    link = BrokerLink(director, BrokerSettings("127.0.0.1", port, username=DIRECTOR_USER, password="x"))
+    link = hall_link(director, BrokerSettings("127.0.0.1", port, username=DIRECTOR_USER, password="x"))
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -113,7 +113,7 @@ def test_the_hall_page_says_the_broker_is_out_of_reach(tmp_path: Path, page: Any
         assert broker.evaluate("(b) => getComputedStyle(b).backgroundColor") == "rgb(255, 92, 92)"  # the error red
         page.screenshot(path="/tmp/28b/no-broker.png")
     finally:
-        link.stop()
+        asyncio.run_coroutine_threadsafe(link.stop(), loop).result(10)
         asyncio.run_coroutine_threadsafe(runner.cleanup(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tournament.director.core import Director
-from tournament.director.hall import TableState
+from tournament.director.hall import TableTile
 from tournament.director.store import Store
 from tournament.pairings import Pairing
 from tournament.payloads import AckMessage, EventMessage, PayloadError, SnapshotMessage, StatusMessage
@@ -135,7 +135,7 @@ def hall_zone() -> Iterator[None]:
 
 def test_offline_since_is_the_halls_local_time(hall_zone: None) -> None:
     """The tile said "offline since 16:48:46 UTC": the hall reads its own clock, not UTC."""
-    state = TableState(4, offline_since="2026-05-02T16:48:46+00:00")
+    state = TableTile(4, offline_since="2026-05-02T16:48:46+00:00")
     assert state.alerts()[0]["text"] == "offline since 22:18:46"
 
 
@@ -183,7 +183,7 @@ def test_events_for_a_table_without_a_key_do_not_create_it(tmp_path: Path) -> No
 
     from aiohttp.test_utils import TestClient, TestServer
 
-    from referee.commands.director import DirectorGuard
+    from tournament.director.access import DirectorGuard
     from tournament.director.app import create_app
 
     director, _ = make(tmp_path)

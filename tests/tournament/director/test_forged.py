@@ -14,7 +14,7 @@ from tests.tournament.director.conftest import EVENT, settings
 from tournament import mqtt, topics
 from tournament.acl import table_user
 from tournament.payloads import EventMessage, SnapshotMessage
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 pytestmark = pytest.mark.slow
 
@@ -63,7 +63,7 @@ def test_a_forged_snapshot_changes_no_result(director_server: Any, sim_tables: A
     assert record.scores == [30, 5] and record.winners == [0]
     assert [p["score"] for p in server.call(lambda: director.tables[7].tile())["players"]] == [30, 5]
     # the seq ahead is a gap the director asks the table about (the table has nothing past its end)
-    wait(lambda: server.link.receiver_stats.replay_requests > 0, what="a replay asked of the table")
+    wait(lambda: server.link.receiver.stats.replay_requests > 0, what="a replay asked of the table")
 
 
 def header(table: SimTable, game: int) -> bytes:

@@ -15,7 +15,7 @@ import pytest
 
 from tournament.acl import table_user
 from tournament.settings import BrokerSettings
-from tournament.simhall import SimTable
+from tournament.testing.simhall import SimTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

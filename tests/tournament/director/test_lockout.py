@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from referee.commands.director import DirectorGuard
-from tournament.director.access import Refused
+from tournament.director.access import DirectorGuard, Refused
 from tournament.director.core import Director
 from tournament.director.store import Store
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from referee.commands.director import DirectorGuard
 from tournament.director import app as director_app
+from tournament.director.access import DirectorGuard
 from tournament.director.core import Director
 from tournament.director.sheets import Sheets
 from tournament.director.store import Store
 from tournament.payloads import EventMessage
-from tournament.simhall import SimReplayer
+from tournament.testing.simhall import SimReplayer
 
 
 def play(director: Director, table: int, game: int) -> None:

@@ -238,7 +238,7 @@ def test_a_tsh_file_being_written_or_missing_is_said_and_read_again(tmp_path: Pa
 
 
 def test_closing_and_entering_need_the_director_key(tmp_path: Path) -> None:
-    from referee.commands.director import DirectorGuard
+    from tournament.director.access import DirectorGuard
     from tournament.pairings import Pairing
 
     director, _ = make(tmp_path)

@@ -94,3 +94,48 @@ def test_a_game_whose_setup_is_damaged_gives_no_result(tmp_path: Path) -> None:
     assert director.records() == []
     assert "setup" in director.sheets.error(TABLE, header.game)  # type: ignore[union-attr]
     director.store.close()
+
+
+def test_a_directors_adjustment_is_in_every_result_and_the_gcg_replays_to_it(tmp_path: Path) -> None:
+    """A director's adjustment is no turn: the GCG keeps the game as played on the board, with the adjustment
+    as a note of its own that this project's reader applies (`referee gcg check` reaches the adjusted final),
+    while the result, results.csv, the tsh line and the standings carry the adjusted scores."""
+    from dataclasses import replace
+
+    from game.gcg import parse_gcg
+    from game.gcg_check import replay_record
+    from game.rules import naspa
+    from tournament.results import game_gcg, standings, tsh_lines
+
+    journal = Journal(tmp_path / "table.sqlite3", writer=True)
+    table = SimulatedTable(journal=journal)
+    table.control("start", {})
+    table.play("8E QUIZ")  # Anna 44
+    table.director("correct_score", {"player": 0, "points": -10, "reason": "phone rang"}, by="td", command_id="a")
+    table.advance(15)
+    for _ in range(6):  # six scoreless turns end the game
+        table.press()
+    table.control("racks", {"player": 0, "tiles": "AEEIOUS"})  # -7
+    table.control("racks", {"player": 1, "tiles": "BCDFGHL"})  # -19
+    snap = table.director("correct_score", {"player": 1, "points": 70, "reason": "the sheet missed a bingo"},
+                          by="td", command_id="b")
+    assert [p["score"] for p in snap["players"]] == [44 - 10 - 7, -19 + 70]
+    events = [p.message for p in JournalOutbox(journal, TABLE).pending(Cursor(), 10_000)]
+    journal.close()
+    director = Director("ev", Store(tmp_path / "d.sqlite3"), replayer=MachineReplayer())
+    for ev in events:
+        director.on_event(ev)
+    (record,) = director.records()
+    record = replace(record, round=1, division="A", ids=[3, 7])  # as paired from tsh
+    assert record.ended and record.scores == [27, 51] and record.winners == [1]
+    row = results_csv([record]).splitlines()[1].split(",")
+    assert (row[4], row[6]) == ("27", "51")
+    assert tsh_lines([record])["A"] == ["3 27 7 51"]
+    assert [(s.name, s.wins, s.spread) for s in standings([record])] == [("Ben", 1, 24), ("Anna", 0, -24)]
+    text = game_gcg(record)
+    assert "#note adjustment Anna -10: phone rang\n" in text
+    assert text.endswith("#note adjustment Ben +70: the sheet missed a bingo\n")
+    assert "(time)" not in text and "(challenge)" not in text  # no turn is made of it
+    game, result = replay_record(parse_gcg(text), naspa())
+    assert result.mismatches == [] and game is not None and game.scores == [27, 51]
+    director.store.close()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from referee.sim.clock import ManualClock
-from referee.table.api import PermissionDenied
-from referee.web.security import (
+from tournament.pagekit.guards import (
     ControlDisabled,
     CrossSiteRequest,
     CsrfGuard,
+    PermissionDenied,
     PinGuard,
     PinRequired,
     RateLimited,

@@ -12,6 +12,11 @@ HMAC, plus the browser's Origin and Sec-Fetch-Site headers when it sends them. A
 has no control at all: there is no default PIN to guess.
 
 Time comes from an injected `monotonic()`-style clock, so tests can step through the waits.
+
+Both pages use these guards: the table's scoreboard (referee/web/, the table PIN) and the director's hall
+(tournament/director/access.py, the director key), so they live here, in tournament/pagekit/, which the
+referee may import and which imports nothing of the referee but its words layer (the refusals' words,
+referee/words/guard.py).
 """
 
 from __future__ import annotations
@@ -26,10 +31,14 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from referee.table.api import PermissionDenied
+from game.errors import RefereeError
 from referee.words import Phrase, say
 
 Clock = Callable[[], float]
+
+
+class PermissionDenied(RefereeError, ValueError):
+    """A control request came without the PIN (or key), with a wrong one, or not from the page itself."""
 
 
 class Refusal(PermissionDenied):
@@ -116,7 +125,7 @@ class PinGuard:
     nobody can lock it, and at those waits 1,100 guessing addresses need about 7 years for 10 digits.
 
     `noun` is what it guards, as its refusals name it: "pin" (a table's PIN) or "director_key" (the director's
-    pages: referee/commands/director.py), in English and German (referee/words/guard.py).
+    pages: tournament/director/access.py), in English and German (referee/words/guard.py).
     """
 
     def __init__(
