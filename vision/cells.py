@@ -246,20 +246,23 @@ def cut_glyph(gray: np.ndarray, glyph: Glyph, letter_px: float) -> np.ndarray:
 
 
 def find_glyph(
-    gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: float | None = None, strict: bool = False
+    gray: np.ndarray, face: np.ndarray, tile: np.ndarray, letter_px: float | None = None, strict: bool = False,
+    edge: bool = False,
 ) -> Glyph:
     """Locate the letter in a window: the dark mark nearest the middle, with umlaut dots above it.
 
     `letter_px`: the height of the board's letters, when known: a mark much taller or wider than that is cut
     down to the letter in it, when its extra is thinner than a stroke (`_letter_without_edges`). `strict`: ink
     only the darker half of the way from the face to the letter's darkest (not half of it): umlaut dots that a
-    dark tone curve or blur joined to their letter by grey pixels come apart again."""
+    dark tone curve or blur joined to their letter by grey pixels come apart again. `edge`: the window of a
+    square on the board's edge row or column, which may reach the cloth beyond the board (`_own_face`)."""
     h, w = gray.shape
     n_face = int(face.sum())
     if n_face < 0.15 * h * w:
         return Glyph(w / 2, h / 2, 0.0)
     m0, m1 = round(0.3 * h), round(0.7 * h)
-    face, tile = _own_face(face, tile, m0, m1)
+    if edge:
+        face, tile = _own_face(face, tile, m0, m1)
     level = float(gray[face].mean())
     # Ink is judged against the darkest pixels in the middle of the window, where the glyph is: printing and
     # light vary, and a faded grey letter must count as much as a black one.
@@ -391,7 +394,9 @@ def _own_face(face: np.ndarray, tile: np.ndarray, m0: int, m1: int) -> tuple[np.
 
     The tile plane closes the faces over narrow dark gaps; a tall tile on the edge row, raised towards the
     cloth by a low camera, came within a few pixels of it, and the dark strip of board between them closed
-    into the tile and merged with the letter (a D read as an E on camera C's top row)."""
+    into the tile and merged with the letter (a D read as an E on camera C's top row). Only the edge
+    squares' windows reach past the board (inside it, a neighbour's face lies past a gap line, which
+    `_long_lines` takes out); asked of every window it cost 5 ms a frame."""
     n, labels = cv2.connectedComponents(face.astype(np.uint8), connectivity=8)
     if n <= 2:
         return face, tile
@@ -449,6 +454,9 @@ def sharpness(gray: np.ndarray) -> float:
     return min(ratios)
 
 
+ON_EDGE = {(r, c): r in (0, SIZE - 1) or c in (0, SIZE - 1) for r in range(SIZE) for c in range(SIZE)}
+
+
 def board_glyphs(
     pl: Planes, squares: list[tuple[int, int]], letter_px: float | None = None, strict: bool = False
 ) -> dict[tuple[int, int], tuple[np.ndarray | None, Glyph]]:
@@ -459,6 +467,6 @@ def board_glyphs(
     out: dict[tuple[int, int], tuple[np.ndarray | None, Glyph]] = {}
     for sq in squares:
         win = glyph_window(pl, *sq)
-        g = find_glyph(*win, letter_px, strict)
+        g = find_glyph(*win, letter_px, strict, edge=ON_EDGE[sq])
         out[sq] = (cut_glyph(win[0], g, g.height) if g.found else None, g)
     return out

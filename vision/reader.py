@@ -497,7 +497,7 @@ class BoardReader:
     def _without_marks_above(self, pl: cells.Planes, square: int) -> LetterGuess | None:
         """The letter of `square` read alone, centred on its body without the marks found above it."""
         gray, face, tile = cells.glyph_window(pl, *divmod(square, SIZE))
-        glyph = cells.find_glyph(gray, face, tile)
+        glyph = cells.find_glyph(gray, face, tile, edge=cells.ON_EDGE[divmod(square, SIZE)])
         if not glyph.found or glyph.body_cy < 0:
             return None
         patch = cells.cut_glyph(gray, replace(glyph, cy=glyph.body_cy), glyph.height)
