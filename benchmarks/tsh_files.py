@@ -202,8 +202,10 @@ def expected_rounds(data: dict[str, Any]) -> tuple[dict[str, int], dict[tuple[st
 
 
 def _words(name: str) -> list[str]:
-    """A name's words, without tsh's ":XT012345" rating id: the reader says "Last, First" first name first."""
-    return sorted(re.findall(r"[^\s,]+", name.split(":", 1)[0]))
+    """A name's words, without tsh's ":XT012345" rating id and without a bare number after the comma ("Chang
+    Ching Wei,1": no first name); the reader says "Last, First" first name first."""
+    name = re.sub(r",\s*\d+\s*$", "", name.split(":", 1)[0])
+    return sorted(re.findall(r"[^\s,]+", name))
 
 
 def _same_person(shown: str, raw: str) -> bool:

@@ -85,9 +85,13 @@ class Tourney:
 
 
 def display_name(name: str) -> str:
-    """tsh names are "Last, First" with an optional ":XT012345" rating id: the name as said aloud."""
+    """tsh names are "Last, First" with an optional ":XT012345" rating id: the name as said aloud. A number
+    after the comma is no first name ("Chang Ching Wei,1" in a real file, a name written in its own order with
+    the number some events add): the name is said without it, as tsh's own pairings page shows it."""
     name = name.split(":", 1)[0].strip()
     last, sep, first = name.partition(",")
+    if sep and first.strip().isdigit():
+        return last.strip()
     return f"{first.strip()} {last.strip()}" if sep and first.strip() else name
 
 

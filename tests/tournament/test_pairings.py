@@ -30,6 +30,14 @@ def test_tsh_names_are_said_first_name_first() -> None:
     assert display_name("Cher") == "Cher"
 
 
+def test_a_number_after_the_comma_is_no_first_name() -> None:
+    """A real tsh file (Battle of the Brains 2025, tsh 3.330) names its players "Chang Ching Wei,1": read as
+    "Last, First" that was said "1 Chang Ching Wei". (The name here is made up; the form is the file's.)"""
+    assert display_name("Tan Mei Ling,1") == "Tan Mei Ling"
+    assert display_name("Tan Mei Ling, 12:XT000001") == "Tan Mei Ling"
+    assert display_name("Lee, Ann 2") == "Ann 2 Lee"
+
+
 def test_tourney_js_round_one_seats_the_first_player_first_and_keeps_tsh_boards() -> None:
     tourney = parse_tourney_js(tourney_text())
     assert tourney.event == "Spring Open 2026"
