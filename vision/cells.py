@@ -27,6 +27,7 @@ NO_INK = 0.12
 # tile's dark edge (`find_glyph`'s `letter_px`, `_letter_without_edges`).
 TALL_GLYPH = 1.3
 WIDE_GLYPH = 1.6
+TILE_CLOSE = max(3, int(PITCH * 0.35) | 1)  # pixels: the tile plane is the faces closed over gaps this narrow
 DARK_BOARD = 90.0  # `board_value` of a calibration frame below which its board counts as dark
 
 
@@ -92,9 +93,7 @@ def planes(rect: np.ndarray, reference_value: float = 0.0, faces: TileLight | No
         # surely. Calibrations of lit boards measure 97-125 here, and keep the level as it is.
         dark = min(1.0, reference_value / DARK_BOARD) if reference_value > 0 else 1.0
         face = (hsv[..., 1] < 70) & (hsv[..., 2] > min(110.0 * exposure * dark, 200.0))
-    k = max(3, int(PITCH * 0.35) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    tile = cv2.morphologyEx(face.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
+    tile = cv2.morphologyEx(face.astype(np.uint8), cv2.MORPH_CLOSE, _ellipse(TILE_CLOSE)) > 0
     return Planes(gray, hsv, face, tile, exposure)
 
 
@@ -407,8 +406,7 @@ def _own_face(face: np.ndarray, tile: np.ndarray, m0: int, m1: int) -> tuple[np.
     own = np.isin(labels, mine)
     if not own.any():
         return face, tile
-    k = max(3, int(PITCH * 0.35) | 1)
-    closed = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_CLOSE, _ellipse(k)) > 0
+    closed = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_CLOSE, _ellipse(TILE_CLOSE)) > 0
     return own, tile & closed
 
 

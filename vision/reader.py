@@ -450,15 +450,11 @@ class BoardReader:
             # dark edge (a corner of a tall tile's side): looked for again, cut down to the letter in it, and
             # taken if that reads sure. (A Q with its tail reads sure as it is, and is left.)
             tall = [k for k in tall if guesses[k].doubtful]
-            again = cells.board_glyphs(pl, [divmod(lettered[k], SIZE) for k in tall], typical)
-            recut = {k: again[divmod(lettered[k], SIZE)][0] for k in tall}
-            found = [(k, patch) for k, patch in recut.items() if patch is not None]
-            if found:
-                cut = np.stack([patch for _k, patch in found])
-                for (k, patch), guess in zip(found, self.classifier.predict(cut), strict=True):
-                    if not guess.doubtful:
-                        stack[k], guesses[k] = patch, guess
-                        heights[k] = again[divmod(lettered[k], SIZE)][1].height
+            sure = self._look_again(pl, [lettered[k] for k in tall], typical)
+            for k in tall:
+                if lettered[k] in sure:
+                    stack[k], glyph, guesses[k] = sure[lettered[k]]
+                    heights[k] = glyph.height
         merged = [
             k for k, h in enumerate(heights)
             if guesses[k].doubtful and len(heights) >= 5 and UMLAUT_TALL * typical < h <= cells.TALL_GLYPH * typical
@@ -466,14 +462,13 @@ class BoardReader:
         if merged:
             # A letter a little taller than the board's, read in doubt, may have its umlaut's dots joined to it
             # by grey pixels (game13's Ü under a dark tone curve): looked for again on the darker ink alone,
-            # and taken if that reads sure.
-            again = cells.board_glyphs(pl, [divmod(lettered[k], SIZE) for k in merged], typical, strict=True)
+            # and taken if that reads sure (an umlaut only with its dots seen).
+            sure = self._look_again(pl, [lettered[k] for k in merged], typical, strict=True)
             for k in merged:
-                patch, glyph = again[divmod(lettered[k], SIZE)]
-                if patch is None:
+                if lettered[k] not in sure:
                     continue
-                guess = self.classifier.predict(patch[None])[0]
-                if not guess.doubtful and (not _has_dots(guess.letter) or glyph.dots_above):
+                patch, glyph, guess = sure[lettered[k]]
+                if not _has_dots(guess.letter) or glyph.dots_above:
                     stack[k], guesses[k], heights[k] = patch, guess, glyph.height
                     dots_above[k], dots_misplaced[k] = glyph.dots_above, glyph.dots_misplaced
         turned = self._turned(stack, guesses)
@@ -493,6 +488,19 @@ class BoardReader:
             name = ALL_SQUARES[i]
             results[name] = SquareReading(name, True, guess.letter, guess.confidence, doubt)
         return foreign
+
+    def _look_again(
+        self, pl: cells.Planes, squares: list[int], letter_px: float, strict: bool = False
+    ) -> dict[int, tuple[np.ndarray, cells.Glyph, LetterGuess]]:
+        """The letters of `squares` looked for again, knowing the board's letter height (and on the darker ink
+        alone when `strict`, as `cells.find_glyph` says), and read: those that read sure, by square."""
+        again = cells.board_glyphs(pl, [divmod(i, SIZE) for i in squares], letter_px, strict)
+        found = [(i, patch, glyph) for i in squares for patch, glyph in [again[divmod(i, SIZE)]] if patch is not None]
+        if not found:
+            return {}
+        guesses = self.classifier.predict(np.stack([patch for _i, patch, _g in found]))
+        return {i: (patch, glyph, guess) for (i, patch, glyph), guess in zip(found, guesses, strict=True)
+                if not guess.doubtful}
 
     def _without_marks_above(self, pl: cells.Planes, square: int) -> LetterGuess | None:
         """The letter of `square` read alone, centred on its body without the marks found above it."""

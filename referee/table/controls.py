@@ -90,11 +90,13 @@ def start(m: Controlled, params: dict[str, Any]) -> None:
         if m.timer is not None:
             m.timer.start_turn()
 
+
 def pause(m: Controlled, params: dict[str, Any]) -> None:
     m.paused_from = m.state
     m.state = TableState.PAUSED  # the clocks and the turn timer stop in _sync_clocks
     if m.last is not None and m.last.deadline_ms is not None:
         m.last.deadline_ms -= m.time.ms  # kept as time left while paused
+
 
 def resume(m: Controlled, params: dict[str, Any]) -> None:
     m.state = m.paused_from or TableState.TURN
@@ -102,6 +104,7 @@ def resume(m: Controlled, params: dict[str, Any]) -> None:
     if m.last is not None and m.last.deadline_ms is not None:
         m.last.deadline_ms += m.time.ms
     m._check_board()
+
 
 def blank(m: Controlled, params: dict[str, Any]) -> None:
     sq = square(params)
@@ -112,13 +115,16 @@ def blank(m: Controlled, params: dict[str, Any]) -> None:
     m.by_hand.add(sq)
     m._maybe_judge()
 
+
 def no_blank_there(m: Controlled, sq: str) -> ControlError:
     if not m.pending_blank:
         return ControlError("no_blank_waiting", square=sq)
     return ControlError("no_blank_there", square=sq, asked=squares_text(m.pending_blank))
 
+
 def not_correctable(sq: str) -> ControlError:
     return ControlError("not_correctable", square=sq)
+
 
 def correct_read(m: Controlled, params: dict[str, Any]) -> None:
     """A letter of the play being read, given while the table asks."""
@@ -129,6 +135,7 @@ def correct_read(m: Controlled, params: dict[str, Any]) -> None:
     m.pending[sq] = letter.lower() if sq in m.pending_blank else letter
     m.by_hand.add(sq)
     m._maybe_judge()
+
 
 def correct_last(m: Controlled, params: dict[str, Any]) -> None:
     """A letter of the last play, misread: the engine plays the game again with it (`Game.correct_tile`)."""
@@ -149,6 +156,7 @@ def correct_last(m: Controlled, params: dict[str, Any]) -> None:
     if scored is not None:
         last.words = tuple(w.word.text for w in scored.words)
 
+
 def exchange(m: Controlled, params: dict[str, Any]) -> None:
     try:
         count = actions.whole(params.get("count"), "count", 1, actions.MAX_RACK, typed=False)
@@ -162,18 +170,26 @@ def exchange(m: Controlled, params: dict[str, Any]) -> None:
     m._end_turn_clock()
     m._next_turn()
 
+
 def pass_turn(m: Controlled, params: dict[str, Any]) -> None:
     new = m._new_tiles()
     if new:
         raise ControlError("pass_tiles_down", squares=squares_text(set(new)))
     m._commit()
 
-def challenger(m: Controlled, params: dict[str, Any]) -> int:
-    player = params.get("player")
+
+def seat_or_refuse(seats: int, player: Any, refusal: str) -> int:
+    """`player` as a seat of a table of `seats` (as the schema reads it), or the refusal `refusal` naming the
+    last seat: the challenger's and a director's command's alike."""
     try:
-        return actions.seat(player, actions.TableShape(seats=m.n), typed=False)
+        return actions.seat(player, actions.TableShape(seats=seats), typed=False)
     except actions.BadParam:
-        raise ControlError("challenge_seat", last=m.n - 1, player=player) from None
+        raise ControlError(refusal, last=seats - 1, player=player) from None
+
+
+def challenger(m: Controlled, params: dict[str, Any]) -> int:
+    return seat_or_refuse(m.n, params.get("player"), "challenge_seat")
+
 
 def challenge(m: Controlled, params: dict[str, Any]) -> None:
     player = challenger(m, params)
@@ -201,8 +217,10 @@ def challenge(m: Controlled, params: dict[str, Any]) -> None:
     m._notice("info", "challenge_good", words=", ".join(last.words))
     m._accept()
 
+
 def accept(m: Controlled, params: dict[str, Any]) -> None:
     m._accept()
+
 
 def enter_racks(m: Controlled, params: dict[str, Any]) -> None:
     player = params.get("player")
@@ -229,6 +247,7 @@ def enter_racks(m: Controlled, params: dict[str, Any]) -> None:
         m.game.finish_with_racks(m.racks)
         m._finish()
 
+
 def roll(m: Controlled, params: dict[str, Any]) -> None:
     letters = params.get("letters")
     if not isinstance(letters, str) or not 1 <= len(letters.strip()) <= actions.MAX_ROLL:
@@ -248,6 +267,7 @@ def roll(m: Controlled, params: dict[str, Any]) -> None:
     if m.timer is not None:
         m.timer.start_turn()
 
+
 def square(params: dict[str, Any]) -> str:
     """A square as the schema reads it (`actions.square`); a malformed one is refused in the engine's words."""
     try:
@@ -256,6 +276,7 @@ def square(params: dict[str, Any]) -> str:
         if isinstance(bad.__cause__, NotationError):
             raise ControlError("engine", error=bad.__cause__) from None
         raise ControlError("square_missing") from None
+
 
 def letter_of(m: Controlled, params: dict[str, Any], sq: str) -> str:
     try:

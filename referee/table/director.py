@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from game.clock import GameClock
 from game.errors import CorrectionError, RefereeError
 from game.game import Game
-from referee.table import actions
+from referee.table import controls
 from referee.table.api import ControlError
 from referee.table.picture import squares_text
 from referee.table.setup import TableSetup
@@ -81,11 +81,7 @@ def message(m: Directed, args: dict[str, Any]) -> None:
 
 
 def _seat(m: Directed, args: dict[str, Any]) -> int:
-    player = args.get("player")
-    try:
-        return actions.seat(player, actions.TableShape(seats=m.n), typed=False)
-    except actions.BadParam:
-        raise ControlError("director_seat", last=m.n - 1, player=player) from None
+    return controls.seat_or_refuse(m.n, args.get("player"), "director_seat")
 
 
 def adjust_time(m: Directed, args: dict[str, Any]) -> None:
