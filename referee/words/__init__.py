@@ -13,7 +13,7 @@ The catalogues, one module each: table.py (the table's alerts and notices; why a
 engine.py (the rules engine's errors), doubts.py (why the sensors doubt a letter), checks.py (the page's input
 checks), guard.py (a wrong PIN or director key), states.py (the one table of state names), terminal.py,
 speech.py, board.py (premium squares, kinds of moves), page.py (the scoreboard page), director.py (the director's
-and the spectators' pages). tests/referee/test_words.py walks every code of every catalogue in every language and
+and the spectators' pages). tests/referee/words/test_words.py walks every code of every catalogue in every language and
 fails on an English word in German.
 
 This package imports only the rules engine (`game/`), so the tournament director, which never imports the table's
