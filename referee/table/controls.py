@@ -178,17 +178,20 @@ def pass_turn(m: Controlled, params: dict[str, Any]) -> None:
     m._commit()
 
 
-def seat_or_refuse(seats: int, player: Any, refusal: str) -> int:
-    """`player` as a seat of a table of `seats` (as the schema reads it), or the refusal `refusal` naming the
-    last seat: the challenger's and a director's command's alike."""
+def seat_of(seats: int, player: Any) -> int | None:
+    """`player` as a seat of a table of `seats`, as the schema reads it; None when it names none (the caller
+    refuses it in its own words: the challenger's and a director's command's differ)."""
     try:
         return actions.seat(player, actions.TableShape(seats=seats), typed=False)
     except actions.BadParam:
-        raise ControlError(refusal, last=seats - 1, player=player) from None
+        return None
 
 
 def challenger(m: Controlled, params: dict[str, Any]) -> int:
-    return seat_or_refuse(m.n, params.get("player"), "challenge_seat")
+    seat = seat_of(m.n, params.get("player"))
+    if seat is None:
+        raise ControlError("challenge_seat", last=m.n - 1, player=params.get("player"))
+    return seat
 
 
 def challenge(m: Controlled, params: dict[str, Any]) -> None:

@@ -81,7 +81,10 @@ def message(m: Directed, args: dict[str, Any]) -> None:
 
 
 def _seat(m: Directed, args: dict[str, Any]) -> int:
-    return controls.seat_or_refuse(m.n, args.get("player"), "director_seat")
+    seat = controls.seat_of(m.n, args.get("player"))
+    if seat is None:
+        raise ControlError("director_seat", last=m.n - 1, player=args.get("player"))
+    return seat
 
 
 def adjust_time(m: Directed, args: dict[str, Any]) -> None:
